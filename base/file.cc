@@ -1,0 +1,64 @@
+#include "base/file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "base/scope_guard.h"
+#include "base/strings.h"
+#include "base/unique_fd.h"
+
+namespace vigil {
+
+Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return FailErrno(StrCat("open ", path));
+  struct stat st {};
+  if (::fstat(fd.Get(), &st) != 0) return FailErrno(StrCat("stat ", path));
+  if (!S_ISREG(st.st_mode)) return Fail(StrCat(path, ": not a regular file"));
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd.Get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return FailErrno(StrCat("read ", path));
+    if (n == 0) break;
+    if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
+      return Fail(StrCat(path, ": larger than ", max_bytes, " bytes"));
+    }
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+Result<void> WriteFileAtomic(const std::string& path, std::string_view contents, int mode,
+                             bool overwrite) {
+  if (!overwrite && ::access(path.c_str(), F_OK) == 0) {
+    return Fail(StrCat(path, " already exists"));
+  }
+  std::string tmp = StrCat(path, ".tmp.", ::getpid());
+  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode));
+  if (!fd) return FailErrno(StrCat("create ", tmp));
+  ScopeGuard remove_tmp([&] { ::unlink(tmp.c_str()); });
+  while (!contents.empty()) {
+    ssize_t n = ::write(fd.Get(), contents.data(), contents.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return FailErrno(StrCat("write ", tmp));
+    contents.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (::fsync(fd.Get()) != 0) return FailErrno(StrCat("fsync ", tmp));
+  fd.Reset();
+  if (overwrite) {
+    if (::rename(tmp.c_str(), path.c_str()) != 0) return FailErrno(StrCat("rename to ", path));
+  } else {
+    // link() fails with EEXIST if `path` appeared meanwhile: no clobbering.
+    if (::link(tmp.c_str(), path.c_str()) != 0) return FailErrno(StrCat("create ", path));
+    ::unlink(tmp.c_str());
+  }
+  remove_tmp.Dismiss();
+  return {};
+}
+
+}  // namespace vigil

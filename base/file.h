@@ -1,0 +1,21 @@
+// Whole-file reads and writes for small documents (config.json, state.json).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace vigil {
+
+// Reads `path` into memory, refusing files larger than `max_bytes`.
+Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes);
+
+// Writes `contents` to `path` atomically: a temporary file in the same
+// directory, fsync, then rename over `path`. Fails if `path` exists and
+// `overwrite` is false.
+Result<void> WriteFileAtomic(const std::string& path, std::string_view contents, int mode,
+                             bool overwrite);
+
+}  // namespace vigil

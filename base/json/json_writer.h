@@ -1,0 +1,42 @@
+// JsonWriter: builds a JSON text (yajl's generator underneath).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+struct yajl_gen_t;
+
+namespace vigil::json {
+
+// Calls must form a valid document (keys inside objects, balanced Begin/End);
+// a misuse is a programming error and aborts.
+class Writer {
+ public:
+  enum class Style { kCompact, kPretty };
+
+  explicit Writer(Style style = Style::kCompact);
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+  ~Writer();
+
+  void BeginObject();
+  void EndObject();
+  void BeginArray();
+  void EndArray();
+  void Key(std::string_view key);
+  void String(std::string_view value);
+  void Int(std::int64_t value);
+  void Uint(std::uint64_t value);
+  void Bool(bool value);
+  void Null();
+
+  // The text written so far; pretty output ends with a newline.
+  [[nodiscard]] std::string Take();
+
+ private:
+  void Check(int status) const;
+  yajl_gen_t* gen_;
+};
+
+}  // namespace vigil::json

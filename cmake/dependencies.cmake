@@ -1,0 +1,9 @@
+# Every dependency is a Debian package (scripts/install-deps lists them);
+# nothing is downloaded at build time.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(YAJL REQUIRED IMPORTED_TARGET yajl)
+pkg_check_modules(SECCOMP REQUIRED IMPORTED_TARGET libseccomp)
+find_package(tl-expected REQUIRED)
+if(VIGIL_TESTS)
+  find_package(GTest REQUIRED)
+endif()

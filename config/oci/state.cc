@@ -1,0 +1,32 @@
+#include "config/oci/state.h"
+
+#include "config/oci/codec.h"
+
+namespace vigil::config {
+namespace {
+
+constexpr Field<State> kStateFields[] = {
+    Required<&State::oci_version>("ociVersion"),
+    Required<&State::id>("id"),
+    Required<&State::status>("status"),
+    Bind<&State::pid>("pid"),
+    Required<&State::bundle>("bundle"),
+    Bind<&State::annotations>("annotations"),
+};
+
+}  // namespace
+
+Result<State> ParseState(std::string_view text) {
+  ASSIGN_OR_RETURN(json::Document doc, json::Document::Parse(text));
+  State state;
+  RETURN_IF_ERROR(DecodeObject<State>(doc.root(), JsonPath(), kStateFields, state));
+  return state;
+}
+
+std::string DumpState(const State& state) {
+  json::Writer w;
+  EncodeObject<State>(w, kStateFields, state);
+  return w.Take();
+}
+
+}  // namespace vigil::config

@@ -1,0 +1,72 @@
+// The command table: the only list of verbs; help and dispatch derive from it.
+#include <seccomp.h>
+
+#include <algorithm>
+
+#include "base/strings.h"
+#include "config/oci/spec.h"
+#include "runtime/cli/command.h"
+#include "runtime/cli/verbs.h"
+
+namespace vigil::cli {
+namespace {
+
+constexpr FlagSpec kGlobalFlags[] = {
+    {"root", "", true, "DIR", "directory for container state (default \"/run/vigil\")"},
+    {"log", "", true, "FILE", "append log messages to FILE (default: standard error)"},
+    {"log-format", "", true, "FORMAT", "log format: \"text\" (default) or \"json\""},
+    {"debug", "", false, "", "log debug messages"},
+    {"systemd-cgroup", "", false, "", "accepted for compatibility; cgroupfs is used"},
+    {"rootless", "", true, "BOOL", "accepted for compatibility: true, false or auto"},
+    {"help", "h", false, "", "show help"},
+    {"version", "v", false, "", "print the version"},
+};
+
+constexpr Command kCommands[] = {
+    {"check", "validate a bundle's config.json and print it in canonical form", "",
+     kCheckFlags, RunCheck},
+    {"features", "print the OCI features document (what this runtime supports)", "", {},
+     RunFeatures},
+    {"help", "show the commands, or one command's flags", "[command]", {}, RunHelp},
+    {"spec", "write a default config.json into the bundle", "", kSpecFlags, RunSpec},
+};
+
+}  // namespace
+
+std::span<const Command> Commands() { return kCommands; }
+std::span<const FlagSpec> GlobalFlags() { return kGlobalFlags; }
+
+const Command* FindCommand(std::string_view name) {
+  for (const Command& command : kCommands) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
+}
+
+std::string MainHelp() {
+  std::string out =
+      "vigil: an OCI container runtime whose containers run under a syscall supervisor\n\n"
+      "usage: vigil [global flags] <command> [flags] [arguments]\n\ncommands:\n";
+  for (const Command& command : kCommands) {
+    out += StrCat("   ", command.name, std::string(12 - std::min<size_t>(command.name.size(), 11), ' '),
+                  command.summary, "\n");
+  }
+  out += "\nglobal flags:\n" + FlagHelp(kGlobalFlags);
+  return out;
+}
+
+std::string CommandHelp(const Command& command) {
+  std::string out = StrCat("vigil ", command.name, ": ", command.summary, "\n\nusage: vigil ",
+                           command.name, command.flags.empty() ? "" : " [flags]",
+                           command.usage.empty() ? "" : " ", command.usage, "\n");
+  if (!command.flags.empty()) out += "\nflags:\n" + FlagHelp(command.flags);
+  return out;
+}
+
+std::string VersionText() {
+  const scmp_version* seccomp = seccomp_version();
+  return StrCat("vigil version ", VIGIL_VERSION, "\nspec: ", config::kOciVersion,
+                "\nlibseccomp: ", seccomp->major, '.', seccomp->minor, '.', seccomp->micro, "\n");
+}
+
+}  // namespace vigil::cli

@@ -1,0 +1,18 @@
+// One Run function per verb, each in its own verb_*.cc, with its flag table.
+#pragma once
+
+#include "runtime/cli/command.h"
+
+namespace vigil::cli {
+
+extern const FlagSpec kCheckFlags[1];
+Result<int> RunCheck(const Invocation& invocation);
+
+Result<int> RunFeatures(const Invocation& invocation);
+
+Result<int> RunHelp(const Invocation& invocation);
+
+extern const FlagSpec kSpecFlags[2];
+Result<int> RunSpec(const Invocation& invocation);
+
+}  // namespace vigil::cli

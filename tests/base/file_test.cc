@@ -1,0 +1,83 @@
+#include "base/file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "base/unique_fd.h"
+
+namespace vigil {
+namespace {
+
+using ::testing::HasSubstr;
+
+class FileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/vigil-file-test.XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string dir_;
+};
+
+TEST_F(FileTest, WriteThenReadBack) {
+  std::string path = dir_ + "/f";
+  ASSERT_TRUE(WriteFileAtomic(path, "hello", 0640, /*overwrite=*/false));
+  EXPECT_EQ(*ReadFile(path, 100), "hello");
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
+}
+
+TEST_F(FileTest, RefusesToOverwriteUnlessAsked) {
+  std::string path = dir_ + "/f";
+  ASSERT_TRUE(WriteFileAtomic(path, "one", 0644, false));
+  auto again = WriteFileAtomic(path, "two", 0644, false);
+  ASSERT_FALSE(again);
+  EXPECT_THAT(again.error().message, HasSubstr("already exists"));
+  EXPECT_EQ(*ReadFile(path, 100), "one");
+  ASSERT_TRUE(WriteFileAtomic(path, "two", 0644, true));
+  EXPECT_EQ(*ReadFile(path, 100), "two");
+  // No temporary file is left behind.
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), {}), 1);
+}
+
+TEST_F(FileTest, ReadRefusesLargeFilesAndDirectories) {
+  std::string path = dir_ + "/f";
+  ASSERT_TRUE(WriteFileAtomic(path, std::string(1000, 'x'), 0644, false));
+  EXPECT_THAT(ReadFile(path, 999).error().message, HasSubstr("larger than 999 bytes"));
+  EXPECT_THAT(ReadFile(dir_, 999).error().message, HasSubstr("not a regular file"));
+  auto missing = ReadFile(dir_ + "/none", 10);
+  EXPECT_EQ(missing.error().code, ENOENT);
+}
+
+TEST(UniqueFdTest, ClosesOnDestructionAndMove) {
+  int raw = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(raw, 0);
+  {
+    UniqueFd a(raw);
+    UniqueFd b(std::move(a));
+    EXPECT_FALSE(a.Valid());
+    EXPECT_EQ(b.Get(), raw);
+  }
+  EXPECT_EQ(::fcntl(raw, F_GETFD), -1);
+  EXPECT_EQ(errno, EBADF);
+}
+
+TEST(UniqueFdTest, ReleaseKeepsTheDescriptorOpen) {
+  int raw = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  { UniqueFd a(raw); EXPECT_EQ(a.Release(), raw); }
+  EXPECT_NE(::fcntl(raw, F_GETFD), -1);
+  ::close(raw);
+}
+
+}  // namespace
+}  // namespace vigil

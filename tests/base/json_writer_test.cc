@@ -1,0 +1,53 @@
+#include "base/json/json_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "base/json/json_reader.h"
+
+namespace vigil::json {
+namespace {
+
+TEST(WriterTest, WritesCompactDocuments) {
+  Writer w;
+  w.BeginObject();
+  w.Key("a");
+  w.BeginArray();
+  w.Int(-1);
+  w.Uint(std::numeric_limits<std::uint64_t>::max());
+  w.Bool(false);
+  w.Null();
+  w.String("q\"\n");
+  w.EndArray();
+  w.EndObject();
+  EXPECT_EQ(w.Take(), R"({"a":[-1,18446744073709551615,false,null,"q\"\n"]})");
+}
+
+TEST(WriterTest, PrettyOutputParsesBack) {
+  Writer w(Writer::Style::kPretty);
+  w.BeginObject();
+  w.Key("k");
+  w.String("v");
+  w.EndObject();
+  std::string text = w.Take();
+  EXPECT_NE(text.find('\t'), std::string::npos);
+  auto doc = Document::Parse(text);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(doc->root().Find("k")->AsString(), "v");
+}
+
+TEST(WriterTest, InvalidUtf8BecomesParseableAscii) {
+  Writer w;
+  w.BeginArray();
+  w.String("ok\xff\xfe");
+  w.EndArray();
+  std::string text = w.Take();
+  auto doc = Document::Parse(text);
+  ASSERT_TRUE(doc) << text;
+  EXPECT_EQ(doc->root().Element(0).AsString(), "ok??");
+}
+
+}  // namespace
+}  // namespace vigil::json
