@@ -15,23 +15,13 @@ bool IsIdentifier(std::string_view key) {
 
 }  // namespace
 
-void JsonPath::AppendTo(std::string& out) const {
-  if (parent_ == nullptr) return;
-  parent_->AppendTo(out);
-  if (is_index_) {
-    out += StrCat('[', index_, ']');
-  } else if (IsIdentifier(key_)) {
-    if (!out.empty()) out += '.';
-    out += key_;
-  } else {
-    out += StrCat('[', Quote(key_), ']');
-  }
+JsonPath JsonPath::Key(std::string_view key) const {
+  if (!IsIdentifier(key)) return JsonPath(StrCat(text_, '[', Quote(key), ']'));
+  return JsonPath(text_.empty() ? std::string(key) : StrCat(text_, '.', key));
 }
 
-std::string JsonPath::ToString() const {
-  std::string out;
-  AppendTo(out);
-  return out.empty() ? "(root)" : out;
+JsonPath JsonPath::Index(std::size_t index) const {
+  return JsonPath(StrCat(text_, '[', index, ']'));
 }
 
 }  // namespace vigil::config

@@ -8,29 +8,24 @@
 
 namespace vigil::config {
 
-// A chain of nodes that lives on the decoder's stack; the string is only
-// built when an error needs it.
+// A value type (it owns its text), so a path built from temporaries, e.g.
+// `JsonPath at = path.Key("syscalls").Index(i);`, stays valid.
 class JsonPath {
  public:
-  // The document root (prints as "" when no key follows, e.g. "(root)").
+  // The document root.
   JsonPath() = default;
 
-  [[nodiscard]] JsonPath Key(std::string_view key) const { return JsonPath(this, key, 0, false); }
-  [[nodiscard]] JsonPath Index(std::size_t index) const { return JsonPath(this, {}, index, true); }
+  // Keys that are not identifiers are quoted:
+  // annotations["io.kubernetes.cri.container-type"].
+  [[nodiscard]] JsonPath Key(std::string_view key) const;
+  [[nodiscard]] JsonPath Index(std::size_t index) const;
 
-  // "linux.namespaces[2].type"; keys that are not identifiers are quoted:
-  // annotations["io.kubernetes.cri.container-type"]. The root is "(root)".
-  [[nodiscard]] std::string ToString() const;
+  // "linux.namespaces[2].type"; the root is "(root)".
+  [[nodiscard]] std::string ToString() const { return text_.empty() ? "(root)" : text_; }
 
  private:
-  JsonPath(const JsonPath* parent, std::string_view key, std::size_t index, bool is_index)
-      : parent_(parent), key_(key), index_(index), is_index_(is_index) {}
-  void AppendTo(std::string& out) const;
-
-  const JsonPath* parent_ = nullptr;
-  std::string_view key_;
-  std::size_t index_ = 0;
-  bool is_index_ = false;
+  explicit JsonPath(std::string text) : text_(std::move(text)) {}
+  std::string text_;
 };
 
 }  // namespace vigil::config
