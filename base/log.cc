@@ -26,10 +26,14 @@ Sink& TheSink() {
 
 std::string_view LevelName(Level level) {
   switch (level) {
-    case Level::kDebug: return "debug";
-    case Level::kInfo: return "info";
-    case Level::kWarning: return "warning";
-    case Level::kError: return "error";
+    case Level::kDebug:
+      return "debug";
+    case Level::kInfo:
+      return "info";
+    case Level::kWarning:
+      return "warning";
+    case Level::kError:
+      return "error";
   }
   return "error";
 }

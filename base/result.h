@@ -3,9 +3,8 @@
 
 #include <string>
 #include <string_view>
-#include <utility>
-
 #include <tl/expected.hpp>
+#include <utility>
 
 namespace vigil {
 
@@ -45,15 +44,15 @@ using Result = tl::expected<T, Error>;
   } while (0)
 
 // Like RETURN_IF_ERROR, but wraps the error with `context` first.
-#define RETURN_IF_ERROR_WRAP(expr, context)                                      \
-  do {                                                                           \
-    if (auto vigil_result_ = (expr); !vigil_result_) {                           \
+#define RETURN_IF_ERROR_WRAP(expr, context)                                  \
+  do {                                                                       \
+    if (auto vigil_result_ = (expr); !vigil_result_) {                       \
       return tl::unexpected(std::move(vigil_result_).error().Wrap(context)); \
-    }                                                                            \
+    }                                                                        \
   } while (0)
 
-#define VIGIL_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr)  \
-  auto tmp = (expr);                                 \
+#define VIGIL_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr)        \
+  auto tmp = (expr);                                       \
   if (!tmp) return tl::unexpected(std::move(tmp).error()); \
   lhs = std::move(*tmp)
 

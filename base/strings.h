@@ -15,8 +15,8 @@ inline void AppendPiece(std::string& out, const char* piece) { out.append(piece)
 inline void AppendPiece(std::string& out, const std::string& piece) { out.append(piece); }
 inline void AppendPiece(std::string& out, char c) { out.push_back(c); }
 template <std::integral T>
-  requires(!std::same_as<T, char> && !std::same_as<T, bool>)
-void AppendPiece(std::string& out, T value) {
+requires(!std::same_as<T, char> && !std::same_as<T, bool>) void AppendPiece(std::string& out,
+                                                                            T value) {
   char buf[24];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
   out.append(buf, end);

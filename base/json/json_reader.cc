@@ -103,13 +103,19 @@ Result<Document> Document::Parse(std::string_view text) {
 
 Kind Value::kind() const {
   switch (v_->type) {
-    case yajl_t_string: return Kind::kString;
-    case yajl_t_number: return Kind::kNumber;
-    case yajl_t_object: return Kind::kObject;
-    case yajl_t_array: return Kind::kArray;
+    case yajl_t_string:
+      return Kind::kString;
+    case yajl_t_number:
+      return Kind::kNumber;
+    case yajl_t_object:
+      return Kind::kObject;
+    case yajl_t_array:
+      return Kind::kArray;
     case yajl_t_true:
-    case yajl_t_false: return Kind::kBool;
-    default: return Kind::kNull;
+    case yajl_t_false:
+      return Kind::kBool;
+    default:
+      return Kind::kNull;
   }
 }
 
@@ -152,16 +158,21 @@ std::optional<Value> Value::Find(std::string_view key) const {
 std::string Value::Describe() const {
   constexpr std::size_t kMaxShown = 40;
   switch (kind()) {
-    case Kind::kNull: return "null";
-    case Kind::kBool: return *AsBool() ? "boolean true" : "boolean false";
-    case Kind::kNumber: return StrCat("number ", *NumberText());
+    case Kind::kNull:
+      return "null";
+    case Kind::kBool:
+      return *AsBool() ? "boolean true" : "boolean false";
+    case Kind::kNumber:
+      return StrCat("number ", *NumberText());
     case Kind::kString: {
       std::string_view s = *AsString();
       if (s.size() > kMaxShown) return StrCat("string ", Quote(s.substr(0, kMaxShown)), "...");
       return StrCat("string ", Quote(s));
     }
-    case Kind::kObject: return "object";
-    case Kind::kArray: return "array";
+    case Kind::kObject:
+      return "object";
+    case Kind::kArray:
+      return "array";
   }
   return "unknown";
 }

@@ -32,8 +32,8 @@ void Writer::EndArray() { Check(yajl_gen_array_close(gen_)); }
 void Writer::Key(std::string_view key) { String(key); }
 
 void Writer::String(std::string_view value) {
-  auto status = yajl_gen_string(gen_, reinterpret_cast<const unsigned char*>(value.data()),
-                                value.size());
+  auto status =
+      yajl_gen_string(gen_, reinterpret_cast<const unsigned char*>(value.data()), value.size());
   if (status == yajl_gen_invalid_string) {
     // Not UTF-8 (a host file name, a process's argv): keep the ASCII and mark
     // every other byte, rather than emit a document nobody can parse.
@@ -41,8 +41,8 @@ void Writer::String(std::string_view value) {
     for (char& c : ascii) {
       if (static_cast<unsigned char>(c) >= 0x80) c = '?';
     }
-    status = yajl_gen_string(gen_, reinterpret_cast<const unsigned char*>(ascii.data()),
-                             ascii.size());
+    status =
+        yajl_gen_string(gen_, reinterpret_cast<const unsigned char*>(ascii.data()), ascii.size());
   }
   Check(status);
 }

@@ -58,12 +58,13 @@ Result<std::uint64_t> DecodeUnsigned(json::Value v, const JsonPath& path, std::u
                                      std::string_view what);
 
 template <typename T>
-  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-Result<void> Decode(json::Value v, const JsonPath& path, T& out) {
+requires(std::is_integral_v<T> &&
+         !std::is_same_v<T, bool>) Result<void> Decode(json::Value v, const JsonPath& path,
+                                                       T& out) {
   if constexpr (std::is_signed_v<T>) {
-    ASSIGN_OR_RETURN(auto n, DecodeSigned(v, path, std::numeric_limits<T>::min(),
-                                          std::numeric_limits<T>::max(),
-                                          sizeof(T) == 8 ? "integer" : "32-bit integer"));
+    ASSIGN_OR_RETURN(
+        auto n, DecodeSigned(v, path, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(),
+                             sizeof(T) == 8 ? "integer" : "32-bit integer"));
     out = static_cast<T>(n);
   } else {
     ASSIGN_OR_RETURN(auto n, DecodeUnsigned(v, path, std::numeric_limits<T>::max(),
@@ -76,8 +77,7 @@ Result<void> Decode(json::Value v, const JsonPath& path, T& out) {
 }
 
 template <typename T>
-  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-void Encode(json::Writer& w, T in) {
+requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) void Encode(json::Writer& w, T in) {
   if constexpr (std::is_signed_v<T>) {
     w.Int(in);
   } else {
@@ -88,8 +88,7 @@ void Encode(json::Writer& w, T in) {
 // ---- Enums: a NameTable<E> specialisation lists the spellings -------------
 
 template <typename E>
-  requires std::is_enum_v<E>
-Result<void> Decode(json::Value v, const JsonPath& path, E& out) {
+requires std::is_enum_v<E> Result<void> Decode(json::Value v, const JsonPath& path, E& out) {
   std::optional<std::string_view> s = v.AsString();
   if (!s) return Expected(path, "string", v);
   for (const auto& [name, value] : NameTable<E>::kEntries) {
@@ -102,10 +101,8 @@ Result<void> Decode(json::Value v, const JsonPath& path, E& out) {
 }
 
 template <typename E>
-  requires std::is_enum_v<E>
-void Encode(json::Writer& w, E in) {
-  w.String(NameOf(in));
-}
+requires std::is_enum_v<E>
+void Encode(json::Writer& w, E in) { w.String(NameOf(in)); }
 
 // ---- Structs: a Decode/Encode pair per struct, written with DecodeObject ---
 

@@ -55,9 +55,9 @@ Spec DefaultSpec() {
                              NamespaceType::kUts, NamespaceType::kMount, NamespaceType::kCgroup}) {
     linux_spec.namespaces.push_back(Namespace{.type = type});
   }
-  linux_spec.masked_paths = {"/proc/acpi",          "/proc/asound",     "/proc/kcore",
-                             "/proc/keys",          "/proc/latency_stats", "/proc/timer_list",
-                             "/proc/timer_stats",   "/proc/sched_debug", "/sys/firmware",
+  linux_spec.masked_paths = {"/proc/acpi",        "/proc/asound",        "/proc/kcore",
+                             "/proc/keys",        "/proc/latency_stats", "/proc/timer_list",
+                             "/proc/timer_stats", "/proc/sched_debug",   "/sys/firmware",
                              "/proc/scsi"};
   linux_spec.readonly_paths = {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys",
                                "/proc/sysrq-trigger"};

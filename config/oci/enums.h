@@ -47,7 +47,15 @@ struct NameTable<SeccompAction> {
   };
 };
 
-enum class SeccompOperator { kNotEqual, kLessThan, kLessEqual, kEqual, kGreaterEqual, kGreaterThan, kMaskedEqual };
+enum class SeccompOperator {
+  kNotEqual,
+  kLessThan,
+  kLessEqual,
+  kEqual,
+  kGreaterEqual,
+  kGreaterThan,
+  kMaskedEqual
+};
 
 template <>
 struct NameTable<SeccompOperator> {

@@ -76,9 +76,9 @@ std::string FeaturesJson() {
   w.String("1.0.0");
   w.Key("ociVersionMax");
   w.String(kOciVersion);
-  WriteNames(w, "hooks",
-             {"prestart", "createRuntime", "createContainer", "startContainer", "poststart",
-              "poststop"});
+  WriteNames(
+      w, "hooks",
+      {"prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop"});
   std::vector<std::string_view> mount_options;
   for (const MountOption& option : MountOptions()) mount_options.push_back(option.name);
   for (std::string_view name : NamesOf(kPropagationNames)) mount_options.push_back(name);

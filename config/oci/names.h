@@ -23,17 +23,17 @@ const NamedValue* FindName(std::span<const NamedValue> table, std::string_view n
 // `unknown value "X"` plus, for short tables, the accepted spellings.
 std::string UnknownNameMessage(std::string_view name, const std::vector<std::string_view>& names);
 
-extern const NamedValue kCapabilityNames[41];       // CAP_CHOWN = 0 ... CAP_CHECKPOINT_RESTORE
-extern const NamedValue kRlimitNames[16];           // RLIMIT_* = resource number
-extern const NamedValue kSeccompArchNames[19];      // SCMP_ARCH_* = AUDIT_ARCH_*
-extern const NamedValue kSeccompFlagNames[4];       // SECCOMP_FILTER_FLAG_*
-extern const NamedValue kPropagationNames[8];       // rootfsPropagation: MS_* flags
-extern const NamedValue kSchedulerPolicyNames[7];   // SCHED_*
-extern const NamedValue kSchedulerFlagNames[7];     // SCHED_FLAG_*
-extern const NamedValue kIoPriorityClassNames[3];   // IOPRIO_CLASS_*
-extern const NamedValue kPersonalityDomainNames[2]; // LINUX, LINUX32
-extern const NamedValue kDeviceTypeNames[4];        // linux.devices[].type: c, b, u, p
-extern const NamedValue kCgroupDeviceTypeNames[3];  // resources.devices[].type: a, c, b
+extern const NamedValue kCapabilityNames[41];        // CAP_CHOWN = 0 ... CAP_CHECKPOINT_RESTORE
+extern const NamedValue kRlimitNames[16];            // RLIMIT_* = resource number
+extern const NamedValue kSeccompArchNames[19];       // SCMP_ARCH_* = AUDIT_ARCH_*
+extern const NamedValue kSeccompFlagNames[4];        // SECCOMP_FILTER_FLAG_*
+extern const NamedValue kPropagationNames[8];        // rootfsPropagation: MS_* flags
+extern const NamedValue kSchedulerPolicyNames[7];    // SCHED_*
+extern const NamedValue kSchedulerFlagNames[7];      // SCHED_FLAG_*
+extern const NamedValue kIoPriorityClassNames[3];    // IOPRIO_CLASS_*
+extern const NamedValue kPersonalityDomainNames[2];  // LINUX, LINUX32
+extern const NamedValue kDeviceTypeNames[4];         // linux.devices[].type: c, b, u, p
+extern const NamedValue kCgroupDeviceTypeNames[3];   // resources.devices[].type: a, c, b
 
 // Specialised for each enum the spec structs use (see enums.h).
 template <typename E>

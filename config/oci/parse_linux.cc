@@ -53,8 +53,8 @@ constexpr Field<Linux> kLinuxFields[] = {
     Bind<&Linux::namespaces>("namespaces"),
     Bind<&Linux::devices>("devices"),
     Bind<&Linux::seccomp>("seccomp"),
-    BindName<&Linux::rootfs_propagation, kPropagationNames, /*kRequired=*/false, /*kAllowEmpty=*/true>(
-        "rootfsPropagation"),
+    BindName<&Linux::rootfs_propagation, kPropagationNames, /*kRequired=*/false,
+             /*kAllowEmpty=*/true>("rootfsPropagation"),
     Bind<&Linux::masked_paths>("maskedPaths"),
     Bind<&Linux::readonly_paths>("readonlyPaths"),
     Bind<&Linux::mount_label>("mountLabel"),

@@ -11,10 +11,8 @@ constexpr Field<ConsoleSize> kConsoleSizeFields[] = {
 };
 
 constexpr Field<User> kUserFields[] = {
-    Bind<&User::uid>("uid"),
-    Bind<&User::gid>("gid"),
-    Bind<&User::umask>("umask"),
-    Bind<&User::additional_gids>("additionalGids"),
+    Bind<&User::uid>("uid"),           Bind<&User::gid>("gid"),
+    Bind<&User::umask>("umask"),       Bind<&User::additional_gids>("additionalGids"),
     Bind<&User::username>("username"),
 };
 

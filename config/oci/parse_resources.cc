@@ -7,7 +7,8 @@ namespace {
 
 constexpr Field<DeviceRule> kDeviceRuleFields[] = {
     Required<&DeviceRule::allow>("allow"),
-    BindName<&DeviceRule::type, kCgroupDeviceTypeNames, /*kRequired=*/false, /*kAllowEmpty=*/true>("type"),
+    BindName<&DeviceRule::type, kCgroupDeviceTypeNames, /*kRequired=*/false, /*kAllowEmpty=*/true>(
+        "type"),
     Bind<&DeviceRule::major>("major"),
     Bind<&DeviceRule::minor>("minor"),
     Bind<&DeviceRule::access>("access"),
@@ -85,14 +86,10 @@ constexpr Field<Rdma> kRdmaFields[] = {
 };
 
 constexpr Field<Resources> kResourcesFields[] = {
-    Bind<&Resources::devices>("devices"),
-    Bind<&Resources::memory>("memory"),
-    Bind<&Resources::cpu>("cpu"),
-    Bind<&Resources::pids>("pids"),
-    Bind<&Resources::block_io>("blockIO"),
-    Bind<&Resources::hugepage_limits>("hugepageLimits"),
-    Bind<&Resources::network>("network"),
-    Bind<&Resources::rdma>("rdma"),
+    Bind<&Resources::devices>("devices"),  Bind<&Resources::memory>("memory"),
+    Bind<&Resources::cpu>("cpu"),          Bind<&Resources::pids>("pids"),
+    Bind<&Resources::block_io>("blockIO"), Bind<&Resources::hugepage_limits>("hugepageLimits"),
+    Bind<&Resources::network>("network"),  Bind<&Resources::rdma>("rdma"),
     Bind<&Resources::unified>("unified"),
 };
 

@@ -13,7 +13,7 @@ namespace vigil::config {
 // One entry of the device cgroup's allow/deny list.
 struct DeviceRule {
   bool allow = false;
-  std::string type;  // "a", "c" or "b"; empty means all
+  std::string type;                   // "a", "c" or "b"; empty means all
   std::optional<std::int64_t> major;  // absent: any
   std::optional<std::int64_t> minor;
   std::string access;  // subset of "rwm"

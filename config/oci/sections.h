@@ -10,7 +10,7 @@
 
 namespace vigil::config {
 
-#define VIGIL_DECLARE_SECTION(T)                                      \
+#define VIGIL_DECLARE_SECTION(T)                                    \
   Result<void> Decode(json::Value v, const JsonPath& path, T& out); \
   void Encode(json::Writer& w, const T& in)
 
@@ -58,10 +58,10 @@ VIGIL_DECLARE_SECTION(SeccompArg);
 #undef VIGIL_DECLARE_SECTION
 
 // Defines the Decode/Encode pair of T from its field table.
-#define VIGIL_DEFINE_SECTION(T, table)                                 \
-  Result<void> Decode(json::Value v, const JsonPath& path, T& out) {  \
-    return DecodeObject<T>(v, path, table, out);                       \
-  }                                                                    \
+#define VIGIL_DEFINE_SECTION(T, table)                               \
+  Result<void> Decode(json::Value v, const JsonPath& path, T& out) { \
+    return DecodeObject<T>(v, path, table, out);                     \
+  }                                                                  \
   void Encode(json::Writer& w, const T& in) { EncodeObject<T>(w, table, in); }
 
 }  // namespace vigil::config

@@ -6,12 +6,9 @@ namespace vigil::config {
 namespace {
 
 constexpr Field<State> kStateFields[] = {
-    Required<&State::oci_version>("ociVersion"),
-    Required<&State::id>("id"),
-    Required<&State::status>("status"),
-    Bind<&State::pid>("pid"),
-    Required<&State::bundle>("bundle"),
-    Bind<&State::annotations>("annotations"),
+    Required<&State::oci_version>("ociVersion"), Required<&State::id>("id"),
+    Required<&State::status>("status"),          Bind<&State::pid>("pid"),
+    Required<&State::bundle>("bundle"),          Bind<&State::annotations>("annotations"),
 };
 
 }  // namespace

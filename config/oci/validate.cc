@@ -48,8 +48,8 @@ Result<void> CheckScheduler(const JsonPath& path, const Scheduler& s) {
   if (!realtime && s.priority != 0) {
     return FailAt(path.Key("priority"), StrCat("must be 0 for ", s.policy));
   }
-  if (s.policy == "SCHED_DEADLINE" && (s.runtime == 0 || s.runtime > s.deadline ||
-                                       (s.period != 0 && s.deadline > s.period))) {
+  if (s.policy == "SCHED_DEADLINE" &&
+      (s.runtime == 0 || s.runtime > s.deadline || (s.period != 0 && s.deadline > s.period))) {
     return FailAt(path, "SCHED_DEADLINE needs 0 < runtime <= deadline <= period");
   }
   return {};

@@ -36,8 +36,9 @@ Result<void> CheckIdMappings(const std::vector<IdMapping>& mappings, const JsonP
     return FailAt(path, StrCat("the kernel accepts at most ", kMaxIdMappings, " mappings, got ",
                                mappings.size()));
   }
-  auto overlaps = [](std::uint64_t a, std::uint64_t a_size, std::uint64_t b,
-                     std::uint64_t b_size) { return a < b + b_size && b < a + a_size; };
+  auto overlaps = [](std::uint64_t a, std::uint64_t a_size, std::uint64_t b, std::uint64_t b_size) {
+    return a < b + b_size && b < a + a_size;
+  };
   constexpr std::uint64_t kIdSpace = std::uint64_t{1} << 32;
   for (std::size_t i = 0; i < mappings.size(); ++i) {
     const IdMapping& m = mappings[i];
@@ -98,8 +99,8 @@ Result<void> CheckSysctls(const Linux& linux_spec, const JsonPath& path) {
       return FailAt(path.Key(key), "not namespaced: setting it would change the host");
     }
     if (!HasNamespace(linux_spec, needed)) {
-      return FailAt(path.Key(key), StrCat("needs a ", Quote(NameOf(needed)),
-                                          " namespace in linux.namespaces"));
+      return FailAt(path.Key(key),
+                    StrCat("needs a ", Quote(NameOf(needed)), " namespace in linux.namespaces"));
     }
   }
   return {};
@@ -154,7 +155,8 @@ Result<void> CheckResources(const Resources& r, const JsonPath& path) {
     RETURN_IF_ERROR(CheckCpuList(path.Key("cpu").Key("cpus"), r.cpu->cpus));
     RETURN_IF_ERROR(CheckCpuList(path.Key("cpu").Key("mems"), r.cpu->mems));
   }
-  if (r.block_io && r.block_io->weight && (*r.block_io->weight < 10 || *r.block_io->weight > 1000)) {
+  if (r.block_io && r.block_io->weight &&
+      (*r.block_io->weight < 10 || *r.block_io->weight > 1000)) {
     return FailAt(path.Key("blockIO").Key("weight"), "must be in [10, 1000]");
   }
   return {};
@@ -191,9 +193,9 @@ Result<void> CheckSeccomp(const Seccomp& s, const JsonPath& path) {
     }
     for (std::size_t a = 0; a < rule.args.size(); ++a) {
       if (rule.args[a].index > 5) {
-        return FailAt(at.Key("args").Index(a).Key("index"),
-                      StrCat("syscalls take at most 6 arguments (index 0-5), got ",
-                             rule.args[a].index));
+        return FailAt(
+            at.Key("args").Index(a).Key("index"),
+            StrCat("syscalls take at most 6 arguments (index 0-5), got ", rule.args[a].index));
       }
     }
   }
@@ -208,13 +210,15 @@ Result<void> ValidateLinux(const Linux& linux_spec, const JsonPath& path) {
   RETURN_IF_ERROR(CheckSysctls(linux_spec, path.Key("sysctl")));
   RETURN_IF_ERROR(CheckTimeOffsets(linux_spec, path.Key("timeOffsets")));
   RETURN_IF_ERROR(CheckDevices(linux_spec.devices, path.Key("devices")));
-  if (linux_spec.resources) RETURN_IF_ERROR(CheckResources(*linux_spec.resources, path.Key("resources")));
+  if (linux_spec.resources)
+    RETURN_IF_ERROR(CheckResources(*linux_spec.resources, path.Key("resources")));
   if (linux_spec.seccomp) RETURN_IF_ERROR(CheckSeccomp(*linux_spec.seccomp, path.Key("seccomp")));
   for (std::size_t i = 0; i < linux_spec.masked_paths.size(); ++i) {
     RETURN_IF_ERROR(CheckAbsolute(path.Key("maskedPaths").Index(i), linux_spec.masked_paths[i]));
   }
   for (std::size_t i = 0; i < linux_spec.readonly_paths.size(); ++i) {
-    RETURN_IF_ERROR(CheckAbsolute(path.Key("readonlyPaths").Index(i), linux_spec.readonly_paths[i]));
+    RETURN_IF_ERROR(
+        CheckAbsolute(path.Key("readonlyPaths").Index(i), linux_spec.readonly_paths[i]));
   }
   return {};
 }

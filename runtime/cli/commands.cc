@@ -23,9 +23,12 @@ constexpr FlagSpec kGlobalFlags[] = {
 };
 
 constexpr Command kCommands[] = {
-    {"check", "validate a bundle's config.json and print it in canonical form", "",
-     kCheckFlags, RunCheck},
-    {"features", "print the OCI features document (what this runtime supports)", "", {},
+    {"check", "validate a bundle's config.json and print it in canonical form", "", kCheckFlags,
+     RunCheck},
+    {"features",
+     "print the OCI features document (what this runtime supports)",
+     "",
+     {},
      RunFeatures},
     {"help", "show the commands, or one command's flags", "[command]", {}, RunHelp},
     {"spec", "write a default config.json into the bundle", "", kSpecFlags, RunSpec},
@@ -48,8 +51,9 @@ std::string MainHelp() {
       "vigil: an OCI container runtime whose containers run under a syscall supervisor\n\n"
       "usage: vigil [global flags] <command> [flags] [arguments]\n\ncommands:\n";
   for (const Command& command : kCommands) {
-    out += StrCat("   ", command.name, std::string(12 - std::min<size_t>(command.name.size(), 11), ' '),
-                  command.summary, "\n");
+    out += StrCat("   ", command.name,
+                  std::string(12 - std::min<size_t>(command.name.size(), 11), ' '), command.summary,
+                  "\n");
   }
   out += "\nglobal flags:\n" + FlagHelp(kGlobalFlags);
   return out;

@@ -16,9 +16,9 @@
 namespace vigil::cli {
 
 struct FlagSpec {
-  std::string_view name;   // long name: "bundle"
-  std::string_view alias;  // short name or empty: "b"
-  bool takes_value;        // false: a boolean switch
+  std::string_view name;        // long name: "bundle"
+  std::string_view alias;       // short name or empty: "b"
+  bool takes_value;             // false: a boolean switch
   std::string_view value_name;  // for help: "DIR"
   std::string_view help;
 };

@@ -9,8 +9,7 @@ namespace vigil::cli {
 
 Result<int> RunFeatures(const Invocation& invocation) {
   if (!invocation.flags.positional.empty()) {
-    return Fail(StrCat("features takes no arguments, got ",
-                       Quote(invocation.flags.positional[0])));
+    return Fail(StrCat("features takes no arguments, got ", Quote(invocation.flags.positional[0])));
   }
   std::fputs(config::FeaturesJson().c_str(), stdout);
   return 0;

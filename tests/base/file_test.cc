@@ -1,11 +1,10 @@
 #include "base/file.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -34,7 +33,12 @@ TEST_F(FileTest, WriteThenReadBack) {
   EXPECT_EQ(*ReadFile(path, 100), "hello");
   struct stat st {};
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 0777, 0640u & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
+  EXPECT_EQ(
+      st.st_mode & 0777, 0640u & ~[] {
+        mode_t m = ::umask(0);
+        ::umask(m);
+        return m;
+      }());
 }
 
 TEST_F(FileTest, RefusesToOverwriteUnlessAsked) {
@@ -74,7 +78,10 @@ TEST(UniqueFdTest, ClosesOnDestructionAndMove) {
 
 TEST(UniqueFdTest, ReleaseKeepsTheDescriptorOpen) {
   int raw = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  { UniqueFd a(raw); EXPECT_EQ(a.Release(), raw); }
+  {
+    UniqueFd a(raw);
+    EXPECT_EQ(a.Release(), raw);
+  }
   EXPECT_NE(::fcntl(raw, F_GETFD), -1);
   ::close(raw);
 }

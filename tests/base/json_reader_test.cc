@@ -81,9 +81,7 @@ TEST(DocumentTest, RefusesNulInStringsAndKeys) {
   EXPECT_FALSE(Document::Parse(std::string("[\"a\0b\"]", 7)));
 }
 
-TEST(DocumentTest, RefusesInvalidUtf8) {
-  EXPECT_FALSE(Document::Parse("[\"\xff\xfe\"]"));
-}
+TEST(DocumentTest, RefusesInvalidUtf8) { EXPECT_FALSE(Document::Parse("[\"\xff\xfe\"]")); }
 
 TEST(ValueTest, DescribeShowsKindAndValue) {
   auto doc = Document::Parse(R"(["1g", 1.5, true, null, {}, [], "a\"b"])");

@@ -44,7 +44,8 @@ TEST(ResultTest, FailErrnoKeepsTheCodeAndNamesIt) {
 }
 
 TEST(StrCatTest, JoinsStringsCharactersAndIntegers) {
-  EXPECT_EQ(StrCat("a", 'b', std::string("c"), -1, 18446744073709551615ull), "abc-118446744073709551615");
+  EXPECT_EQ(StrCat("a", 'b', std::string("c"), -1, 18446744073709551615ull),
+            "abc-118446744073709551615");
 }
 
 TEST(QuoteTest, EscapesControlCharacters) {

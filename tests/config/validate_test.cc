@@ -79,7 +79,8 @@ TEST(ValidateTest, RlimitsAreUniqueWithSoftBelowHard) {
   EXPECT_EQ(ErrorOf(spec), "process.rlimits[1].type: duplicate rlimit RLIMIT_NOFILE");
   spec = Base();
   spec.process->rlimits[0] = {.type = "RLIMIT_CORE", .hard = 5, .soft = 10};
-  EXPECT_EQ(ErrorOf(spec), "process.rlimits[0]: rlimit RLIMIT_CORE: soft limit 10 exceeds hard limit 5");
+  EXPECT_EQ(ErrorOf(spec),
+            "process.rlimits[0]: rlimit RLIMIT_CORE: soft limit 10 exceeds hard limit 5");
 }
 
 TEST(ValidateTest, OomScoreAdjAndIoPriorityRanges) {
@@ -186,15 +187,15 @@ TEST(ValidateTest, MappingRangesAreNonEmptyInRangeAndDisjoint) {
          {.container_id = 10, .host_id = 100010, .size = 1}};
   EXPECT_EQ(ErrorOf(spec), "(valid)");
   uid.assign(341, {});
-  for (std::uint32_t i = 0; i < uid.size(); ++i) uid[i] = {.container_id = i, .host_id = i, .size = 1};
+  for (std::uint32_t i = 0; i < uid.size(); ++i)
+    uid[i] = {.container_id = i, .host_id = i, .size = 1};
   EXPECT_THAT(ErrorOf(spec), HasSubstr("at most 340 mappings"));
 }
 
 TEST(ValidateTest, SysctlsMustBelongToAnOwnedNamespace) {
   Spec spec = Base();
-  spec.linux_spec->sysctl = {{"net.ipv4.ip_forward", "1"},
-                             {"kernel.shmmax", "1"},
-                             {"fs.mqueue.msg_max", "10"}};
+  spec.linux_spec->sysctl = {
+      {"net.ipv4.ip_forward", "1"}, {"kernel.shmmax", "1"}, {"fs.mqueue.msg_max", "10"}};
   EXPECT_EQ(ErrorOf(spec), "(valid)");
   spec.linux_spec->sysctl = {{"vm.swappiness", "0"}};
   EXPECT_EQ(ErrorOf(spec),
@@ -212,7 +213,8 @@ TEST(ValidateTest, SysctlsMustBelongToAnOwnedNamespace) {
 TEST(ValidateTest, TimeOffsetsNeedANewTimeNamespace) {
   Spec spec = Base();
   spec.linux_spec->time_offsets = {{"monotonic", {.secs = 100}}};
-  EXPECT_THAT(ErrorOf(spec), HasSubstr("linux.timeOffsets: time offsets need a new time namespace"));
+  EXPECT_THAT(ErrorOf(spec),
+              HasSubstr("linux.timeOffsets: time offsets need a new time namespace"));
   spec.linux_spec->namespaces.push_back(NewNamespace(NamespaceType::kTime));
   EXPECT_EQ(ErrorOf(spec), "(valid)");
   spec.linux_spec->time_offsets = {{"realtime", {.secs = 1}}};
@@ -223,14 +225,15 @@ TEST(ValidateTest, TimeOffsetsNeedANewTimeNamespace) {
 
 TEST(ValidateTest, DevicesHaveAbsolutePathsAndPermissionModes) {
   Spec spec = Base();
-  spec.linux_spec->devices = {{.type = "c", .path = "/dev/fuse", .major = 10, .minor = 229,
-                               .file_mode = 0666}};
+  spec.linux_spec->devices = {
+      {.type = "c", .path = "/dev/fuse", .major = 10, .minor = 229, .file_mode = 0666}};
   EXPECT_EQ(ErrorOf(spec), "(valid)");
   spec.linux_spec->devices[0].path = "dev/fuse";
   EXPECT_EQ(ErrorOf(spec), "linux.devices[0].path: must be an absolute path, got \"dev/fuse\"");
   spec.linux_spec->devices[0].path = "/dev/fuse";
   spec.linux_spec->devices[0].file_mode = 020666;
-  EXPECT_EQ(ErrorOf(spec), "linux.devices[0].fileMode: holds bits beyond the permission bits 07777");
+  EXPECT_EQ(ErrorOf(spec),
+            "linux.devices[0].fileMode: holds bits beyond the permission bits 07777");
 }
 
 TEST(ValidateTest, ResourceValuesAreConsistent) {
@@ -240,8 +243,9 @@ TEST(ValidateTest, ResourceValuesAreConsistent) {
             "linux.resources.devices[0].access: expected letters from \"rwm\", got \"rwx\"");
   spec = Base();
   spec.linux_spec->resources->memory = Memory{.limit = 100 << 20, .swap = 50 << 20};
-  EXPECT_EQ(ErrorOf(spec), "linux.resources.memory.swap: memory+swap limit 52428800 is below "
-                           "the memory limit 104857600");
+  EXPECT_EQ(ErrorOf(spec),
+            "linux.resources.memory.swap: memory+swap limit 52428800 is below "
+            "the memory limit 104857600");
   spec.linux_spec->resources->memory = Memory{.limit = 100 << 20, .swap = -1};
   EXPECT_EQ(ErrorOf(spec), "(valid)");
   spec.linux_spec->resources->memory = Memory{.swappiness = 101};
@@ -262,8 +266,9 @@ TEST(ValidateTest, SeccompRulesAreCoherent) {
   s.default_action = SeccompAction::kNotify;
   EXPECT_THAT(ErrorOf(spec), HasSubstr("linux.seccomp.defaultAction: SCMP_ACT_NOTIFY cannot be"));
   s.default_action = SeccompAction::kKillProcess;
-  EXPECT_EQ(ErrorOf(spec), "linux.seccomp.defaultErrnoRet: only meaningful with SCMP_ACT_ERRNO "
-                           "or SCMP_ACT_TRACE");
+  EXPECT_EQ(ErrorOf(spec),
+            "linux.seccomp.defaultErrnoRet: only meaningful with SCMP_ACT_ERRNO "
+            "or SCMP_ACT_TRACE");
   s.default_errno_ret.reset();
   s.syscalls[0].errno_ret = 1;
   EXPECT_THAT(ErrorOf(spec), HasSubstr("linux.seccomp.syscalls[0].errnoRet: only meaningful"));
@@ -271,7 +276,8 @@ TEST(ValidateTest, SeccompRulesAreCoherent) {
   EXPECT_EQ(ErrorOf(spec), "linux.seccomp.syscalls[0].names: must hold at least one name");
   s.syscalls[0] = {.names = {"read", ""}, .action = SeccompAction::kAllow};
   EXPECT_EQ(ErrorOf(spec), "linux.seccomp.syscalls[0].names[1]: must not be empty");
-  s.syscalls[0] = {.names = {"ioctl"}, .action = SeccompAction::kAllow,
+  s.syscalls[0] = {.names = {"ioctl"},
+                   .action = SeccompAction::kAllow,
                    .args = {{.index = 6, .value = 1, .op = SeccompOperator::kEqual}}};
   EXPECT_THAT(ErrorOf(spec), HasSubstr("linux.seccomp.syscalls[0].args[0].index: syscalls take "
                                        "at most 6 arguments"));
@@ -288,8 +294,11 @@ TEST(ValidateTest, MountsHooksAndPathListsAreChecked) {
   Spec spec = Base();
   spec.mounts.push_back({.destination = "/data", .type = "bind", .options = {"ro"}});
   EXPECT_EQ(ErrorOf(spec), "mounts[7].source: a bind mount needs a source");
-  spec.mounts.back() = {.destination = "/data", .type = "none", .source = "/srv",
-                        .options = {"rbind"}, .uid_mappings = {{.size = 1}}};
+  spec.mounts.back() = {.destination = "/data",
+                        .type = "none",
+                        .source = "/srv",
+                        .options = {"rbind"},
+                        .uid_mappings = {{.size = 1}}};
   EXPECT_EQ(ErrorOf(spec), "mounts[7]: an idmapped mount needs both uidMappings and gidMappings");
 
   spec = Base();

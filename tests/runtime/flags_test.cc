@@ -1,0 +1,85 @@
+#include "runtime/cli/flags.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace vigil::cli {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+constexpr FlagSpec kSpecs[] = {
+    {"bundle", "b", true, "DIR", "bundle"},
+    {"detach", "d", false, "", "detach"},
+    {"env", "e", true, "KEY=VALUE", "environment"},
+};
+
+Result<ParsedFlags> Parse(std::vector<std::string> args) { return ParseFlags(kSpecs, args); }
+
+TEST(FlagsTest, AcceptsEveryRuncSpelling) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--bundle", "/b", "id"},
+                                                                {"--bundle=/b", "id"},
+                                                                {"-bundle", "/b", "id"},
+                                                                {"-bundle=/b", "id"},
+                                                                {"-b", "/b", "id"},
+                                                                {"--b=/b", "id"}}) {
+    auto parsed = Parse(args);
+    ASSERT_TRUE(parsed) << args[0];
+    EXPECT_EQ(parsed->Value("bundle"), "/b") << args[0];
+    EXPECT_THAT(parsed->positional, ElementsAre("id")) << args[0];
+  }
+}
+
+TEST(FlagsTest, BooleansTakeOptionalTrueOrFalse) {
+  EXPECT_TRUE(Parse({"-d"})->IsSet("detach"));
+  EXPECT_TRUE(Parse({"--detach=true"})->IsSet("detach"));
+  EXPECT_FALSE(Parse({"--detach=false"})->IsSet("detach"));
+  EXPECT_FALSE(Parse({})->IsSet("detach"));
+  EXPECT_THAT(Parse({"--detach=maybe"}).error().message,
+              HasSubstr("flag --detach: expected true or false, got \"maybe\""));
+}
+
+TEST(FlagsTest, ParsingStopsAtTheFirstPositionalArgument) {
+  auto parsed = Parse({"-d", "id", "sh", "-c", "--bundle"});
+  ASSERT_TRUE(parsed);
+  EXPECT_THAT(parsed->positional, ElementsAre("id", "sh", "-c", "--bundle"));
+  EXPECT_FALSE(parsed->Value("bundle"));
+}
+
+TEST(FlagsTest, DoubleDashEndsTheFlags) {
+  auto parsed = Parse({"--", "-d"});
+  ASSERT_TRUE(parsed);
+  EXPECT_THAT(parsed->positional, ElementsAre("-d"));
+  EXPECT_FALSE(parsed->IsSet("detach"));
+}
+
+TEST(FlagsTest, RepeatedFlagsKeepEveryValueAndTheLastWins) {
+  auto parsed = Parse({"-e", "A=1", "--env=B=2"});
+  ASSERT_TRUE(parsed);
+  EXPECT_THAT(parsed->Values("env"), ElementsAre("A=1", "B=2"));
+  EXPECT_EQ(parsed->Value("env"), "B=2");
+}
+
+TEST(FlagsTest, UnknownFlagsAndMissingValuesAreErrors) {
+  EXPECT_EQ(Parse({"--nope"}).error().message, "flag provided but not defined: \"--nope\"");
+  EXPECT_EQ(Parse({"--bundle"}).error().message, "flag needs an argument: --bundle");
+}
+
+TEST(FlagsTest, ConsumedCountStopsBeforeTheVerb) {
+  std::vector<std::string> args = {"--bundle=/x", "-d", "create", "--bundle", "y"};
+  std::size_t consumed = 0;
+  auto parsed = ParseFlags(kSpecs, args, &consumed);
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(consumed, 2u);
+  EXPECT_TRUE(parsed->positional.empty());
+}
+
+TEST(FlagsTest, HelpListsEveryFlag) {
+  std::string help = FlagHelp(kSpecs);
+  EXPECT_THAT(help, HasSubstr("--bundle, -b DIR"));
+  EXPECT_THAT(help, HasSubstr("--detach, -d"));
+}
+
+}  // namespace
+}  // namespace vigil::cli
