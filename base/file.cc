@@ -61,4 +61,16 @@ Result<void> WriteFileAtomic(const std::string& path, std::string_view contents,
   return {};
 }
 
+Result<void> WriteExisting(const std::string& path, std::string_view contents) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+  if (!fd) return FailErrno(StrCat("open ", path));
+  ssize_t n;
+  do {
+    n = ::write(fd.Get(), contents.data(), contents.size());
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) return FailErrno(StrCat("write ", path));
+  if (static_cast<std::size_t>(n) != contents.size()) return Fail(StrCat("short write to ", path));
+  return {};
+}
+
 }  // namespace vigil

@@ -18,4 +18,8 @@ Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes);
 Result<void> WriteFileAtomic(const std::string& path, std::string_view contents, int mode,
                              bool overwrite);
 
+// Writes `contents` to an existing file in one write(2), without creating or
+// truncating it: the way /proc and /sys files (uid_map, cgroup knobs) take it.
+Result<void> WriteExisting(const std::string& path, std::string_view contents);
+
 }  // namespace vigil

@@ -4,10 +4,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <ctime>
 
 #include "base/json/json_writer.h"
 #include "base/strings.h"
+#include "base/time.h"
 #include "base/unique_fd.h"
 
 namespace vigil::log {
@@ -38,18 +38,6 @@ std::string_view LevelName(Level level) {
   return "error";
 }
 
-// RFC 3339 with nanoseconds in UTC, as Go's time.RFC3339Nano prints it.
-std::string Now() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  tm utc{};
-  gmtime_r(&ts.tv_sec, &utc);
-  char buf[64];
-  size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
-  snprintf(buf + n, sizeof buf - n, ".%09ldZ", ts.tv_nsec);
-  return buf;
-}
-
 std::string FormatLine(Format format, Level level, std::string_view message) {
   if (format == Format::kJson) {
     json::Writer w;
@@ -59,11 +47,12 @@ std::string FormatLine(Format format, Level level, std::string_view message) {
     w.Key("msg");
     w.String(message);
     w.Key("time");
-    w.String(Now());
+    w.String(Rfc3339NanoNow());
     w.EndObject();
     return w.Take() + "\n";
   }
-  return StrCat("time=\"", Now(), "\" level=", LevelName(level), " msg=", Quote(message), "\n");
+  return StrCat("time=\"", Rfc3339NanoNow(), "\" level=", LevelName(level), " msg=", Quote(message),
+                "\n");
 }
 
 void WriteAll(int fd, std::string_view text) {

@@ -3,6 +3,7 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(YAJL REQUIRED IMPORTED_TARGET yajl)
 pkg_check_modules(SECCOMP REQUIRED IMPORTED_TARGET libseccomp)
+pkg_check_modules(CAPNG REQUIRED IMPORTED_TARGET libcap-ng)
 find_package(tl-expected REQUIRED)
 if(VIGIL_TESTS)
   find_package(GTest REQUIRED)

@@ -148,7 +148,11 @@ Result<void> Decode(json::Value v, const JsonPath& path, std::map<std::string, T
   out.clear();
   for (std::size_t i = 0; i < v.size(); ++i) {
     std::string_view key = v.MemberKey(i);
-    RETURN_IF_ERROR(Decode(v.MemberValue(i), path.Key(key), out[std::string(key)]));
+    // A fresh value per entry: with a duplicate key the last entry replaces
+    // the earlier one whole, as in Go, rather than merging into it.
+    T value{};
+    RETURN_IF_ERROR(Decode(v.MemberValue(i), path.Key(key), value));
+    out.insert_or_assign(std::string(key), std::move(value));
   }
   return {};
 }

@@ -31,7 +31,13 @@ constexpr Command kCommands[] = {
      {},
      RunFeatures},
     {"help", "show the commands, or one command's flags", "[command]", {}, RunHelp},
+    {"kill", "send a signal (default SIGTERM) to the container", "<container-id> [signal]",
+     kKillFlags, RunKill},
+    {"run", "create and start a container, wait for it, then delete it", "<container-id>",
+     kRunFlags, RunRun},
     {"spec", "write a default config.json into the bundle", "", kSpecFlags, RunSpec},
+    {"start", "start a created container", "<container-id>", {}, RunStart},
+    {"state", "print the container's state as JSON", "<container-id>", {}, RunState},
 };
 
 }  // namespace

@@ -8,6 +8,21 @@ namespace vigil::cli {
 extern const FlagSpec kCheckFlags[1];
 Result<int> RunCheck(const Invocation& invocation);
 
+extern const FlagSpec kCreateFlags[6];
+Result<int> RunCreate(const Invocation& invocation);
+
+extern const FlagSpec kDeleteFlags[1];
+Result<int> RunDelete(const Invocation& invocation);
+
+extern const FlagSpec kKillFlags[1];
+Result<int> RunKill(const Invocation& invocation);
+
+extern const FlagSpec kRunFlags[7];
+Result<int> RunRun(const Invocation& invocation);
+
+Result<int> RunStart(const Invocation& invocation);
+Result<int> RunState(const Invocation& invocation);
+
 Result<int> RunFeatures(const Invocation& invocation);
 
 Result<int> RunHelp(const Invocation& invocation);

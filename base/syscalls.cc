@@ -1,0 +1,59 @@
+#include "base/syscalls.h"
+
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace vigil {
+
+Result<pid_t> CloneWithPidfd(std::uint64_t flags, UniqueFd* pidfd) {
+  int fd = -1;
+  clone_args args;
+  std::memset(&args, 0, sizeof args);
+  args.flags = flags | CLONE_PIDFD;
+  args.pidfd = reinterpret_cast<std::uintptr_t>(&fd);
+  args.exit_signal = SIGCHLD;
+  long pid = ::syscall(SYS_clone3, &args, sizeof args);
+  if (pid < 0) return FailErrno("clone3");
+  if (pid > 0) pidfd->Reset(fd);
+  return static_cast<pid_t>(pid);
+}
+
+Result<UniqueFd> PidfdOpen(pid_t pid) {
+  long fd = ::syscall(SYS_pidfd_open, pid, 0);
+  if (fd < 0) return FailErrno("pidfd_open");
+  return UniqueFd(static_cast<int>(fd));
+}
+
+Result<void> PidfdSendSignal(int pidfd, int sig) {
+  if (::syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0) != 0) {
+    return FailErrno("pidfd_send_signal");
+  }
+  return {};
+}
+
+Result<UniqueFd> Openat2(int dirfd, const char* path, std::uint64_t flags, std::uint64_t mode,
+                         std::uint64_t resolve) {
+  open_how how;
+  std::memset(&how, 0, sizeof how);
+  how.flags = flags | O_CLOEXEC;
+  how.mode = mode;
+  how.resolve = resolve;
+  long fd = ::syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+  if (fd < 0) return FailErrno(std::string("openat2 ") + path);
+  return UniqueFd(static_cast<int>(fd));
+}
+
+Result<void> CloexecFrom(unsigned first) {
+  if (::syscall(SYS_close_range, first, ~0u, CLOSE_RANGE_CLOEXEC) != 0) {
+    return FailErrno("close_range");
+  }
+  return {};
+}
+
+}  // namespace vigil

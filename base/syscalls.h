@@ -1,0 +1,31 @@
+// Thin wrappers for system calls glibc 2.36 does not wrap (or wraps only in
+// newer releases), so callers never write syscall(SYS_...) themselves.
+#pragma once
+
+#include <linux/openat2.h>
+#include <sys/types.h>
+
+#include <cstdint>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+
+namespace vigil {
+
+// A new process like fork(2), but with namespace flags and a pidfd for it.
+// Returns 0 in the child and the child's pid in the parent; `pidfd` is set
+// in the parent only.
+Result<pid_t> CloneWithPidfd(std::uint64_t flags, UniqueFd* pidfd);
+
+Result<UniqueFd> PidfdOpen(pid_t pid);
+Result<void> PidfdSendSignal(int pidfd, int sig);
+
+// openat2(2) with `how`; O_CLOEXEC is always added.
+Result<UniqueFd> Openat2(int dirfd, const char* path, std::uint64_t flags, std::uint64_t mode,
+                         std::uint64_t resolve);
+
+// close_range(2) with CLOSE_RANGE_CLOEXEC: marks every fd >= `first`
+// close-on-exec, so none leaks into the container (CVE-2024-21626).
+Result<void> CloexecFrom(unsigned first);
+
+}  // namespace vigil

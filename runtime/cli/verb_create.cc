@@ -1,0 +1,109 @@
+// vigil create and vigil run.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+
+#include "base/strings.h"
+#include "runtime/cli/verbs.h"
+#include "runtime/container/create.h"
+#include "runtime/container/lifecycle.h"
+
+namespace vigil::cli {
+namespace {
+
+Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
+  const auto& args = invocation.flags.positional;
+  if (args.empty()) return Fail("container id required");
+  if (args.size() > 1) return Fail(StrCat("unexpected argument ", Quote(args[1])));
+  runtime::CreateOptions options{
+      .root = invocation.global.root,
+      .id = args[0],
+      .bundle = invocation.flags.Value("bundle").value_or("."),
+      .pid_file = invocation.flags.Value("pid-file").value_or(""),
+      .console_socket = invocation.flags.Value("console-socket").value_or(""),
+      .no_pivot = invocation.flags.IsSet("no-pivot"),
+  };
+  std::string preserve = invocation.flags.Value("preserve-fds").value_or("0");
+  auto [end, ec] =
+      std::from_chars(preserve.data(), preserve.data() + preserve.size(), options.preserve_fds);
+  if (ec != std::errc() || end != preserve.data() + preserve.size() || options.preserve_fds < 0) {
+    return Fail(StrCat("--preserve-fds: expected a count, got ", Quote(preserve)));
+  }
+  // systemd socket activation: LISTEN_FDS descriptors pass through too.
+  if (const char* listen = std::getenv("LISTEN_FDS")) {
+    int n = 0;
+    std::from_chars(listen, listen + std::char_traits<char>::length(listen), n);
+    if (n > 0) options.preserve_fds += n;
+  }
+  return options;
+}
+
+}  // namespace
+
+const FlagSpec kCreateFlags[6] = {
+    {"bundle", "b", true, "DIR", "bundle directory (default: .)"},
+    {"pid-file", "", true, "FILE", "write the container's pid (its supervisor's) to FILE"},
+    {"console-socket", "", true, "PATH", "unix socket to receive the terminal's master fd"},
+    {"no-pivot", "", false, "", "chroot instead of pivot_root (for a ramdisk root)"},
+    {"no-new-keyring", "", false, "", "accepted: vigil never creates a session keyring"},
+    {"preserve-fds", "", true, "N", "pass N descriptors after stdio (3 ... 3+N-1) through"},
+};
+
+const FlagSpec kRunFlags[7] = {
+    kCreateFlags[0],
+    kCreateFlags[1],
+    kCreateFlags[2],
+    kCreateFlags[3],
+    kCreateFlags[4],
+    kCreateFlags[5],
+    {"detach", "d", false, "", "return once the container runs instead of waiting for it"},
+};
+
+Result<int> RunCreate(const Invocation& invocation) {
+  ASSIGN_OR_RETURN(runtime::CreateOptions options, ReadCreateOptions(invocation));
+  RETURN_IF_ERROR(runtime::CreateContainer(options));
+  return 0;
+}
+
+// Waits for the supervisor (our child) to exit, passing on the signals a
+// person sends `vigil run` (Ctrl-C, SIGTERM from a service manager); returns
+// the container's exit status as a shell reports it (128+N for signal N).
+int WaitForwardingSignals(pid_t supervisor) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH}) {
+    sigaddset(&set, sig);
+  }
+  sigprocmask(SIG_BLOCK, &set, nullptr);
+  while (true) {
+    int status = 0;
+    pid_t done = ::waitpid(supervisor, &status, WNOHANG);
+    if (done == supervisor) {
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    if (done < 0 && errno != EINTR) return 255;
+    siginfo_t info{};
+    if (::sigwaitinfo(&set, &info) > 0 && info.si_signo != SIGCHLD) {
+      ::kill(supervisor, info.si_signo);
+    }
+  }
+}
+
+Result<int> RunRun(const Invocation& invocation) {
+  ASSIGN_OR_RETURN(runtime::CreateOptions options, ReadCreateOptions(invocation));
+  ASSIGN_OR_RETURN(pid_t supervisor, runtime::CreateContainer(options));
+  if (Result<void> started = runtime::StartContainer(options.root, options.id); !started) {
+    (void)runtime::DeleteContainer(options.root, options.id, /*force=*/true);
+    ::waitpid(supervisor, nullptr, 0);
+    return tl::unexpected(started.error());
+  }
+  if (invocation.flags.IsSet("detach")) return 0;
+  int status = WaitForwardingSignals(supervisor);
+  RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
+  return status;
+}
+
+}  // namespace vigil::cli

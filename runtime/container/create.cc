@@ -1,0 +1,90 @@
+#include "runtime/container/create.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+
+#include "base/file.h"
+#include "base/log.h"
+#include "base/proc.h"
+#include "base/scope_guard.h"
+#include "base/strings.h"
+#include "base/time.h"
+#include "config/oci/config.h"
+#include "runtime/container/state_dir.h"
+#include "shim/supervisor.h"
+
+namespace vigil::runtime {
+namespace {
+
+Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& options) {
+  if (!spec.process) return Fail("process: required to create a container");
+  if (spec.process->terminal && options.console_socket.empty()) {
+    return Fail("process.terminal is true but no --console-socket was given");
+  }
+  if (spec.process->terminal) {
+    return Fail("process.terminal: terminals are not supported yet; set it to false");
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<pid_t> CreateContainer(const CreateOptions& options) {
+  ASSIGN_OR_RETURN(StateDir dir, StateDir::Create(options.root, options.id));
+  ScopeGuard remove_dir([&] { (void)dir.Remove(); });
+
+  ASSIGN_OR_RETURN(config::Spec spec, config::LoadBundle(options.bundle));
+  RETURN_IF_ERROR(CheckSupported(spec, options));
+  ContainerRecord record{
+      .id = options.id,
+      .bundle = std::filesystem::absolute(options.bundle).lexically_normal().string(),
+      .rootfs = spec.root->path,
+      .created = Rfc3339NanoNow(),
+      .annotations = spec.annotations,
+      .status = config::ContainerStatus::kCreating,
+  };
+  RETURN_IF_ERROR(dir.SaveConfig(spec));
+  RETURN_IF_ERROR(dir.SaveRecord(record));
+
+  ASSIGN_OR_RETURN(auto channels, Channel::Pair());
+  auto& [ours, theirs] = channels;
+  pid_t pid = ::fork();
+  if (pid < 0) return FailErrno("fork the supervisor");
+  if (pid == 0) {
+    ours.Close();
+    record.supervisor_pid = ::getpid();
+    record.supervisor_start = ProcessStartTime(record.supervisor_pid).value_or(0);
+    shim::RunSupervisor(shim::SupervisorArgs{.dir = std::move(dir),
+                                             .record = std::move(record),
+                                             .spec = std::move(spec),
+                                             .init = {.no_pivot = options.no_pivot,
+                                                      .preserve_fds = options.preserve_fds}},
+                        std::move(theirs));
+  }
+  theirs.Close();
+  Result<Message> created = ours.Expect(MessageType::kCreated);
+  if (!created) {
+    // The supervisor exits after reporting; reap it before removing its
+    // directory so no process outlives the failed create.
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (created.error().code == EPIPE) return Fail("the supervisor exited during create");
+    return tl::unexpected(created.error());
+  }
+  if (!options.pid_file.empty()) {
+    Result<void> written = WriteFileAtomic(options.pid_file, StrCat(pid), 0644, /*overwrite=*/true);
+    if (!written) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+      return tl::unexpected(written.error());
+    }
+  }
+  remove_dir.Dismiss();
+  return pid;
+}
+
+}  // namespace vigil::runtime

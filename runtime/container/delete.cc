@@ -1,0 +1,47 @@
+#include <signal.h>
+#include <unistd.h>
+
+#include "base/proc.h"
+#include "base/strings.h"
+#include "runtime/container/lifecycle.h"
+#include "runtime/container/state_dir.h"
+
+namespace vigil::runtime {
+namespace {
+
+// Waits up to `tenths` tenths of a second for a process (not our child) to
+// be gone.
+bool WaitGone(pid_t pid, std::uint64_t start, int tenths) {
+  for (int i = 0; i < tenths; ++i) {
+    if (!ProcessAlive(pid, start)) return true;
+    ::usleep(100'000);
+  }
+  return !ProcessAlive(pid, start);
+}
+
+}  // namespace
+
+Result<void> DeleteContainer(const std::string& root, const std::string& id, bool force) {
+  ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
+  Result<ContainerRecord> record = dir.LoadRecord();
+  if (!record) {
+    // A record nobody can read is debris from a crash: --force clears it.
+    if (!force)
+      return tl::unexpected(std::move(record).error().Wrap(StrCat("container ", Quote(id))));
+    return dir.Remove();
+  }
+  ContainerStatus status = CurrentStatus(*record);
+  if (!force) RETURN_IF_ERROR(CheckTransition(Verb::kDelete, status, id));
+  if (status != ContainerStatus::kStopped) {
+    // Killing the init ends the container (its pid namespace with it) and
+    // then the supervisor, which mirrors the init's death.
+    if (ProcessAlive(record->init_pid, record->init_start)) ::kill(record->init_pid, SIGKILL);
+    if (!WaitGone(record->supervisor_pid, record->supervisor_start, 50)) {
+      ::kill(record->supervisor_pid, SIGKILL);
+      WaitGone(record->supervisor_pid, record->supervisor_start, 50);
+    }
+  }
+  return dir.Remove();
+}
+
+}  // namespace vigil::runtime

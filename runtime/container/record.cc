@@ -1,0 +1,42 @@
+#include "runtime/container/record.h"
+
+#include "config/oci/codec.h"
+
+namespace vigil::runtime {
+namespace {
+
+using config::Bind;
+using config::Field;
+using config::Required;
+
+constexpr Field<ContainerRecord> kRecordFields[] = {
+    Required<&ContainerRecord::id>("id"),
+    Required<&ContainerRecord::bundle>("bundle"),
+    Bind<&ContainerRecord::rootfs>("rootfs"),
+    Bind<&ContainerRecord::created>("created"),
+    Bind<&ContainerRecord::owner>("owner"),
+    Bind<&ContainerRecord::annotations>("annotations"),
+    Required<&ContainerRecord::status>("status"),
+    Bind<&ContainerRecord::supervisor_pid>("supervisorPid"),
+    Bind<&ContainerRecord::supervisor_start>("supervisorStart"),
+    Bind<&ContainerRecord::init_pid>("initPid"),
+    Bind<&ContainerRecord::init_start>("initStart"),
+};
+
+}  // namespace
+
+Result<ContainerRecord> ParseRecord(std::string_view text) {
+  ASSIGN_OR_RETURN(json::Document doc, json::Document::Parse(text));
+  ContainerRecord record;
+  RETURN_IF_ERROR(
+      config::DecodeObject<ContainerRecord>(doc.root(), config::JsonPath(), kRecordFields, record));
+  return record;
+}
+
+std::string DumpRecord(const ContainerRecord& record) {
+  json::Writer w;
+  config::EncodeObject<ContainerRecord>(w, kRecordFields, record);
+  return w.Take();
+}
+
+}  // namespace vigil::runtime

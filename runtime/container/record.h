@@ -1,0 +1,37 @@
+// The container record: what vigil keeps in ROOT/ID/state.json between verbs.
+// It holds the OCI state plus what only vigil needs (the supervisor's and the
+// init's identities), and is written by `create` and the supervisor.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "base/result.h"
+#include "config/oci/state.h"
+
+namespace vigil::runtime {
+
+struct ContainerRecord {
+  std::string id;
+  std::string bundle;
+  std::string rootfs;
+  std::string created;  // RFC 3339 with nanoseconds, UTC
+  std::string owner;    // empty for root, as runc prints it
+  std::map<std::string, std::string> annotations;
+  // As last recorded; CurrentStatus (status.h) corrects it for a supervisor
+  // that died without saying so.
+  config::ContainerStatus status = config::ContainerStatus::kCreating;
+  pid_t supervisor_pid = 0;
+  std::uint64_t supervisor_start = 0;
+  pid_t init_pid = 0;
+  std::uint64_t init_start = 0;
+  bool operator==(const ContainerRecord&) const = default;
+};
+
+Result<ContainerRecord> ParseRecord(std::string_view text);
+std::string DumpRecord(const ContainerRecord& record);
+
+}  // namespace vigil::runtime

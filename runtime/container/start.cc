@@ -1,0 +1,22 @@
+#include "runtime/container/lifecycle.h"
+#include "runtime/container/state_dir.h"
+#include "shim/control.h"
+
+namespace vigil::runtime {
+
+Result<void> StartContainer(const std::string& root, const std::string& id) {
+  ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
+  ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
+  RETURN_IF_ERROR(CheckTransition(Verb::kStart, CurrentStatus(record), id));
+  ASSIGN_OR_RETURN(std::string reply, shim::CallControl(dir.ControlSocketPath(), "start"));
+  return {};
+}
+
+Result<ContainerView> ViewContainer(const std::string& root, const std::string& id) {
+  ASSIGN_OR_RETURN(ContainerRecord record, ReadRecord(root, id));
+  ContainerStatus status = CurrentStatus(record);
+  pid_t pid = status == ContainerStatus::kStopped ? 0 : record.supervisor_pid;
+  return ContainerView{.record = std::move(record), .status = status, .pid = pid};
+}
+
+}  // namespace vigil::runtime

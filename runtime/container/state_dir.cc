@@ -1,0 +1,123 @@
+#include "runtime/container/state_dir.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+
+#include "base/file.h"
+#include "base/strings.h"
+#include "config/oci/config.h"
+
+namespace vigil::runtime {
+namespace {
+
+constexpr std::size_t kMaxRecordBytes = 1 << 20;
+constexpr std::size_t kMaxConfigBytes = 8 << 20;
+
+Result<UniqueFd> LockDirectory(const std::string& path) {
+  UniqueFd fd(::open((path + "/lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+  if (!fd) return FailErrno(StrCat("open ", path, "/lock"));
+  while (::flock(fd.Get(), LOCK_EX) != 0) {
+    if (errno != EINTR) return FailErrno(StrCat("lock ", path));
+  }
+  return fd;
+}
+
+std::string DoesNotExist(const std::string& id) {
+  // containerd matches on "does not exist"; keep the phrase.
+  return StrCat("container ", Quote(id), " does not exist");
+}
+
+}  // namespace
+
+Result<void> ValidateId(std::string_view id) {
+  auto allowed = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '+' || c == '-' || c == '.';
+  };
+  if (id.empty() || id == "." || id == ".." || id.size() > 1024 ||
+      !std::all_of(id.begin(), id.end(), allowed)) {
+    return Fail(
+        StrCat("invalid container id ", Quote(id), ": use letters, digits, '_', '+', '-' and '.'"));
+  }
+  return {};
+}
+
+Result<StateDir> StateDir::Create(const std::string& root, const std::string& id) {
+  RETURN_IF_ERROR(ValidateId(id));
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  if (ec) return FailErrno(ec.value(), StrCat("create state root ", root));
+  std::string path = StrCat(root, "/", id);
+  if (::mkdir(path.c_str(), 0711) != 0) {
+    if (errno == EEXIST) return Fail(StrCat("container with id ", Quote(id), " already exists"));
+    return FailErrno(StrCat("create ", path));
+  }
+  Result<UniqueFd> lock = LockDirectory(path);
+  if (!lock) {
+    std::filesystem::remove_all(path, ec);
+    return tl::unexpected(lock.error());
+  }
+  return StateDir(std::move(path), id, std::move(*lock));
+}
+
+Result<StateDir> StateDir::Open(const std::string& root, const std::string& id) {
+  RETURN_IF_ERROR(ValidateId(id));
+  std::string path = StrCat(root, "/", id);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return Fail(DoesNotExist(id));
+    return FailErrno(StrCat("stat ", path));
+  }
+  ASSIGN_OR_RETURN(UniqueFd lock, LockDirectory(path));
+  // A concurrent delete may have removed the directory while we waited.
+  if (::access((path + "/state.json").c_str(), F_OK) != 0 && errno == ENOENT) {
+    return Fail(DoesNotExist(id));
+  }
+  return StateDir(std::move(path), id, std::move(lock));
+}
+
+Result<ContainerRecord> StateDir::LoadRecord() const {
+  ASSIGN_OR_RETURN(std::string text, ReadFile(path_ + "/state.json", kMaxRecordBytes));
+  return ParseRecord(text);
+}
+
+Result<void> StateDir::SaveRecord(const ContainerRecord& record) const {
+  return WriteFileAtomic(path_ + "/state.json", DumpRecord(record), 0600, /*overwrite=*/true);
+}
+
+Result<config::Spec> StateDir::LoadConfig() const {
+  ASSIGN_OR_RETURN(std::string text, ReadFile(path_ + "/config.json", kMaxConfigBytes));
+  return config::ParseSpec(text);
+}
+
+Result<void> StateDir::SaveConfig(const config::Spec& spec) const {
+  return WriteFileAtomic(path_ + "/config.json",
+                         config::DumpSpec(spec, json::Writer::Style::kCompact), 0600,
+                         /*overwrite=*/true);
+}
+
+Result<void> StateDir::Remove() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+  if (ec) return FailErrno(ec.value(), StrCat("remove ", path_));
+  lock_.Reset();
+  return {};
+}
+
+Result<ContainerRecord> ReadRecord(const std::string& root, const std::string& id) {
+  RETURN_IF_ERROR(ValidateId(id));
+  Result<std::string> text = ReadFile(StrCat(root, "/", id, "/state.json"), kMaxRecordBytes);
+  if (!text) {
+    if (text.error().code == ENOENT) return Fail(DoesNotExist(id));
+    return tl::unexpected(text.error());
+  }
+  return ParseRecord(*text);
+}
+
+}  // namespace vigil::runtime

@@ -1,0 +1,57 @@
+// ROOT/ID: one directory per container holding its record (state.json), a
+// copy of its validated config, the supervisor's control socket, and a lock
+// file that serialises verbs on the container.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+#include "config/oci/spec.h"
+#include "runtime/container/record.h"
+
+namespace vigil::runtime {
+
+// Container ids as runc accepts them: letters, digits, '_', '+', '-', '.',
+// not "." or "..", at most 1024 characters.
+Result<void> ValidateId(std::string_view id);
+
+class StateDir {
+ public:
+  // Creates ROOT/ID (and ROOT), failing if the container exists. The new
+  // directory is locked by the returned object.
+  static Result<StateDir> Create(const std::string& root, const std::string& id);
+
+  // Opens and locks an existing container's directory; waits while another
+  // verb holds the lock. Fails with "container \"ID\" does not exist".
+  static Result<StateDir> Open(const std::string& root, const std::string& id);
+
+  const std::string& path() const { return path_; }
+  const std::string& id() const { return id_; }
+  std::string ControlSocketPath() const { return path_ + "/control.sock"; }
+
+  Result<ContainerRecord> LoadRecord() const;
+  Result<void> SaveRecord(const ContainerRecord& record) const;
+  Result<config::Spec> LoadConfig() const;
+  Result<void> SaveConfig(const config::Spec& spec) const;
+
+  // Removes the directory and everything in it.
+  Result<void> Remove();
+
+  // Gives up the lock (the directory stays) so a child process can take it.
+  void Unlock() { lock_.Reset(); }
+
+ private:
+  StateDir(std::string path, std::string id, UniqueFd lock)
+      : path_(std::move(path)), id_(std::move(id)), lock_(std::move(lock)) {}
+  std::string path_;
+  std::string id_;
+  UniqueFd lock_;
+};
+
+// The record of container `id` under `root`, read without taking the lock
+// (for `state` and `list`, which must not wait behind a slow verb).
+Result<ContainerRecord> ReadRecord(const std::string& root, const std::string& id);
+
+}  // namespace vigil::runtime

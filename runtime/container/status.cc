@@ -1,0 +1,57 @@
+#include "runtime/container/status.h"
+
+#include "base/proc.h"
+#include "base/strings.h"
+
+namespace vigil::runtime {
+
+ContainerStatus CurrentStatus(const ContainerRecord& record) {
+  if (!ProcessAlive(record.supervisor_pid, record.supervisor_start)) {
+    return ContainerStatus::kStopped;
+  }
+  return record.status;
+}
+
+Result<void> CheckTransition(Verb verb, ContainerStatus status, std::string_view id) {
+  using S = ContainerStatus;
+  bool ok = false;
+  switch (verb) {
+    case Verb::kStart:
+      ok = status == S::kCreated;
+      break;
+    case Verb::kKill:
+      ok = status == S::kCreated || status == S::kRunning || status == S::kPaused;
+      break;
+    case Verb::kPause:
+      ok = status == S::kRunning;
+      break;
+    case Verb::kResume:
+      ok = status == S::kPaused;
+      break;
+    case Verb::kDelete:
+      ok = status == S::kStopped || status == S::kCreated;
+      break;
+    case Verb::kExec:
+      ok = status == S::kRunning;
+      break;
+  }
+  if (ok) return {};
+  std::string_view name = config::NameOf(status);
+  switch (verb) {
+    case Verb::kStart:
+      return Fail(StrCat("cannot start container ", Quote(id), ": it is ", name, ", not created"));
+    case Verb::kKill:
+    case Verb::kExec:
+      return Fail(StrCat("container ", Quote(id), " is ", name, ": container not running"));
+    case Verb::kPause:
+      return Fail(StrCat("cannot pause container ", Quote(id), ": it is ", name, ", not running"));
+    case Verb::kResume:
+      return Fail(StrCat("cannot resume container ", Quote(id), ": it is ", name, ", not paused"));
+    case Verb::kDelete:
+      return Fail(StrCat("cannot delete container ", Quote(id), ": it is ", name,
+                         "; stop it first or use --force"));
+  }
+  return Fail("unreachable");
+}
+
+}  // namespace vigil::runtime

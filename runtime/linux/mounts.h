@@ -1,0 +1,32 @@
+// Turning a config.json mount into mount(2) calls inside the rootfs.
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+#include "config/oci/spec.h"
+
+namespace vigil::runtime {
+
+// A mount's options split the way mount(2) wants them.
+struct MountFlags {
+  unsigned long flags = 0;        // MS_* set by the options
+  unsigned long propagation = 0;  // MS_SHARED/SLAVE/PRIVATE/UNBINDABLE (| MS_REC)
+  std::string data;               // filesystem options: "size=64m,mode=755"
+  bool bind = false;
+  bool recursive_bind = false;
+};
+
+MountFlags ParseMountOptions(const std::vector<std::string>& options);
+
+// The nosuid/nodev/noexec flags of the mount holding `path`: a bind-remount
+// must repeat them, since inside a user namespace the kernel refuses to drop
+// these "locked" flags.
+unsigned long LockedMountFlags(const std::string& path);
+
+// Mounts `mount` at its destination inside the rootfs open at `root_fd`,
+// creating the target (a directory, or a file for a file bind mount). A
+// cgroup mount shows the container's own cgroups (cgroup/container_mount.h).
+Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup_namespace);
+
+}  // namespace vigil::runtime

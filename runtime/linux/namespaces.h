@@ -1,0 +1,34 @@
+// Which namespaces a container creates and which it joins by path.
+#pragma once
+
+#include <cstdint>
+
+#include "base/result.h"
+#include "config/oci/linux.h"
+
+namespace vigil::runtime {
+
+// The CLONE_NEW* flags of the namespaces to create at clone time. The cgroup
+// namespace is left out (the init unshares it once it sits in its cgroup, so
+// the namespace is rooted there: UnshareLate), and so is time
+// (PrepareChildNamespaces).
+std::uint64_t CloneFlags(const config::Linux& linux_spec);
+
+// Whether the container gets a new user namespace (mappings to write).
+bool CreatesUserNamespace(const config::Linux& linux_spec);
+
+// In the supervisor, before cloning the init: the namespaces that only a
+// process's children enter. Joins the pid and time namespaces given by path;
+// creates a new time namespace and writes its offsets, which the kernel
+// allows only before any process lives in it.
+Result<void> PrepareChildNamespaces(const config::Linux& linux_spec);
+
+// In the init: joins every other namespace given by path, the user namespace
+// first (it decides what the others may do).
+Result<void> JoinNamespaces(const config::Linux& linux_spec);
+
+// In the init, after the supervisor moved it into its cgroup: creates the
+// cgroup namespace if asked for.
+Result<void> UnshareLate(const config::Linux& linux_spec);
+
+}  // namespace vigil::runtime

@@ -1,0 +1,138 @@
+#include "runtime/linux/rootfs.h"
+
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "base/strings.h"
+#include "base/unique_fd.h"
+#include "config/oci/names.h"
+#include "runtime/linux/devices.h"
+#include "runtime/linux/mounts.h"
+#include "runtime/linux/path_in_root.h"
+
+namespace vigil::runtime {
+namespace {
+
+// The container's mount events must not reach the host: by default the root
+// becomes a recursive slave (host mounts still propagate in), as runc does.
+Result<void> IsolatePropagation(const config::Spec& spec) {
+  unsigned long propagation = MS_SLAVE | MS_REC;
+  const std::string& requested = spec.linux_spec ? spec.linux_spec->rootfs_propagation : "";
+  if (const config::NamedValue* p = config::FindName(config::kPropagationNames, requested)) {
+    propagation = p->value;
+  }
+  if (::mount(nullptr, "/", nullptr, propagation, nullptr) != 0) {
+    return FailErrno("set propagation of /");
+  }
+  return {};
+}
+
+Result<void> PivotInto(const std::string& rootfs) {
+  UniqueFd old_root(::open("/", O_DIRECTORY | O_PATH | O_CLOEXEC));
+  if (!old_root) return FailErrno("open /");
+  if (::chdir(rootfs.c_str()) != 0) return FailErrno(StrCat("chdir ", rootfs));
+  // pivot_root(".", ".") stacks the old root on top of the new one; it is
+  // then detached, with no directory needed for it inside the image.
+  if (::syscall(SYS_pivot_root, ".", ".") != 0) return FailErrno("pivot_root");
+  if (::mount(nullptr, ".", nullptr, MS_SLAVE | MS_REC, nullptr) != 0) {
+    return FailErrno("make the old root a slave");
+  }
+  if (::umount2(".", MNT_DETACH) != 0) return FailErrno("detach the old root");
+  if (::chdir("/") != 0) return FailErrno("chdir /");
+  return {};
+}
+
+Result<void> ChrootInto(const std::string& rootfs) {
+  if (::chdir(rootfs.c_str()) != 0) return FailErrno(StrCat("chdir ", rootfs));
+  if (::mount(rootfs.c_str(), "/", nullptr, MS_MOVE, nullptr) != 0) {
+    return FailErrno("move the rootfs onto /");
+  }
+  if (::chroot(".") != 0) return FailErrno("chroot");
+  if (::chdir("/") != 0) return FailErrno("chdir /");
+  return {};
+}
+
+Result<void> MaskPath(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return {};  // nothing to hide
+    return FailErrno(StrCat("masked path ", path));
+  }
+  int rc = S_ISDIR(st.st_mode)
+               ? ::mount("tmpfs", path.c_str(), "tmpfs", MS_RDONLY, "size=0,mode=0555")
+               : ::mount("/dev/null", path.c_str(), nullptr, MS_BIND, nullptr);
+  if (rc != 0) return FailErrno(StrCat("mask ", path));
+  return {};
+}
+
+Result<void> MakeReadonly(const std::string& path, bool must_exist) {
+  if (::mount(path.c_str(), path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+    if (errno == ENOENT && !must_exist) return {};
+    return FailErrno(StrCat("read-only path ", path));
+  }
+  unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_REC | LockedMountFlags(path);
+  if (::mount(nullptr, path.c_str(), nullptr, flags, nullptr) != 0) {
+    return FailErrno(StrCat("remount ", path, " read-only"));
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<void> SetupRootfs(const config::Spec& spec, const RootfsOptions& options) {
+  RETURN_IF_ERROR(IsolatePropagation(spec));
+  const std::string& rootfs = spec.root->path;
+  // pivot_root needs the new root to be a mount point.
+  if (::mount(rootfs.c_str(), rootfs.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+    return FailErrno(StrCat("bind-mount rootfs ", rootfs));
+  }
+  UniqueFd root(::open(rootfs.c_str(), O_DIRECTORY | O_PATH | O_CLOEXEC));
+  if (!root) return FailErrno(StrCat("open rootfs ", rootfs));
+
+  for (const config::Mount& mount : spec.mounts) {
+    RETURN_IF_ERROR(MountInRoot(root.Get(), mount, options.in_cgroup_namespace));
+  }
+  // Default devices go into a fresh /dev (a tmpfs); a /dev bound from the
+  // host is kept as it is.
+  bool own_dev = false;
+  for (const config::Mount& m : spec.mounts) {
+    if (m.destination == "/dev" && m.type != "bind" && !ParseMountOptions(m.options).bind) {
+      own_dev = true;
+    }
+  }
+  if (own_dev) {
+    const std::vector<config::Device> none;
+    RETURN_IF_ERROR(CreateDevices(root.Get(),
+                                  DevicesFor(spec.linux_spec ? spec.linux_spec->devices : none),
+                                  options.in_user_namespace));
+    RETURN_IF_ERROR(CreateDevSymlinks(root.Get()));
+  } else if (spec.linux_spec && !spec.linux_spec->devices.empty()) {
+    RETURN_IF_ERROR(CreateDevices(root.Get(), spec.linux_spec->devices, options.in_user_namespace));
+  }
+  return options.no_pivot ? ChrootInto(rootfs) : PivotInto(rootfs);
+}
+
+Result<void> FinishRootfs(const config::Spec& spec) {
+  if (spec.linux_spec) {
+    for (const std::string& path : spec.linux_spec->masked_paths) {
+      RETURN_IF_ERROR(MaskPath(path));
+    }
+    for (const std::string& path : spec.linux_spec->readonly_paths) {
+      RETURN_IF_ERROR(MakeReadonly(path, /*must_exist=*/false));
+    }
+  }
+  if (spec.root->readonly) {
+    unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY | LockedMountFlags("/");
+    if (::mount(nullptr, "/", nullptr, flags, nullptr) != 0) {
+      return FailErrno("remount the root read-only");
+    }
+  }
+  return {};
+}
+
+}  // namespace vigil::runtime

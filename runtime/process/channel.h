@@ -1,0 +1,50 @@
+// Channel: one end of a SOCK_SEQPACKET socketpair carrying small typed
+// messages between `create`, the supervisor and the container init.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+
+namespace vigil::runtime {
+
+enum class MessageType : std::uint32_t {
+  kProceed = 1,  // supervisor -> init: maps written, cgroup joined; go on
+  kReady,        // init -> supervisor: set up, waiting for start
+  kStart,        // supervisor -> init: exec the process
+  kError,        // either way: text is the one-line cause
+  kCreated,      // supervisor -> create: the container is created
+};
+
+struct Message {
+  MessageType type;
+  std::string text;
+};
+
+class Channel {
+ public:
+  // A connected pair; both ends close on exec.
+  static Result<std::pair<Channel, Channel>> Pair();
+
+  Result<void> Send(MessageType type, std::string_view text = {}) const;
+
+  // The next message. A closed peer is an error whose code is EPIPE (the
+  // init closes its end by exec'ing, which is how `start` knows it did).
+  Result<Message> Receive() const;
+
+  // Receives and expects `type`; a kError message becomes its Error.
+  Result<Message> Expect(MessageType type) const;
+
+  int fd() const { return fd_.Get(); }
+  void Close() { fd_.Reset(); }
+
+ private:
+  explicit Channel(UniqueFd fd) : fd_(std::move(fd)) {}
+  UniqueFd fd_;
+};
+
+}  // namespace vigil::runtime

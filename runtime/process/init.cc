@@ -1,0 +1,118 @@
+#include "runtime/process/init.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "base/file.h"
+#include "base/strings.h"
+#include "base/syscalls.h"
+#include "runtime/linux/exec.h"
+#include "runtime/linux/identity.h"
+#include "runtime/linux/namespaces.h"
+#include "runtime/linux/rlimits.h"
+#include "runtime/linux/rootfs.h"
+
+namespace vigil::runtime {
+namespace {
+
+Result<void> SetUtsNames(const config::Spec& spec) {
+  if (!spec.hostname.empty() && ::sethostname(spec.hostname.data(), spec.hostname.size()) != 0) {
+    return FailErrno(StrCat("set hostname ", Quote(spec.hostname)));
+  }
+  if (!spec.domainname.empty() &&
+      ::setdomainname(spec.domainname.data(), spec.domainname.size()) != 0) {
+    return FailErrno(StrCat("set domainname ", Quote(spec.domainname)));
+  }
+  return {};
+}
+
+Result<void> WriteSysctls(const config::Linux& linux_spec) {
+  for (const auto& [key, value] : linux_spec.sysctl) {
+    std::string path = "/proc/sys/" + key;
+    std::replace(path.begin() + 10, path.end(), '.', '/');
+    RETURN_IF_ERROR_WRAP(WriteExisting(path, value), StrCat("sysctl ", key));
+  }
+  return {};
+}
+
+// Everything up to "ready": the parts that can fail because of the config,
+// so that `create` (not `start`) reports them.
+Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
+                            const InitOptions& options) {
+  static const config::Linux kNoLinux;
+  const config::Linux& linux_spec = spec.linux_spec ? *spec.linux_spec : kNoLinux;
+  const config::Process& process = *spec.process;
+
+  RETURN_IF_ERROR(channel.Expect(MessageType::kProceed));
+  bool new_user_ns = CreatesUserNamespace(linux_spec);
+  if (new_user_ns) {
+    // Become the namespace's root, which the maps just written made possible.
+    if (::setresgid(0, 0, 0) != 0 || ::setresuid(0, 0, 0) != 0) {
+      return FailErrno("become root in the user namespace");
+    }
+  }
+  RETURN_IF_ERROR(JoinNamespaces(linux_spec));
+  RETURN_IF_ERROR(UnshareLate(linux_spec));
+  if (::setsid() < 0) return FailErrno("setsid");
+  RETURN_IF_ERROR(SetUtsNames(spec));
+  if (process.oom_score_adj) {
+    RETURN_IF_ERROR_WRAP(WriteExisting("/proc/self/oom_score_adj", StrCat(*process.oom_score_adj)),
+                         StrCat("set oomScoreAdj ", *process.oom_score_adj));
+  }
+  if (linux_spec.FindNamespace(config::NamespaceType::kMount) != nullptr) {
+    RETURN_IF_ERROR(SetupRootfs(
+        spec,
+        RootfsOptions{.no_pivot = options.no_pivot,
+                      .in_user_namespace = new_user_ns,
+                      .in_cgroup_namespace =
+                          linux_spec.FindNamespace(config::NamespaceType::kCgroup) != nullptr}));
+    RETURN_IF_ERROR(WriteSysctls(linux_spec));
+    RETURN_IF_ERROR(FinishRootfs(spec));
+  } else {
+    RETURN_IF_ERROR(WriteSysctls(linux_spec));
+  }
+  RETURN_IF_ERROR(ApplyRlimits(process.rlimits));
+  if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));
+  return LookPath(process.args[0], process.env);
+}
+
+// After "start": the irreversible steps, then exec.
+Result<void> Launch(const config::Spec& spec, const std::string& executable,
+                    const InitOptions& options) {
+  const config::Process& process = *spec.process;
+  RETURN_IF_ERROR(DropBoundingSet(process));
+  RETURN_IF_ERROR(BecomeUser(process));
+  // No descriptor of the runtime's survives into the container
+  // (CVE-2024-21626 leaked one as the cwd).
+  RETURN_IF_ERROR(CloexecFrom(3 + static_cast<unsigned>(options.preserve_fds)));
+  return Exec(executable, process.args, process.env);
+}
+
+}  // namespace
+
+void RunContainerInit(const config::Spec& spec, const Channel& channel,
+                      const InitOptions& options) {
+  // If the supervisor dies, so does the container: nothing runs unwatched.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  // The supervisor blocks the signals it forwards; the workload gets a clean
+  // mask and default dispositions.
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  Result<std::string> executable = Prepare(spec, channel, options);
+  if (executable) {
+    if (Result<void> sent = channel.Send(MessageType::kReady); !sent) ::_exit(1);
+    Result<Message> start = channel.Expect(MessageType::kStart);
+    if (!start) ::_exit(1);  // the supervisor is gone or changed its mind
+    Result<void> launched = Launch(spec, *executable, options);
+    (void)channel.Send(MessageType::kError, launched.error().message);
+    ::_exit(127);
+  }
+  (void)channel.Send(MessageType::kError, executable.error().message);
+  ::_exit(1);
+}
+
+}  // namespace vigil::runtime

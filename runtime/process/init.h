@@ -1,0 +1,24 @@
+// The container init: the process the supervisor clones into the new
+// namespaces. It builds the container's world, reports ready, waits for
+// `start`, becomes the configured user and execs process.args.
+//
+// It runs in a child of the single-threaded supervisor, so allocating here is
+// safe (no lock can be held by a thread that does not exist in the child);
+// what must not happen is a failure without a word: every error goes back to
+// the supervisor as one line before the init exits.
+#pragma once
+
+#include "config/oci/spec.h"
+#include "runtime/process/channel.h"
+
+namespace vigil::runtime {
+
+struct InitOptions {
+  bool no_pivot = false;
+  int preserve_fds = 0;  // fds 3 .. 3+N-1 stay open across exec
+};
+
+[[noreturn]] void RunContainerInit(const config::Spec& spec, const Channel& channel,
+                                   const InitOptions& options);
+
+}  // namespace vigil::runtime
