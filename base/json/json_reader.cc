@@ -166,7 +166,12 @@ std::string Value::Describe() const {
       return StrCat("number ", *NumberText());
     case Kind::kString: {
       std::string_view s = *AsString();
-      if (s.size() > kMaxShown) return StrCat("string ", Quote(s.substr(0, kMaxShown)), "...");
+      if (s.size() > kMaxShown) {
+        // Cut before a character, not inside one: the message stays UTF-8.
+        std::size_t cut = kMaxShown;
+        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
+        return StrCat("string ", Quote(s.substr(0, cut)), "...");
+      }
       return StrCat("string ", Quote(s));
     }
     case Kind::kObject:

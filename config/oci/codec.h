@@ -114,7 +114,10 @@ Result<void> DecodeObject(json::Value v, const JsonPath& path, std::span<const F
     std::optional<json::Value> member = v.Find(field.key);
     // null reads as absent, as Go's encoding/json treats it.
     if (!member || member->IsNull()) {
-      if (field.required) return FailAt(path.Key(field.key), "required property is missing");
+      if (field.required) {
+        return FailAt(path.Key(field.key),
+                      member ? "required property is null" : "required property is missing");
+      }
       continue;
     }
     RETURN_IF_ERROR(field.decode(*member, path.Key(field.key), out));

@@ -1,6 +1,11 @@
 #include "config/oci/features.h"
 
+#include <linux/seccomp.h>
 #include <seccomp.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 
@@ -13,6 +18,23 @@
 
 namespace vigil::config {
 namespace {
+
+// vigil loads filters with seccomp(2) itself, so a flag is supported when
+// the running kernel knows it: given a null program, the kernel answers
+// EFAULT for a known flag and EINVAL for an unknown one. WAIT_KILLABLE_RECV
+// is only valid together with a listener.
+std::vector<std::string_view> SupportedSeccompFlags() {
+  std::vector<std::string_view> supported;
+  for (const NamedValue& flag : kSeccompFlagNames) {
+    unsigned long flags = flag.value;
+    if (flags == SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV) flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+    if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, nullptr) != 0 &&
+        errno == EFAULT) {
+      supported.push_back(flag.name);
+    }
+  }
+  return supported;
+}
 
 void WriteNames(json::Writer& w, std::string_view key, const std::vector<std::string_view>& names) {
   w.Key(key);
@@ -38,7 +60,7 @@ void WriteSeccomp(json::Writer& w) {
   WriteNames(w, "operators", NamesOf<SeccompOperator>());
   WriteNames(w, "archs", NamesOf(kSeccompArchNames));
   WriteNames(w, "knownFlags", NamesOf(kSeccompFlagNames));
-  WriteNames(w, "supportedFlags", NamesOf(kSeccompFlagNames));
+  WriteNames(w, "supportedFlags", SupportedSeccompFlags());
   w.EndObject();
 }
 

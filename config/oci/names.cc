@@ -165,8 +165,9 @@ std::vector<std::string_view> NamesOf(std::span<const NamedValue> table) {
 
 std::string UnknownNameMessage(std::string_view name, const std::vector<std::string_view>& names) {
   std::string message = StrCat("unknown value ", Quote(name));
-  // Long lists (41 capabilities) would bury the line; short ones help.
-  constexpr std::size_t kMaxListed = 12;
+  // Long lists (41 capabilities) would bury the line; short ones (the 16
+  // rlimits) help.
+  constexpr std::size_t kMaxListed = 16;
   if (names.size() <= kMaxListed) {
     message += "; expected one of ";
     for (std::size_t i = 0; i < names.size(); ++i) {

@@ -17,6 +17,8 @@ Result<State> ParseState(std::string_view text) {
   ASSIGN_OR_RETURN(json::Document doc, json::Document::Parse(text));
   State state;
   RETURN_IF_ERROR(DecodeObject<State>(doc.root(), JsonPath(), kStateFields, state));
+  // kill(-1, ...) would signal every process: a negative pid is never valid.
+  if (state.pid < 0) return FailAt(JsonPath().Key("pid"), "must not be negative");
   return state;
 }
 

@@ -1,5 +1,6 @@
 // Cross-field rules for config.json "linux".
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "base/strings.h"
@@ -148,14 +149,17 @@ Result<void> CheckResources(const Resources& r, const JsonPath& path) {
                   StrCat("memory+swap limit ", *r.memory->swap, " is below the memory limit ",
                          *r.memory->limit));
   }
-  if (r.memory && r.memory->swappiness && *r.memory->swappiness > 100) {
+  // Older Docker clients send -1 as an unsigned 64-bit number for "unset".
+  if (r.memory && r.memory->swappiness && *r.memory->swappiness > 100 &&
+      *r.memory->swappiness != std::numeric_limits<std::uint64_t>::max()) {
     return FailAt(path.Key("memory").Key("swappiness"), "must be in [0, 100]");
   }
   if (r.cpu) {
     RETURN_IF_ERROR(CheckCpuList(path.Key("cpu").Key("cpus"), r.cpu->cpus));
     RETURN_IF_ERROR(CheckCpuList(path.Key("cpu").Key("mems"), r.cpu->mems));
   }
-  if (r.block_io && r.block_io->weight &&
+  // Docker always sends a weight; 0 means "unset", as runc reads it.
+  if (r.block_io && r.block_io->weight && *r.block_io->weight != 0 &&
       (*r.block_io->weight < 10 || *r.block_io->weight > 1000)) {
     return FailAt(path.Key("blockIO").Key("weight"), "must be in [10, 1000]");
   }

@@ -253,6 +253,11 @@ TEST(ValidateTest, ResourceValuesAreConsistent) {
   spec.linux_spec->resources->memory.reset();
   spec.linux_spec->resources->block_io = BlockIo{.weight = 5};
   EXPECT_EQ(ErrorOf(spec), "linux.resources.blockIO.weight: must be in [10, 1000]");
+  // What Docker and old clients send for "not set".
+  spec.linux_spec->resources->block_io = BlockIo{.weight = 0};
+  EXPECT_EQ(ErrorOf(spec), "(valid)");
+  spec.linux_spec->resources->memory = Memory{.swappiness = UINT64_MAX};
+  EXPECT_EQ(ErrorOf(spec), "(valid)");
 }
 
 TEST(ValidateTest, SeccompRulesAreCoherent) {
