@@ -25,6 +25,10 @@ constexpr FlagSpec kGlobalFlags[] = {
 constexpr Command kCommands[] = {
     {"check", "validate a bundle's config.json and print it in canonical form", "", kCheckFlags,
      RunCheck},
+    {"create", "create a container from a bundle; it waits for start", "<container-id>",
+     kCreateFlags, RunCreate},
+    {"delete", "delete a stopped container (--force: any container)", "<container-id>",
+     kDeleteFlags, RunDelete},
     {"features",
      "print the OCI features document (what this runtime supports)",
      "",

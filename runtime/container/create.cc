@@ -14,6 +14,7 @@
 #include "base/time.h"
 #include "config/oci/config.h"
 #include "runtime/container/state_dir.h"
+#include "runtime/process/console.h"
 #include "shim/supervisor.h"
 
 namespace vigil::runtime {
@@ -23,9 +24,6 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
   if (!spec.process) return Fail("process: required to create a container");
   if (spec.process->terminal && options.console_socket.empty()) {
     return Fail("process.terminal is true but no --console-socket was given");
-  }
-  if (spec.process->terminal) {
-    return Fail("process.terminal: terminals are not supported yet; set it to false");
   }
   return {};
 }
@@ -49,6 +47,10 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
+  UniqueFd console;
+  if (spec.process->terminal) {
+    ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
+  }
   ASSIGN_OR_RETURN(auto channels, Channel::Pair());
   auto& [ours, theirs] = channels;
   pid_t pid = ::fork();
@@ -61,7 +63,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                              .record = std::move(record),
                                              .spec = std::move(spec),
                                              .init = {.no_pivot = options.no_pivot,
-                                                      .preserve_fds = options.preserve_fds}},
+                                                      .preserve_fds = options.preserve_fds,
+                                                      .console_socket = console.Get()}},
                         std::move(theirs));
   }
   theirs.Close();

@@ -14,6 +14,7 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/rootfs.h"
+#include "runtime/process/console.h"
 
 namespace vigil::runtime {
 namespace {
@@ -73,6 +74,9 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
     RETURN_IF_ERROR(FinishRootfs(spec));
   } else {
     RETURN_IF_ERROR(WriteSysctls(linux_spec));
+  }
+  if (process.terminal) {
+    RETURN_IF_ERROR(SetupConsole(options.console_socket, process.console_size));
   }
   RETURN_IF_ERROR(ApplyRlimits(process.rlimits));
   if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));

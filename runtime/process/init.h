@@ -15,7 +15,8 @@ namespace vigil::runtime {
 
 struct InitOptions {
   bool no_pivot = false;
-  int preserve_fds = 0;  // fds 3 .. 3+N-1 stay open across exec
+  int preserve_fds = 0;     // fds 3 .. 3+N-1 stay open across exec
+  int console_socket = -1;  // connected --console-socket, for process.terminal
 };
 
 [[noreturn]] void RunContainerInit(const config::Spec& spec, const Channel& channel,
