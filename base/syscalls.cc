@@ -17,7 +17,8 @@ Result<pid_t> CloneWithPidfd(std::uint64_t flags, UniqueFd* pidfd) {
   std::memset(&args, 0, sizeof args);
   args.flags = flags | CLONE_PIDFD;
   args.pidfd = reinterpret_cast<std::uintptr_t>(&fd);
-  args.exit_signal = SIGCHLD;
+  // A CLONE_PARENT child inherits its exit signal; the kernel refuses one.
+  args.exit_signal = (flags & CLONE_PARENT) ? 0 : SIGCHLD;
   long pid = ::syscall(SYS_clone3, &args, sizeof args);
   if (pid < 0) return FailErrno("clone3");
   if (pid > 0) pidfd->Reset(fd);

@@ -23,6 +23,14 @@ Result<Spec> ParseSpec(std::string_view text) {
   return spec;
 }
 
+Result<Process> ParseProcess(std::string_view text) {
+  ASSIGN_OR_RETURN(json::Document doc, json::Document::Parse(text));
+  Process process;
+  RETURN_IF_ERROR(Decode(doc.root(), JsonPath(), process));
+  RETURN_IF_ERROR(ValidateProcess(process, JsonPath()));
+  return process;
+}
+
 std::string DumpSpec(const Spec& spec, json::Writer::Style style) {
   json::Writer w(style);
   Encode(w, spec);

@@ -15,6 +15,10 @@ namespace vigil::config {
 // ignored, as the runtime-spec requires.
 Result<Spec> ParseSpec(std::string_view text);
 
+// Parses and validates a process document, as `exec --process FILE` and
+// containerd's exec send it: config.json's "process" on its own.
+Result<Process> ParseProcess(std::string_view text);
+
 // The canonical JSON form of `spec`; ParseSpec(DumpSpec(s)) == s.
 std::string DumpSpec(const Spec& spec, json::Writer::Style style = json::Writer::Style::kPretty);
 

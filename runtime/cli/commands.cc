@@ -29,6 +29,8 @@ constexpr Command kCommands[] = {
      kCreateFlags, RunCreate},
     {"delete", "delete a stopped container (--force: any container)", "<container-id>",
      kDeleteFlags, RunDelete},
+    {"exec", "run another process in a running container", "<container-id> [command...]",
+     kExecFlags, RunExec},
     {"features",
      "print the OCI features document (what this runtime supports)",
      "",

@@ -10,6 +10,7 @@
 #include "runtime/cli/verbs.h"
 #include "runtime/container/create.h"
 #include "runtime/container/lifecycle.h"
+#include "runtime/process/wait.h"
 
 namespace vigil::cli {
 namespace {
@@ -68,30 +69,6 @@ Result<int> RunCreate(const Invocation& invocation) {
   return 0;
 }
 
-// Waits for the supervisor (our child) to exit, passing on the signals a
-// person sends `vigil run` (Ctrl-C, SIGTERM from a service manager); returns
-// the container's exit status as a shell reports it (128+N for signal N).
-int WaitForwardingSignals(pid_t supervisor) {
-  sigset_t set;
-  sigemptyset(&set);
-  for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH}) {
-    sigaddset(&set, sig);
-  }
-  sigprocmask(SIG_BLOCK, &set, nullptr);
-  while (true) {
-    int status = 0;
-    pid_t done = ::waitpid(supervisor, &status, WNOHANG);
-    if (done == supervisor) {
-      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-    if (done < 0 && errno != EINTR) return 255;
-    siginfo_t info{};
-    if (::sigwaitinfo(&set, &info) > 0 && info.si_signo != SIGCHLD) {
-      ::kill(supervisor, info.si_signo);
-    }
-  }
-}
-
 Result<int> RunRun(const Invocation& invocation) {
   ASSIGN_OR_RETURN(runtime::CreateOptions options, ReadCreateOptions(invocation));
   ASSIGN_OR_RETURN(pid_t supervisor, runtime::CreateContainer(options));
@@ -101,7 +78,7 @@ Result<int> RunRun(const Invocation& invocation) {
     return tl::unexpected(started.error());
   }
   if (invocation.flags.IsSet("detach")) return 0;
-  int status = WaitForwardingSignals(supervisor);
+  int status = runtime::WaitForwardingSignals(supervisor);
   RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
   return status;
 }

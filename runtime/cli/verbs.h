@@ -14,6 +14,9 @@ Result<int> RunCreate(const Invocation& invocation);
 extern const FlagSpec kDeleteFlags[1];
 Result<int> RunDelete(const Invocation& invocation);
 
+extern const FlagSpec kExecFlags[11];
+Result<int> RunExec(const Invocation& invocation);
+
 extern const FlagSpec kKillFlags[1];
 Result<int> RunKill(const Invocation& invocation);
 

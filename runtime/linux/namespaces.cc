@@ -55,6 +55,12 @@ std::uint64_t CloneFlags(const config::Linux& linux_spec) {
   return flags;
 }
 
+int NamespaceFlags(const config::Linux& linux_spec) {
+  int flags = 0;
+  for (const config::Namespace& ns : linux_spec.namespaces) flags |= FlagOf(ns.type);
+  return flags;
+}
+
 bool CreatesUserNamespace(const config::Linux& linux_spec) {
   const config::Namespace* user = linux_spec.FindNamespace(NamespaceType::kUser);
   return user != nullptr && user->path.empty();

@@ -14,6 +14,10 @@ namespace vigil::runtime {
 // (PrepareChildNamespaces).
 std::uint64_t CloneFlags(const config::Linux& linux_spec);
 
+// The CLONE_NEW* flags of every namespace the container has, created or
+// joined: what `exec` passes to setns(init's pidfd, flags).
+int NamespaceFlags(const config::Linux& linux_spec);
+
 // Whether the container gets a new user namespace (mappings to write).
 bool CreatesUserNamespace(const config::Linux& linux_spec);
 

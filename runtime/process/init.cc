@@ -8,13 +8,12 @@
 
 #include "base/file.h"
 #include "base/strings.h"
-#include "base/syscalls.h"
 #include "runtime/linux/exec.h"
-#include "runtime/linux/identity.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/rootfs.h"
 #include "runtime/process/console.h"
+#include "runtime/process/launch.h"
 
 namespace vigil::runtime {
 namespace {
@@ -83,18 +82,6 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
   return LookPath(process.args[0], process.env);
 }
 
-// After "start": the irreversible steps, then exec.
-Result<void> Launch(const config::Spec& spec, const std::string& executable,
-                    const InitOptions& options) {
-  const config::Process& process = *spec.process;
-  RETURN_IF_ERROR(DropBoundingSet(process));
-  RETURN_IF_ERROR(BecomeUser(process));
-  // No descriptor of the runtime's survives into the container
-  // (CVE-2024-21626 leaked one as the cwd).
-  RETURN_IF_ERROR(CloexecFrom(3 + static_cast<unsigned>(options.preserve_fds)));
-  return Exec(executable, process.args, process.env);
-}
-
 }  // namespace
 
 void RunContainerInit(const config::Spec& spec, const Channel& channel,
@@ -111,7 +98,7 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
     if (Result<void> sent = channel.Send(MessageType::kReady); !sent) ::_exit(1);
     Result<Message> start = channel.Expect(MessageType::kStart);
     if (!start) ::_exit(1);  // the supervisor is gone or changed its mind
-    Result<void> launched = Launch(spec, *executable, options);
+    Result<void> launched = BecomeAndExec(*spec.process, *executable, options.preserve_fds);
     (void)channel.Send(MessageType::kError, launched.error().message);
     ::_exit(127);
   }

@@ -1,0 +1,98 @@
+// vigil exec: run another process in a running container.
+#include <charconv>
+
+#include "base/file.h"
+#include "base/strings.h"
+#include "config/oci/config.h"
+#include "config/oci/validate.h"
+#include "runtime/cli/verbs.h"
+#include "runtime/container/exec.h"
+
+namespace vigil::cli {
+namespace {
+
+// "uid" or "uid:gid", as runc's --user takes it.
+Result<void> ApplyUser(std::string_view text, config::User& user) {
+  std::string_view uid = text.substr(0, text.find(':'));
+  auto parse = [&](std::string_view part, std::uint32_t& out) -> Result<void> {
+    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+    if (ec != std::errc() || end != part.data() + part.size()) {
+      return Fail(StrCat("--user: expected UID[:GID], got ", Quote(text)));
+    }
+    return {};
+  };
+  RETURN_IF_ERROR(parse(uid, user.uid));
+  if (uid.size() < text.size()) RETURN_IF_ERROR(parse(text.substr(uid.size() + 1), user.gid));
+  return {};
+}
+
+// The process from --process FILE, or the container's own process with the
+// arguments and flags given here applied on top.
+Result<config::Process> BuildProcess(const Invocation& invocation, const std::string& id) {
+  const ParsedFlags& flags = invocation.flags;
+  if (std::optional<std::string> file = flags.Value("process")) {
+    ASSIGN_OR_RETURN(std::string text, ReadFile(*file, 4 << 20));
+    Result<config::Process> process = config::ParseProcess(text);
+    if (!process) return tl::unexpected(std::move(process).error().Wrap(*file));
+    return process;
+  }
+  ASSIGN_OR_RETURN(config::Process process, runtime::ContainerProcess(invocation.global.root, id));
+  process.args.assign(flags.positional.begin() + 1, flags.positional.end());
+  for (const std::string& env : flags.Values("env")) process.env.push_back(env);
+  if (auto cwd = flags.Value("cwd")) process.cwd = *cwd;
+  if (auto user = flags.Value("user")) RETURN_IF_ERROR(ApplyUser(*user, process.user));
+  process.terminal = flags.IsSet("tty");
+  for (const std::string& cap : flags.Values("cap")) {
+    if (!process.capabilities) process.capabilities.emplace();
+    for (auto* set : {&process.capabilities->bounding, &process.capabilities->effective,
+                      &process.capabilities->permitted, &process.capabilities->inheritable}) {
+      set->push_back(cap);
+    }
+  }
+  if (flags.IsSet("no-new-privs")) process.no_new_privileges = true;
+  RETURN_IF_ERROR(config::ValidateProcess(process, config::JsonPath()));
+  return process;
+}
+
+}  // namespace
+
+const FlagSpec kExecFlags[11] = {
+    {"process", "p", true, "FILE", "the process as JSON (config.json's \"process\")"},
+    {"detach", "d", false, "", "return once the process runs"},
+    {"pid-file", "", true, "FILE", "write the process's pid to FILE"},
+    {"tty", "t", false, "", "give the process a terminal (needs --console-socket)"},
+    {"console-socket", "", true, "PATH", "unix socket to receive the terminal's master fd"},
+    {"env", "e", true, "KEY=VALUE", "add an environment variable (repeatable)"},
+    {"cwd", "", true, "DIR", "working directory inside the container"},
+    {"user", "u", true, "UID[:GID]", "user to run as"},
+    {"cap", "c", true, "CAP", "add a capability (repeatable)"},
+    {"no-new-privs", "", false, "", "set no_new_privs"},
+    {"preserve-fds", "", true, "N", "pass N descriptors after stdio through"},
+};
+
+Result<int> RunExec(const Invocation& invocation) {
+  const auto& args = invocation.flags.positional;
+  if (args.empty()) return Fail("container id required");
+  bool has_process_file = invocation.flags.Value("process").has_value();
+  if (!has_process_file && args.size() < 2) return Fail("exec needs a command or --process FILE");
+  if (has_process_file && args.size() > 1) {
+    return Fail(StrCat("unexpected argument ", Quote(args[1]), " with --process"));
+  }
+  runtime::ExecOptions options{
+      .root = invocation.global.root,
+      .id = args[0],
+      .detach = invocation.flags.IsSet("detach"),
+      .pid_file = invocation.flags.Value("pid-file").value_or(""),
+      .console_socket = invocation.flags.Value("console-socket").value_or(""),
+  };
+  ASSIGN_OR_RETURN(options.process, BuildProcess(invocation, options.id));
+  std::string preserve = invocation.flags.Value("preserve-fds").value_or("0");
+  auto [end, ec] =
+      std::from_chars(preserve.data(), preserve.data() + preserve.size(), options.preserve_fds);
+  if (ec != std::errc() || end != preserve.data() + preserve.size() || options.preserve_fds < 0) {
+    return Fail(StrCat("--preserve-fds: expected a count, got ", Quote(preserve)));
+  }
+  return runtime::ExecInContainer(options);
+}
+
+}  // namespace vigil::cli

@@ -1,0 +1,129 @@
+#include "runtime/container/exec.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+
+#include "base/file.h"
+#include "base/proc.h"
+#include "base/strings.h"
+#include "base/syscalls.h"
+#include "runtime/container/state_dir.h"
+#include "runtime/container/status.h"
+#include "runtime/linux/exec.h"
+#include "runtime/linux/namespaces.h"
+#include "runtime/linux/rlimits.h"
+#include "runtime/process/channel.h"
+#include "runtime/process/console.h"
+#include "runtime/process/launch.h"
+#include "runtime/process/wait.h"
+
+namespace vigil::runtime {
+namespace {
+
+// The exec'd process after it joined the container: waits for the go-ahead,
+// then prepares and execs. Errors go back over `channel`.
+[[noreturn]] void RunExecProcess(const ExecOptions& options, const Channel& channel,
+                                 int console_socket) {
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  Result<void> result = [&]() -> Result<void> {
+    RETURN_IF_ERROR(channel.Expect(MessageType::kProceed));
+    const config::Process& process = options.process;
+    if (process.terminal) {
+      if (::setsid() < 0) return FailErrno("setsid");
+      RETURN_IF_ERROR(SetupConsole(console_socket, process.console_size));
+    }
+    RETURN_IF_ERROR(ApplyRlimits(process.rlimits));
+    if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));
+    ASSIGN_OR_RETURN(std::string executable, LookPath(process.args[0], process.env));
+    return BecomeAndExec(process, executable, options.preserve_fds);
+  }();
+  (void)channel.Send(MessageType::kError, result.error().message);
+  ::_exit(127);
+}
+
+// Joins every namespace of the init (pidfd setns, Linux 5.8) and forks the
+// process that lives in them; the fork is a sibling (CLONE_PARENT), so the
+// `vigil exec` process can wait for it. Runs in a short-lived child.
+[[noreturn]] void JoinAndSpawn(const ExecOptions& options, int init_pidfd, int ns_flags,
+                               const Channel& channel, int console_socket) {
+  if (::setns(init_pidfd, ns_flags) != 0) {
+    (void)channel.Send(MessageType::kError,
+                       FailErrno("join the container's namespaces").value().message);
+    ::_exit(1);
+  }
+  UniqueFd unused;
+  Result<pid_t> pid = CloneWithPidfd(CLONE_PARENT, &unused);
+  if (!pid) {
+    (void)channel.Send(MessageType::kError, pid.error().message);
+    ::_exit(1);
+  }
+  if (*pid == 0) RunExecProcess(options, channel, console_socket);
+  (void)channel.Send(MessageType::kReady, StrCat(*pid));
+  ::_exit(0);
+}
+
+}  // namespace
+
+Result<config::Process> ContainerProcess(const std::string& root, const std::string& id) {
+  ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
+  ASSIGN_OR_RETURN(config::Spec spec, dir.LoadConfig());
+  return *spec.process;
+}
+
+Result<int> ExecInContainer(const ExecOptions& options) {
+  ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(options.root, options.id));
+  ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
+  RETURN_IF_ERROR(CheckTransition(Verb::kExec, CurrentStatus(record), options.id));
+  ASSIGN_OR_RETURN(config::Spec spec, dir.LoadConfig());
+  ASSIGN_OR_RETURN(UniqueFd init, PidfdOpen(record.init_pid));
+  if (!ProcessAlive(record.init_pid, record.init_start)) {
+    return Fail(StrCat("container ", Quote(options.id), " is stopped: container not running"));
+  }
+  if (options.process.terminal && options.console_socket.empty()) {
+    return Fail("process.terminal is true but no --console-socket was given");
+  }
+  UniqueFd console;
+  if (options.process.terminal) {
+    ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
+  }
+  ASSIGN_OR_RETURN(auto channels, Channel::Pair());
+  auto& [ours, theirs] = channels;
+  pid_t joiner = ::fork();
+  if (joiner < 0) return FailErrno("fork");
+  if (joiner == 0) {
+    ours.Close();
+    JoinAndSpawn(options, init.Get(), spec.linux_spec ? NamespaceFlags(*spec.linux_spec) : 0,
+                 theirs, console.Get());
+  }
+  theirs.Close();
+  Result<Message> spawned = ours.Expect(MessageType::kReady);
+  ::waitpid(joiner, nullptr, 0);
+  if (!spawned) return tl::unexpected(spawned.error());
+  pid_t pid = 0;
+  std::from_chars(spawned->text.data(), spawned->text.data() + spawned->text.size(), pid);
+
+  RETURN_IF_ERROR(ours.Send(MessageType::kProceed));
+  // End of file means the program runs (the channel closes on exec).
+  Result<Message> outcome = ours.Receive();
+  if (outcome || outcome.error().code != EPIPE) {
+    ::waitpid(pid, nullptr, 0);
+    if (outcome) return Fail(outcome->text);
+    return tl::unexpected(outcome.error());
+  }
+  if (!options.pid_file.empty()) {
+    RETURN_IF_ERROR(WriteFileAtomic(options.pid_file, StrCat(pid), 0644, /*overwrite=*/true));
+  }
+  if (options.detach) return 0;
+  dir.Unlock();  // other verbs (kill, state) must not wait behind a long exec
+  return WaitForwardingSignals(pid);
+}
+
+}  // namespace vigil::runtime

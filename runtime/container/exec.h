@@ -1,0 +1,30 @@
+// `exec`: another process in a running container's namespaces.
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+#include "config/oci/process.h"
+
+namespace vigil::runtime {
+
+struct ExecOptions {
+  std::string root;
+  std::string id;
+  config::Process process;  // complete: from --process, or built from flags
+  bool detach = false;
+  std::string pid_file;
+  std::string console_socket;
+  int preserve_fds = 0;
+};
+
+// Starts the process. Detached, returns 0 once it runs (it is reparented to
+// the caller's subreaper, containerd's shim, when we exit); otherwise waits
+// and returns its exit status.
+Result<int> ExecInContainer(const ExecOptions& options);
+
+// The container's config.json process, as `exec` without --process starts
+// from (user, env, cwd, capabilities, rlimits, no_new_privs).
+Result<config::Process> ContainerProcess(const std::string& root, const std::string& id);
+
+}  // namespace vigil::runtime
