@@ -39,6 +39,7 @@ constexpr Command kCommands[] = {
     {"help", "show the commands, or one command's flags", "[command]", {}, RunHelp},
     {"kill", "send a signal (default SIGTERM) to the container", "<container-id> [signal]",
      kKillFlags, RunKill},
+    {"list", "list the containers", "", kListFlags, RunList},
     {"run", "create and start a container, wait for it, then delete it", "<container-id>",
      kRunFlags, RunRun},
     {"spec", "write a default config.json into the bundle", "", kSpecFlags, RunSpec},

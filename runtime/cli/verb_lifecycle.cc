@@ -4,6 +4,7 @@
 #include "base/json/json_writer.h"
 #include "base/strings.h"
 #include "config/oci/spec.h"
+#include "runtime/cli/container_json.h"
 #include "runtime/cli/verbs.h"
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/signals.h"
@@ -54,33 +55,8 @@ Result<int> RunDelete(const Invocation& invocation) {
 Result<int> RunState(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
   ASSIGN_OR_RETURN(runtime::ContainerView view, runtime::ViewContainer(invocation.global.root, id));
-  // runc's fields, in runc's order: go-runc parses rootfs and created too.
   json::Writer w(json::Writer::Style::kPretty);
-  w.BeginObject();
-  w.Key("ociVersion");
-  w.String(config::kOciVersion);
-  w.Key("id");
-  w.String(view.record.id);
-  w.Key("pid");
-  w.Int(view.pid);
-  w.Key("status");
-  w.String(config::NameOf(view.status));
-  w.Key("bundle");
-  w.String(view.record.bundle);
-  w.Key("rootfs");
-  w.String(view.record.rootfs);
-  w.Key("created");
-  w.String(view.record.created);
-  w.Key("owner");
-  w.String(view.record.owner);
-  w.Key("annotations");
-  w.BeginObject();
-  for (const auto& [key, value] : view.record.annotations) {
-    w.Key(key);
-    w.String(value);
-  }
-  w.EndObject();
-  w.EndObject();
+  WriteContainerView(w, view, /*with_annotations=*/true);
   std::fputs(w.Take().c_str(), stdout);
   return 0;
 }

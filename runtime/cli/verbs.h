@@ -20,6 +20,9 @@ Result<int> RunExec(const Invocation& invocation);
 extern const FlagSpec kKillFlags[1];
 Result<int> RunKill(const Invocation& invocation);
 
+extern const FlagSpec kListFlags[2];
+Result<int> RunList(const Invocation& invocation);
+
 extern const FlagSpec kRunFlags[7];
 Result<int> RunRun(const Invocation& invocation);
 

@@ -1,0 +1,81 @@
+// vigil list: every container under --root.
+#include <dirent.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "base/strings.h"
+#include "config/oci/spec.h"
+#include "runtime/cli/container_json.h"
+#include "runtime/cli/verbs.h"
+#include "runtime/container/lifecycle.h"
+
+namespace vigil::cli {
+namespace {
+
+std::vector<std::string> ContainerIds(const std::string& root) {
+  std::vector<std::string> ids;
+  DIR* dir = ::opendir(root.c_str());
+  if (dir == nullptr) return ids;  // no root yet: no containers
+  while (dirent* entry = ::readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name != "." && name != ".." && entry->d_type == DT_DIR) ids.push_back(name);
+  }
+  ::closedir(dir);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+void WriteJson(const std::vector<runtime::ContainerView>& views) {
+  json::Writer w(json::Writer::Style::kPretty);
+  w.BeginArray();
+  for (const runtime::ContainerView& v : views)
+    WriteContainerView(w, v, /*with_annotations=*/false);
+  w.EndArray();
+  std::fputs(w.Take().c_str(), stdout);
+}
+
+void WriteTable(const std::vector<runtime::ContainerView>& views) {
+  std::printf("%-20s %-8s %-10s %-40s %-31s %s\n", "ID", "PID", "STATUS", "BUNDLE", "CREATED",
+              "OWNER");
+  for (const runtime::ContainerView& v : views) {
+    std::printf("%-20s %-8d %-10s %-40s %-31s %s\n", v.record.id.c_str(), v.pid,
+                std::string(config::NameOf(v.status)).c_str(), v.record.bundle.c_str(),
+                v.record.created.c_str(), v.record.owner.empty() ? "root" : v.record.owner.c_str());
+  }
+}
+
+}  // namespace
+
+const FlagSpec kListFlags[2] = {
+    {"format", "f", true, "FORMAT", "\"table\" (default) or \"json\""},
+    {"quiet", "q", false, "", "print only the ids"},
+};
+
+Result<int> RunList(const Invocation& invocation) {
+  if (!invocation.flags.positional.empty()) {
+    return Fail(StrCat("unexpected argument ", Quote(invocation.flags.positional[0])));
+  }
+  std::string format = invocation.flags.Value("format").value_or("table");
+  if (format != "table" && format != "json") {
+    return Fail(StrCat("--format: expected \"table\" or \"json\", got ", Quote(format)));
+  }
+  std::vector<runtime::ContainerView> views;
+  for (const std::string& id : ContainerIds(invocation.global.root)) {
+    // A container being created or deleted right now has no readable record
+    // yet (or any more): leave it out rather than fail the listing.
+    if (Result<runtime::ContainerView> view = runtime::ViewContainer(invocation.global.root, id)) {
+      views.push_back(std::move(*view));
+    }
+  }
+  if (invocation.flags.IsSet("quiet")) {
+    for (const runtime::ContainerView& v : views) std::printf("%s\n", v.record.id.c_str());
+  } else if (format == "json") {
+    WriteJson(views);
+  } else {
+    WriteTable(views);
+  }
+  return 0;
+}
+
+}  // namespace vigil::cli
