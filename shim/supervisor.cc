@@ -14,10 +14,12 @@
 #include <optional>
 
 #include "base/file.h"
+#include "base/log.h"
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "runtime/linux/namespaces.h"
+#include "runtime/process/hooks.h"
 #include "shim/control.h"
 
 namespace vigil::shim {
@@ -118,9 +120,18 @@ Result<void> Supervisor::SpawnInit() {
   }
   theirs.Close();
   init_pid_ = pid;
+  args_.record.init_pid = pid;
   init_channel_.emplace(std::move(ours));
   if (runtime::CreatesUserNamespace(linux_spec)) RETURN_IF_ERROR(WriteIdMaps(pid));
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
+  // Mounts are in place, pivot_root not yet done: the runtime-namespace
+  // hooks run now (network setup, device injection), then the init goes on.
+  RETURN_IF_ERROR(init_channel_->Expect(MessageType::kMounted));
+  config::State state = runtime::HookState(args_.record, ContainerStatus::kCreating);
+  RETURN_IF_ERROR(runtime::RunHooks("prestart", runtime::HooksOf(args_.spec, "prestart"), state));
+  RETURN_IF_ERROR(
+      runtime::RunHooks("createRuntime", runtime::HooksOf(args_.spec, "createRuntime"), state));
+  RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed, config::DumpState(state)));
   RETURN_IF_ERROR(init_channel_->Expect(MessageType::kReady));
   return {};
 }
@@ -140,7 +151,15 @@ Result<void> Supervisor::Start() {
   }
   if (reply.error().code != EPIPE) return tl::unexpected(reply.error());
   args_.record.status = ContainerStatus::kRunning;
-  return args_.dir.SaveRecord(args_.record);
+  RETURN_IF_ERROR(args_.dir.SaveRecord(args_.record));
+  // A failing poststart hook is worth a warning, not the container (spec).
+  if (Result<void> hooks =
+          runtime::RunHooks("poststart", runtime::HooksOf(args_.spec, "poststart"),
+                            runtime::HookState(args_.record, ContainerStatus::kRunning));
+      !hooks) {
+    log::Warning(hooks.error().message);
+  }
+  return {};
 }
 
 void Supervisor::ServeControl() {

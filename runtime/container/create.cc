@@ -22,6 +22,10 @@ namespace {
 
 Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& options) {
   if (!spec.process) return Fail("process: required to create a container");
+  // Without its own mount namespace a container would mount over the host.
+  if (!spec.linux_spec || !spec.linux_spec->FindNamespace(config::NamespaceType::kMount)) {
+    return Fail("linux.namespaces: a \"mount\" namespace is required");
+  }
   if (spec.process->terminal && options.console_socket.empty()) {
     return Fail("process.terminal is true but no --console-socket was given");
   }

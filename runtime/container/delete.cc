@@ -1,10 +1,12 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "base/log.h"
 #include "base/proc.h"
 #include "base/strings.h"
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/state_dir.h"
+#include "runtime/process/hooks.h"
 
 namespace vigil::runtime {
 namespace {
@@ -41,7 +43,16 @@ Result<void> DeleteContainer(const std::string& root, const std::string& id, boo
       WaitGone(record->supervisor_pid, record->supervisor_start, 50);
     }
   }
-  return dir.Remove();
+  Result<config::Spec> spec = dir.LoadConfig();
+  RETURN_IF_ERROR(dir.Remove());
+  // After the container is gone, before delete returns; a failure is a
+  // warning, as the spec says.
+  if (spec) {
+    Result<void> hooks = RunHooks("poststop", HooksOf(*spec, "poststop"),
+                                  HookState(*record, ContainerStatus::kStopped));
+    if (!hooks) log::Warning(hooks.error().message);
+  }
+  return {};
 }
 
 }  // namespace vigil::runtime

@@ -1,6 +1,7 @@
 #include "runtime/container/record.h"
 
 #include "config/oci/codec.h"
+#include "config/oci/spec.h"
 
 namespace vigil::runtime {
 namespace {
@@ -24,6 +25,15 @@ constexpr Field<ContainerRecord> kRecordFields[] = {
 };
 
 }  // namespace
+
+config::State HookState(const ContainerRecord& record, config::ContainerStatus status) {
+  return config::State{.oci_version = std::string(config::kOciVersion),
+                       .id = record.id,
+                       .status = status,
+                       .pid = status == config::ContainerStatus::kStopped ? 0 : record.init_pid,
+                       .bundle = record.bundle,
+                       .annotations = record.annotations};
+}
 
 Result<ContainerRecord> ParseRecord(std::string_view text) {
   ASSIGN_OR_RETURN(json::Document doc, json::Document::Parse(text));

@@ -31,6 +31,10 @@ struct ContainerRecord {
   bool operator==(const ContainerRecord&) const = default;
 };
 
+// The OCI state hooks read on stdin. Its pid is the init's: the process in
+// the container's namespaces, which network hooks enter through /proc/PID/ns.
+config::State HookState(const ContainerRecord& record, config::ContainerStatus status);
+
 Result<ContainerRecord> ParseRecord(std::string_view text);
 std::string DumpRecord(const ContainerRecord& record);
 

@@ -84,7 +84,7 @@ Result<void> MakeReadonly(const std::string& path, bool must_exist) {
 
 }  // namespace
 
-Result<void> SetupRootfs(const config::Spec& spec, const RootfsOptions& options) {
+Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options) {
   RETURN_IF_ERROR(IsolatePropagation(spec));
   const std::string& rootfs = spec.root->path;
   // pivot_root needs the new root to be a mount point.
@@ -114,7 +114,11 @@ Result<void> SetupRootfs(const config::Spec& spec, const RootfsOptions& options)
   } else if (spec.linux_spec && !spec.linux_spec->devices.empty()) {
     RETURN_IF_ERROR(CreateDevices(root.Get(), spec.linux_spec->devices, options.in_user_namespace));
   }
-  return options.no_pivot ? ChrootInto(rootfs) : PivotInto(rootfs);
+  return {};
+}
+
+Result<void> EnterRootfs(const config::Spec& spec, const RootfsOptions& options) {
+  return options.no_pivot ? ChrootInto(spec.root->path) : PivotInto(spec.root->path);
 }
 
 Result<void> FinishRootfs(const config::Spec& spec) {

@@ -13,9 +13,13 @@ struct RootfsOptions {
   bool in_cgroup_namespace = false;  // cgroup mounts are fresh, not binds
 };
 
-// Runs in the container init, in its own mount namespace. On return the
-// process's root and cwd are the container's "/".
-Result<void> SetupRootfs(const config::Spec& spec, const RootfsOptions& options);
+// Runs in the container init, in its own mount namespace: makes the rootfs
+// a mount point and mounts config.json's mounts and the devices into it.
+Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options);
+
+// Then (after the createRuntime and createContainer hooks): makes the rootfs
+// the process's "/" with pivot_root (chroot with --no-pivot).
+Result<void> EnterRootfs(const config::Spec& spec, const RootfsOptions& options);
 
 // After the process's own /proc is mounted: masks linux.maskedPaths and makes
 // linux.readonlyPaths read-only, then (root.readonly) the root itself.

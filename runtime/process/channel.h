@@ -13,7 +13,8 @@
 namespace vigil::runtime {
 
 enum class MessageType : std::uint32_t {
-  kProceed = 1,  // supervisor -> init: maps written, cgroup joined; go on
+  kProceed = 1,  // supervisor -> init: go on (after the maps; after the hooks, with the state)
+  kMounted,      // init -> supervisor: rootfs mounted, not yet entered: run the hooks
   kReady,        // init -> supervisor: set up, waiting for start
   kStart,        // supervisor -> init: exec the process
   kError,        // either way: text is the one-line cause

@@ -13,6 +13,7 @@
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/rootfs.h"
 #include "runtime/process/console.h"
+#include "runtime/process/hooks.h"
 #include "runtime/process/launch.h"
 
 namespace vigil::runtime {
@@ -41,7 +42,7 @@ Result<void> WriteSysctls(const config::Linux& linux_spec) {
 // Everything up to "ready": the parts that can fail because of the config,
 // so that `create` (not `start`) reports them.
 Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
-                            const InitOptions& options) {
+                            const InitOptions& options, config::State* state) {
   static const config::Linux kNoLinux;
   const config::Linux& linux_spec = spec.linux_spec ? *spec.linux_spec : kNoLinux;
   const config::Process& process = *spec.process;
@@ -62,18 +63,20 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
     RETURN_IF_ERROR_WRAP(WriteExisting("/proc/self/oom_score_adj", StrCat(*process.oom_score_adj)),
                          StrCat("set oomScoreAdj ", *process.oom_score_adj));
   }
-  if (linux_spec.FindNamespace(config::NamespaceType::kMount) != nullptr) {
-    RETURN_IF_ERROR(SetupRootfs(
-        spec,
-        RootfsOptions{.no_pivot = options.no_pivot,
-                      .in_user_namespace = new_user_ns,
-                      .in_cgroup_namespace =
-                          linux_spec.FindNamespace(config::NamespaceType::kCgroup) != nullptr}));
-    RETURN_IF_ERROR(WriteSysctls(linux_spec));
-    RETURN_IF_ERROR(FinishRootfs(spec));
-  } else {
-    RETURN_IF_ERROR(WriteSysctls(linux_spec));
-  }
+  RootfsOptions rootfs{
+      .no_pivot = options.no_pivot,
+      .in_user_namespace = new_user_ns,
+      .in_cgroup_namespace = linux_spec.FindNamespace(config::NamespaceType::kCgroup) != nullptr};
+  RETURN_IF_ERROR(MountRootfs(spec, rootfs));
+  // The supervisor runs prestart and createRuntime hooks now, in the
+  // runtime's namespaces, and sends the state the hooks see.
+  RETURN_IF_ERROR(channel.Send(MessageType::kMounted));
+  ASSIGN_OR_RETURN(Message proceed, channel.Expect(MessageType::kProceed));
+  ASSIGN_OR_RETURN(*state, config::ParseState(proceed.text));
+  RETURN_IF_ERROR(RunHooks("createContainer", HooksOf(spec, "createContainer"), *state));
+  RETURN_IF_ERROR(EnterRootfs(spec, rootfs));
+  RETURN_IF_ERROR(WriteSysctls(linux_spec));
+  RETURN_IF_ERROR(FinishRootfs(spec));
   if (process.terminal) {
     RETURN_IF_ERROR(SetupConsole(options.console_socket, process.console_size));
   }
@@ -93,12 +96,15 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  Result<std::string> executable = Prepare(spec, channel, options);
+  config::State state;
+  Result<std::string> executable = Prepare(spec, channel, options, &state);
   if (executable) {
     if (Result<void> sent = channel.Send(MessageType::kReady); !sent) ::_exit(1);
     Result<Message> start = channel.Expect(MessageType::kStart);
     if (!start) ::_exit(1);  // the supervisor is gone or changed its mind
-    Result<void> launched = BecomeAndExec(*spec.process, *executable, options.preserve_fds);
+    state.status = config::ContainerStatus::kCreated;
+    Result<void> launched = RunHooks("startContainer", HooksOf(spec, "startContainer"), state);
+    if (launched) launched = BecomeAndExec(*spec.process, *executable, options.preserve_fds);
     (void)channel.Send(MessageType::kError, launched.error().message);
     ::_exit(127);
   }

@@ -1,0 +1,105 @@
+#include "runtime/process/hooks.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "base/strings.h"
+#include "base/syscalls.h"
+#include "base/unique_fd.h"
+
+namespace vigil::runtime {
+namespace {
+
+std::vector<char*> CStrings(const std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (const std::string& s : strings) out.push_back(const_cast<char*>(s.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
+Result<void> RunHook(const config::Hook& hook, const std::string& state_json) {
+  // A socket rather than a pipe: send(MSG_NOSIGNAL) survives a hook that
+  // exits without reading, with no SIGPIPE disposition to change.
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    return FailErrno("socketpair");
+  UniqueFd read_end(fds[0]), write_end(fds[1]);
+  UniqueFd pidfd;
+  ASSIGN_OR_RETURN(pid_t pid, CloneWithPidfd(0, &pidfd));
+  if (pid == 0) {
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::dup2(read_end.Get(), STDIN_FILENO);
+    std::vector<std::string> args = hook.args.empty() ? std::vector{hook.path} : hook.args;
+    std::vector<char*> argv = CStrings(args);
+    std::vector<char*> envp = CStrings(hook.env);
+    ::execve(hook.path.c_str(), argv.data(), envp.data());
+    ::_exit(127);
+  }
+  read_end.Reset();
+  // The hook may exit without reading its stdin; that is not an error.
+  std::string_view rest = state_json;
+  while (!rest.empty()) {
+    ssize_t n = ::send(write_end.Get(), rest.data(), rest.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    rest.remove_prefix(static_cast<std::size_t>(n));
+  }
+  write_end.Reset();
+
+  pollfd pfd{.fd = pidfd.Get(), .events = POLLIN};
+  int timeout_ms = hook.timeout ? *hook.timeout * 1000 : -1;
+  int ready;
+  do {
+    ready = ::poll(&pfd, 1, timeout_ms);
+  } while (ready < 0 && errno == EINTR);
+  if (ready == 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    return Fail(StrCat("timed out after ", *hook.timeout, " s"));
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
+  if (WIFEXITED(status)) {
+    return Fail(WEXITSTATUS(status) == 127 ? "exit status 127 (could it be executed?)"
+                                           : StrCat("exit status ", WEXITSTATUS(status)));
+  }
+  return Fail(StrCat("killed by signal ", WTERMSIG(status)));
+}
+
+}  // namespace
+
+const std::vector<config::Hook>& HooksOf(const config::Spec& spec, std::string_view kind) {
+  static const std::vector<config::Hook> kNone;
+  if (!spec.hooks) return kNone;
+  const config::Hooks& h = *spec.hooks;
+  if (kind == "prestart") return h.prestart;
+  if (kind == "createRuntime") return h.create_runtime;
+  if (kind == "createContainer") return h.create_container;
+  if (kind == "startContainer") return h.start_container;
+  if (kind == "poststart") return h.poststart;
+  if (kind == "poststop") return h.poststop;
+  return kNone;
+}
+
+Result<void> RunHooks(std::string_view kind, const std::vector<config::Hook>& hooks,
+                      const config::State& state) {
+  if (hooks.empty()) return {};
+  std::string state_json = config::DumpState(state);
+  for (std::size_t i = 0; i < hooks.size(); ++i) {
+    RETURN_IF_ERROR_WRAP(RunHook(hooks[i], state_json),
+                         StrCat("hooks.", kind, "[", i, "] ", hooks[i].path));
+  }
+  return {};
+}
+
+}  // namespace vigil::runtime
