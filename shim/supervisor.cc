@@ -19,6 +19,7 @@
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "runtime/linux/namespaces.h"
+#include "runtime/linux/seccomp_listener.h"
 #include "runtime/process/hooks.h"
 #include "shim/control.h"
 
@@ -72,6 +73,7 @@ class Supervisor {
   Result<void> WriteIdMaps(pid_t pid);
   void ServeControl();
   Result<void> Start();
+  Result<void> ForwardSeccompListener(int listener);
   void ForwardSignals(std::optional<siginfo_t>& exit);
 
   SupervisorArgs args_;
@@ -143,10 +145,22 @@ Result<void> Supervisor::Start() {
   }
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kStart));
   // The init's end of the channel closes on exec: end of file means the
-  // program runs; a message means exec failed and says why.
+  // program runs; a message means exec failed and says why, or carries the
+  // listener of a NOTIFY profile for linux.seccomp.listenerPath.
   Result<runtime::Message> reply = init_channel_->Receive();
+  while (reply && reply->type == MessageType::kSeccompListener) {
+    if (Result<void> sent = ForwardSeccompListener(reply->fd.Get()); !sent) {
+      (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
+      return sent;
+    }
+    reply = init_channel_->Receive();
+  }
   init_channel_.reset();
   if (reply) {
+    // The init exits after saying why: the container is stopped, and a
+    // second start must be refused, not sent to a closed channel.
+    args_.record.status = ContainerStatus::kStopped;
+    (void)args_.dir.SaveRecord(args_.record);
     return Fail(reply->type == MessageType::kError ? reply->text : "unexpected message from init");
   }
   if (reply.error().code != EPIPE) return tl::unexpected(reply.error());
@@ -160,6 +174,14 @@ Result<void> Supervisor::Start() {
     log::Warning(hooks.error().message);
   }
   return {};
+}
+
+Result<void> Supervisor::ForwardSeccompListener(int listener) {
+  const config::Seccomp& seccomp = *LinuxSpec().seccomp;
+  std::string state =
+      runtime::ContainerProcessState(init_pid_, seccomp.listener_metadata,
+                                     runtime::HookState(args_.record, ContainerStatus::kCreated));
+  return runtime::SendSeccompListener(seccomp.listener_path, listener, state);
 }
 
 void Supervisor::ServeControl() {

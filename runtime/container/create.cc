@@ -34,6 +34,18 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
 
 }  // namespace
 
+Result<std::optional<CompiledFilter>> CompileProfile(const config::Spec& spec) {
+  if (!spec.linux_spec || !spec.linux_spec->seccomp) return std::nullopt;
+  ASSIGN_OR_RETURN(CompiledFilter filter, CompileSeccomp(*spec.linux_spec->seccomp));
+  if (!filter.skipped_names.empty()) {
+    std::string names;
+    for (const std::string& name : filter.skipped_names)
+      names += (names.empty() ? "" : ", ") + name;
+    log::Warning(StrCat("linux.seccomp: syscalls unknown to libseccomp left out: ", names));
+  }
+  return filter;
+}
+
 Result<pid_t> CreateContainer(const CreateOptions& options) {
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Create(options.root, options.id));
   ScopeGuard remove_dir([&] { (void)dir.Remove(); });
@@ -51,6 +63,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
+  ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
   UniqueFd console;
   if (spec.process->terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -68,7 +81,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                              .spec = std::move(spec),
                                              .init = {.no_pivot = options.no_pivot,
                                                       .preserve_fds = options.preserve_fds,
-                                                      .console_socket = console.Get()}},
+                                                      .console_socket = console.Get(),
+                                                      .seccomp = seccomp ? &*seccomp : nullptr}},
                         std::move(theirs));
   }
   theirs.Close();

@@ -3,9 +3,12 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 
 #include "base/result.h"
+#include "config/oci/spec.h"
+#include "runtime/linux/seccomp_filter.h"
 
 namespace vigil::runtime {
 
@@ -18,6 +21,10 @@ struct CreateOptions {
   bool no_pivot = false;
   int preserve_fds = 0;
 };
+
+// linux.seccomp compiled (nullopt without one); unknown syscall names are
+// left out with a warning, as runc does. `exec` compiles the same profile.
+Result<std::optional<CompiledFilter>> CompileProfile(const config::Spec& spec);
 
 // Creates the container and returns the supervisor's pid (a child of the
 // caller). On any failure nothing is left behind: no state directory, no

@@ -13,11 +13,13 @@
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "runtime/container/create.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/container/status.h"
 #include "runtime/linux/exec.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
+#include "runtime/linux/seccomp_listener.h"
 #include "runtime/process/channel.h"
 #include "runtime/process/console.h"
 #include "runtime/process/launch.h"
@@ -29,7 +31,7 @@ namespace {
 // The exec'd process after it joined the container: waits for the go-ahead,
 // then prepares and execs. Errors go back over `channel`.
 [[noreturn]] void RunExecProcess(const ExecOptions& options, const Channel& channel,
-                                 int console_socket) {
+                                 int console_socket, const CompiledFilter* seccomp) {
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -43,7 +45,10 @@ namespace {
     RETURN_IF_ERROR(ApplyRlimits(process.rlimits));
     if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));
     ASSIGN_OR_RETURN(std::string executable, LookPath(process.args[0], process.env));
-    return BecomeAndExec(process, executable, options.preserve_fds);
+    return BecomeAndExec(
+        process, executable,
+        LaunchOptions{
+            .preserve_fds = options.preserve_fds, .seccomp = seccomp, .channel = &channel});
   }();
   (void)channel.Send(MessageType::kError, result.error().message);
   ::_exit(127);
@@ -53,7 +58,8 @@ namespace {
 // process that lives in them; the fork is a sibling (CLONE_PARENT), so the
 // `vigil exec` process can wait for it. Runs in a short-lived child.
 [[noreturn]] void JoinAndSpawn(const ExecOptions& options, int init_pidfd, int ns_flags,
-                               const Channel& channel, int console_socket) {
+                               const Channel& channel, int console_socket,
+                               const CompiledFilter* seccomp) {
   if (::setns(init_pidfd, ns_flags) != 0) {
     (void)channel.Send(MessageType::kError,
                        FailErrno("join the container's namespaces").value().message);
@@ -65,7 +71,7 @@ namespace {
     (void)channel.Send(MessageType::kError, pid.error().message);
     ::_exit(1);
   }
-  if (*pid == 0) RunExecProcess(options, channel, console_socket);
+  if (*pid == 0) RunExecProcess(options, channel, console_socket, seccomp);
   (void)channel.Send(MessageType::kReady, StrCat(*pid));
   ::_exit(0);
 }
@@ -90,6 +96,7 @@ Result<int> ExecInContainer(const ExecOptions& options) {
   if (options.process.terminal && options.console_socket.empty()) {
     return Fail("process.terminal is true but no --console-socket was given");
   }
+  ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
   UniqueFd console;
   if (options.process.terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -101,7 +108,7 @@ Result<int> ExecInContainer(const ExecOptions& options) {
   if (joiner == 0) {
     ours.Close();
     JoinAndSpawn(options, init.Get(), spec.linux_spec ? NamespaceFlags(*spec.linux_spec) : 0,
-                 theirs, console.Get());
+                 theirs, console.Get(), seccomp ? &*seccomp : nullptr);
   }
   theirs.Close();
   Result<Message> spawned = ours.Expect(MessageType::kReady);
@@ -113,6 +120,19 @@ Result<int> ExecInContainer(const ExecOptions& options) {
   RETURN_IF_ERROR(ours.Send(MessageType::kProceed));
   // End of file means the program runs (the channel closes on exec).
   Result<Message> outcome = ours.Receive();
+  while (outcome && outcome->type == MessageType::kSeccompListener) {
+    const config::Seccomp& profile = *spec.linux_spec->seccomp;
+    Result<void> sent =
+        SendSeccompListener(profile.listener_path, outcome->fd.Get(),
+                            ContainerProcessState(pid, profile.listener_metadata,
+                                                  HookState(record, ContainerStatus::kRunning)));
+    if (!sent) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+      return tl::unexpected(sent.error());
+    }
+    outcome = ours.Receive();
+  }
   if (outcome || outcome.error().code != EPIPE) {
     ::waitpid(pid, nullptr, 0);
     if (outcome) return Fail(outcome->text);

@@ -51,7 +51,10 @@ Result<void> ValidateId(std::string_view id) {
 Result<StateDir> StateDir::Create(const std::string& root, const std::string& id) {
   RETURN_IF_ERROR(ValidateId(id));
   std::error_code ec;
-  std::filesystem::create_directories(root, ec);
+  // Only root may list the containers (runc makes its root 0700 too).
+  if (std::filesystem::create_directories(root, ec)) {
+    std::filesystem::permissions(root, std::filesystem::perms::owner_all, ec);
+  }
   if (ec) return FailErrno(ec.value(), StrCat("create state root ", root));
   std::string path = StrCat(root, "/", id);
   if (::mkdir(path.c_str(), 0711) != 0) {

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "base/strings.h"
 #include "config/oci/names.h"
 
@@ -58,7 +60,18 @@ Result<void> BecomeUser(const config::Process& process) {
     RETURN_IF_ERROR(AddCaps(CAPNG_EFFECTIVE, caps.effective));
     RETURN_IF_ERROR(AddCaps(CAPNG_PERMITTED, caps.permitted));
     RETURN_IF_ERROR(AddCaps(CAPNG_INHERITABLE, caps.inheritable));
-    RETURN_IF_ERROR(AddCaps(CAPNG_AMBIENT, caps.ambient));
+    // The kernel raises an ambient capability only if it is permitted and
+    // inheritable. `runc spec` lists ambient = bounding with no inheritable
+    // set, and runc runs that config leaving the ambient set empty: skip
+    // the others the same way instead of failing.
+    std::vector<std::string> ambient;
+    for (const std::string& name : caps.ambient) {
+      if (std::ranges::find(caps.permitted, name) != caps.permitted.end() &&
+          std::ranges::find(caps.inheritable, name) != caps.inheritable.end()) {
+        ambient.push_back(name);
+      }
+    }
+    RETURN_IF_ERROR(AddCaps(CAPNG_AMBIENT, ambient));
     if (capng_apply(CAPNG_SELECT_CAPS) != 0) return FailErrno("set capabilities");
     if (capng_apply(CAPNG_SELECT_AMBIENT) != 0) return FailErrno("set ambient capabilities");
   }

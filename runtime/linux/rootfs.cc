@@ -82,6 +82,25 @@ Result<void> MakeReadonly(const std::string& path, bool must_exist) {
   return {};
 }
 
+// Creates process.cwd when the image lacks it, as runc does: inside the new
+// root, so ".." and symlinks cannot leave it, and before the root turns
+// read-only.
+Result<void> MakeCwd(const std::string& cwd) {
+  std::string path;
+  for (std::size_t start = 0; start < cwd.size();) {
+    std::size_t end = cwd.find('/', start);
+    if (end == std::string::npos) end = cwd.size();
+    if (end > start) {
+      path += "/" + cwd.substr(start, end - start);
+      if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+        return FailErrno(StrCat("create cwd ", cwd));
+      }
+    }
+    start = end + 1;
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options) {
@@ -122,6 +141,7 @@ Result<void> EnterRootfs(const config::Spec& spec, const RootfsOptions& options)
 }
 
 Result<void> FinishRootfs(const config::Spec& spec) {
+  if (spec.process) RETURN_IF_ERROR(MakeCwd(spec.process->cwd));
   if (spec.linux_spec) {
     for (const std::string& path : spec.linux_spec->masked_paths) {
       RETURN_IF_ERROR(MaskPath(path));

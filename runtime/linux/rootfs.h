@@ -21,8 +21,9 @@ Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options)
 // the process's "/" with pivot_root (chroot with --no-pivot).
 Result<void> EnterRootfs(const config::Spec& spec, const RootfsOptions& options);
 
-// After the process's own /proc is mounted: masks linux.maskedPaths and makes
-// linux.readonlyPaths read-only, then (root.readonly) the root itself.
+// After the process's own /proc is mounted: creates process.cwd if the image
+// lacks it, masks linux.maskedPaths and makes linux.readonlyPaths read-only,
+// then (root.readonly) the root itself.
 Result<void> FinishRootfs(const config::Spec& spec);
 
 }  // namespace vigil::runtime

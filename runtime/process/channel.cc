@@ -23,29 +23,69 @@ Result<std::pair<Channel, Channel>> Channel::Pair() {
   return std::pair{Channel(UniqueFd(fds[0])), Channel(UniqueFd(fds[1]))};
 }
 
-Result<void> Channel::Send(MessageType type, std::string_view text) const {
+namespace {
+
+Result<void> SendMessage(int socket, MessageType type, std::string_view text, int fd) {
   char buf[sizeof(MessageType) + kMaxText];
   text = text.substr(0, kMaxText);
   std::memcpy(buf, &type, sizeof type);
   std::memcpy(buf + sizeof type, text.data(), text.size());
+  iovec iov{.iov_base = buf, .iov_len = sizeof type + text.size()};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  if (fd >= 0) {
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
+    cmsg->cmsg_level = SOL_SOCKET;
+    cmsg->cmsg_type = SCM_RIGHTS;
+    cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(cmsg), &fd, sizeof fd);
+  }
   ssize_t n;
   do {
-    n = ::send(fd_.Get(), buf, sizeof type + text.size(), MSG_NOSIGNAL);
+    n = ::sendmsg(socket, &msg, MSG_NOSIGNAL);
   } while (n < 0 && errno == EINTR);
   if (n < 0) return FailErrno("send on channel");
   return {};
 }
 
+}  // namespace
+
+Result<void> Channel::Send(MessageType type, std::string_view text) const {
+  return SendMessage(fd_.Get(), type, text, -1);
+}
+
+Result<void> Channel::SendFd(MessageType type, int fd) const {
+  return SendMessage(fd_.Get(), type, {}, fd);
+}
+
 Result<Message> Channel::Receive() const {
   char buf[sizeof(MessageType) + kMaxText];
+  iovec iov{.iov_base = buf, .iov_len = sizeof buf};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
   ssize_t n;
   do {
-    n = ::recv(fd_.Get(), buf, sizeof buf, 0);
+    n = ::recvmsg(fd_.Get(), &msg, MSG_CMSG_CLOEXEC);
   } while (n < 0 && errno == EINTR);
   if (n < 0) return FailErrno("receive on channel");
   if (n == 0) return FailErrno(EPIPE, "channel closed");
-  if (static_cast<std::size_t>(n) < sizeof(MessageType)) return Fail("short message on channel");
   Message message;
+  for (cmsghdr* cmsg = CMSG_FIRSTHDR(&msg); cmsg != nullptr; cmsg = CMSG_NXTHDR(&msg, cmsg)) {
+    if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS) {
+      int fd = -1;
+      std::memcpy(&fd, CMSG_DATA(cmsg), sizeof fd);
+      message.fd.Reset(fd);
+    }
+  }
+  if (static_cast<std::size_t>(n) < sizeof(MessageType)) return Fail("short message on channel");
   std::memcpy(&message.type, buf, sizeof message.type);
   message.text.assign(buf + sizeof(MessageType), static_cast<std::size_t>(n) - sizeof(MessageType));
   return message;

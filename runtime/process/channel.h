@@ -13,17 +13,19 @@
 namespace vigil::runtime {
 
 enum class MessageType : std::uint32_t {
-  kProceed = 1,  // supervisor -> init: go on (after the maps; after the hooks, with the state)
-  kMounted,      // init -> supervisor: rootfs mounted, not yet entered: run the hooks
-  kReady,        // init -> supervisor: set up, waiting for start
-  kStart,        // supervisor -> init: exec the process
-  kError,        // either way: text is the one-line cause
-  kCreated,      // supervisor -> create: the container is created
+  kProceed = 1,      // supervisor -> init: go on (after the maps; after the hooks, with the state)
+  kMounted,          // init -> supervisor: rootfs mounted, not yet entered: run the hooks
+  kReady,            // init -> supervisor: set up, waiting for start
+  kStart,            // supervisor -> init: exec the process
+  kError,            // either way: text is the one-line cause
+  kCreated,          // supervisor -> create: the container is created
+  kSeccompListener,  // init or exec'd process -> runtime: the listener fd, attached
 };
 
 struct Message {
   MessageType type;
   std::string text;
+  UniqueFd fd;  // a descriptor sent along (SCM_RIGHTS), if any
 };
 
 class Channel {
@@ -32,6 +34,9 @@ class Channel {
   static Result<std::pair<Channel, Channel>> Pair();
 
   Result<void> Send(MessageType type, std::string_view text = {}) const;
+
+  // Sends `fd` along with the message; the caller keeps its copy.
+  Result<void> SendFd(MessageType type, int fd) const;
 
   // The next message. A closed peer is an error whose code is EPIPE (the
   // init closes its end by exec'ing, which is how `start` knows it did).

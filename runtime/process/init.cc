@@ -104,7 +104,12 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
     if (!start) ::_exit(1);  // the supervisor is gone or changed its mind
     state.status = config::ContainerStatus::kCreated;
     Result<void> launched = RunHooks("startContainer", HooksOf(spec, "startContainer"), state);
-    if (launched) launched = BecomeAndExec(*spec.process, *executable, options.preserve_fds);
+    if (launched) {
+      launched = BecomeAndExec(*spec.process, *executable,
+                               LaunchOptions{.preserve_fds = options.preserve_fds,
+                                             .seccomp = options.seccomp,
+                                             .channel = &channel});
+    }
     (void)channel.Send(MessageType::kError, launched.error().message);
     ::_exit(127);
   }

@@ -9,14 +9,16 @@
 #pragma once
 
 #include "config/oci/spec.h"
+#include "runtime/linux/seccomp_filter.h"
 #include "runtime/process/channel.h"
 
 namespace vigil::runtime {
 
 struct InitOptions {
   bool no_pivot = false;
-  int preserve_fds = 0;     // fds 3 .. 3+N-1 stay open across exec
-  int console_socket = -1;  // connected --console-socket, for process.terminal
+  int preserve_fds = 0;                     // fds 3 .. 3+N-1 stay open across exec
+  int console_socket = -1;                  // connected --console-socket, for process.terminal
+  const CompiledFilter* seccomp = nullptr;  // linux.seccomp, compiled; null for none
 };
 
 [[noreturn]] void RunContainerInit(const config::Spec& spec, const Channel& channel,

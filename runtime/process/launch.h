@@ -7,13 +7,25 @@
 
 #include "base/result.h"
 #include "config/oci/process.h"
+#include "runtime/linux/seccomp_filter.h"
+#include "runtime/process/channel.h"
 
 namespace vigil::runtime {
 
+struct LaunchOptions {
+  int preserve_fds = 0;
+  // linux.seccomp, compiled by the runtime before the clone; null for none.
+  const CompiledFilter* seccomp = nullptr;
+  // Where a NOTIFY profile's listener fd goes (kSeccompListener), for the
+  // runtime to pass on to linux.seccomp.listenerPath.
+  const Channel* channel = nullptr;
+};
+
 // Drops the bounding set, switches user keeping the configured capabilities,
-// sets no_new_privs and the umask, marks every fd >= 3 + preserve_fds
-// close-on-exec and execs `executable`. Returns only on failure.
+// sets no_new_privs and the umask, loads the seccomp filter, marks every fd
+// >= 3 + preserve_fds close-on-exec and execs `executable`. Returns only on
+// failure.
 Result<void> BecomeAndExec(const config::Process& process, const std::string& executable,
-                           int preserve_fds);
+                           const LaunchOptions& options);
 
 }  // namespace vigil::runtime
