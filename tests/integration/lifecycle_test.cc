@@ -1,0 +1,679 @@
+// The container lifecycle — create, start, state, kill, delete, run — and the
+// process settings of config.json, driven through the runtime binary exactly
+// as containerd's shim and conmon drive it. Every case runs against vigil and
+// against runc: a case that fails on runc is a wrong test, one that fails only
+// on vigil is a vigil bug.
+//
+// Two facts of Linux that shape these cases (and hold for every runtime):
+// - The container's init is PID 1 of its pid namespace, and the kernel drops
+//   a signal sent to it from outside unless it has a handler for it (SIGKILL
+//   excepted), so `kill ID TERM` stops only an init that handles SIGTERM.
+// - busybox sh execs the last command of `sh -c`, so the shell that should
+//   stay the init ends its script with `wait`.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/integration/runtime_harness.h"
+
+namespace vigil::integration {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// An init that exits when it receives SIGTERM, and not before.
+constexpr char kTermHandlingInit[] = "trap 'exit 0' TERM; sleep 100 & wait";
+
+// True if `text` is one line ending in a newline: what a caller that shows
+// the runtime's error (containerd, podman) can display as it is.
+bool IsOneLine(const std::string& text) {
+  return !text.empty() && text.back() == '\n' && std::count(text.begin(), text.end(), '\n') == 1;
+}
+
+// The value of `Key:` in /proc/self/status as printed by the container.
+std::string StatusField(const std::string& status, const std::string& key) {
+  std::istringstream lines(status);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with(key + ":")) {
+      std::string value = line.substr(key.size() + 1);
+      value.erase(0, value.find_first_not_of(" \t"));
+      return value;
+    }
+  }
+  return "(no " + key + " line)";
+}
+
+// Whether this process may raise its hard RLIMIT_NOFILE to `hard` (it may
+// not without CAP_SYS_RESOURCE); probed in a child, which then exits.
+bool CanRaiseNofileTo(rlim_t hard) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    rlimit limit{.rlim_cur = hard, .rlim_max = hard};
+    ::_exit(::setrlimit(RLIMIT_NOFILE, &limit) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// The parent pid of `pid` from /proc, or 0.
+pid_t ParentOf(pid_t pid) {
+  std::string stat = ReadWholeFile("/proc/" + std::to_string(pid) + "/stat");
+  std::size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(paren + 2));
+  char state;
+  pid_t ppid = 0;
+  fields >> state >> ppid;
+  return ppid;
+}
+
+// Waits for our child `pid` to exit; its wait status, or nullopt if it
+// outlives the command timeout.
+std::optional<int> WaitForChild(pid_t pid) {
+  int status = 0;
+  bool done = Eventually([&] { return ::waitpid(pid, &status, WNOHANG) == pid; },
+                         std::chrono::duration_cast<std::chrono::milliseconds>(kCommandTimeout));
+  if (!done) return std::nullopt;
+  return status;
+}
+
+class LifecycleTest : public RuntimeTest {
+ protected:
+  // A config whose process runs `script` with sh -c.
+  static BundleConfig Script(const std::string& script) {
+    BundleConfig config;
+    config.args = {"sh", "-c", script};
+    return config;
+  }
+};
+
+// --- the harness -----------------------------------------------------------------
+
+// The leak checks below mean something only if they see a container that
+// exists: created (before exec) and running.
+TEST_P(LifecycleTest, HarnessSeesTheProcessesOfALiveContainer) {
+  WriteConfig(Script("sleep 100"));
+  std::string id = NewId();
+  ASSERT_TRUE(Create(id).ok());
+  std::vector<pid_t> created = Leftovers();
+  EXPECT_THAT(created, ::testing::Contains(PidFromFile(id))) << Describe(created);
+  ASSERT_TRUE(Runtime({"start", id}).ok());
+  std::vector<pid_t> running = Leftovers();
+  EXPECT_THAT(running, ::testing::Contains(PidFromFile(id))) << Describe(running);
+  EXPECT_GE(running.size(), 1u);
+  EXPECT_EQ(RootEntries(), std::vector<std::string>{id});
+}
+
+// --- run ---------------------------------------------------------------------
+
+TEST_P(LifecycleTest, RunShowsTheContainersOutputAndExitCode) {
+  for (int code : {0, 3, 7}) {
+    SCOPED_TRACE("exit " + std::to_string(code));
+    Outcome run = RunWith(Script("echo hello from inside; exit " + std::to_string(code)));
+    EXPECT_EQ(run.status, code) << run;
+    EXPECT_EQ(run.out, "hello from inside\n") << run;
+  }
+  // run deletes what it created.
+  EXPECT_EQ(RootEntries(), std::vector<std::string>{});
+}
+
+// As a shell reports a process killed by signal N: 128 + N.
+TEST_P(LifecycleTest, RunOfAContainerKilledBySigkillReturns137) {
+  WriteConfig(Script("sleep 100"));
+  std::string id = NewId();
+  Child run = SpawnRuntime({"run", "--bundle", bundle_, id});
+  ASSERT_TRUE(WaitForStatus(id, "running")) << StatusOf(id);
+  Outcome kill = Runtime({"kill", id, "KILL"});
+  ASSERT_TRUE(kill.ok()) << kill;
+  Outcome ran = run.Wait();
+  EXPECT_EQ(ran.status, 128 + SIGKILL) << ran;
+  ExpectNothingLeftOf(id);
+}
+
+// --- create, start, state ------------------------------------------------------
+
+TEST_P(LifecycleTest, CreateLeavesTheInitWaitingForStart) {
+  BundleConfig config = Script("touch /started");
+  config.readonly_root = false;
+  WriteConfig(config);
+  std::string id = NewId();
+  Outcome created = Create(id);
+  ASSERT_TRUE(created.ok()) << created;
+
+  std::optional<ContainerState> state = State(id);
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->status, "created");
+  EXPECT_EQ(state->id, id);
+  EXPECT_EQ(state->bundle, bundle_);
+  EXPECT_GT(state->pid, 0);
+  EXPECT_EQ(state->pid, PidFromFile(id));
+  EXPECT_TRUE(ProcessRunning(state->pid)) << "pid " << state->pid;
+  EXPECT_FALSE(std::filesystem::exists(bundle_ + "/rootfs/started")) << "the program ran early";
+  // Only root may look at the containers.
+  EXPECT_EQ(std::filesystem::status(root_).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_all);
+
+  Outcome started = Runtime({"start", id});
+  ASSERT_TRUE(started.ok()) << started;
+  EXPECT_TRUE(WaitForStatus(id, "stopped")) << StatusOf(id);
+  EXPECT_TRUE(std::filesystem::exists(bundle_ + "/rootfs/started")) << "the program never ran";
+}
+
+TEST_P(LifecycleTest, StartMakesItRunning) {
+  WriteConfig(Script("sleep 100"));
+  std::string id = NewId();
+  ASSERT_TRUE(Create(id).ok());
+  pid_t pid = PidFromFile(id);
+  Outcome started = Runtime({"start", id});
+  ASSERT_TRUE(started.ok()) << started;
+  std::optional<ContainerState> state = State(id);
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->status, "running");
+  EXPECT_EQ(state->pid, pid);
+  EXPECT_TRUE(ProcessRunning(pid));
+}
+
+TEST_P(LifecycleTest, AProgramThatCannotBeExecutedStopsTheContainerWithAReason) {
+  // An executable file the kernel cannot run: it fails at exec, after start.
+  std::filesystem::path bad = bundle_ + "/rootfs/bin/not-a-program";
+  WriteWholeFile(bad, "no interpreter line, no ELF header\n");
+  std::filesystem::permissions(bad, std::filesystem::perms::owner_all |
+                                        std::filesystem::perms::group_exec |
+                                        std::filesystem::perms::others_exec);
+  BundleConfig config;
+  config.args = {"/bin/not-a-program"};
+  WriteConfig(config);
+  std::string id = NewId();
+  Outcome created = Create(id);
+  ASSERT_TRUE(created.ok()) << created;
+  // runc reports the failure on the container's stderr (create's) and
+  // `start` succeeds; vigil makes `start` fail with it. Either way the
+  // reason is shown, the container stops, and it cannot be started again.
+  Outcome started = Runtime({"start", id});
+  std::string reported = started.err + ReadWholeFile(created.err_file);
+  std::transform(reported.begin(), reported.end(), reported.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  EXPECT_THAT(reported, HasSubstr("exec format error")) << started;
+  Outcome again = Runtime({"start", id});
+  EXPECT_NE(again.status, 0) << again;
+  EXPECT_TRUE(WaitForStatus(id, "stopped")) << StatusOf(id);
+  Outcome deleted = Runtime({"delete", id});
+  EXPECT_TRUE(deleted.ok()) << deleted;
+  ExpectNothingLeftOf(id);
+}
+
+TEST_P(LifecycleTest, RunOfAMissingProgramFailsAndLeavesNothing) {
+  BundleConfig config;
+  config.args = {"no-such-program"};
+  WriteConfig(config);
+  std::string id = NewId();
+  Outcome run = Run(id);
+  EXPECT_NE(run.status, 0) << run;
+  EXPECT_TRUE(IsOneLine(run.err)) << run;
+  EXPECT_THAT(run.err, HasSubstr("no-such-program"));
+  ExpectNothingLeftOf(id);
+}
+
+TEST_P(LifecycleTest, StartTwiceFails) {
+  WriteConfig(Script("sleep 100"));
+  std::string id = NewId();
+  ASSERT_NO_FATAL_FAILURE(CreateAndStart(id));
+  Outcome again = Runtime({"start", id});
+  EXPECT_NE(again.status, 0) << again;
+  EXPECT_FALSE(again.err.empty());
+  EXPECT_EQ(StatusOf(id), "running");
+
+  ASSERT_TRUE(Runtime({"kill", id, "KILL"}).ok());
+  ASSERT_TRUE(WaitForStatus(id, "stopped"));
+  Outcome stopped = Runtime({"start", id});
+  EXPECT_NE(stopped.status, 0) << stopped;
+  EXPECT_EQ(StatusOf(id), "stopped");
+}
+
+// containerd's shim and conmon are subreapers: the process in --pid-file
+// becomes their child when `create` returns, and they learn how the
+// container ended from its wait status, and stop it by signalling it.
+TEST_P(LifecycleTest, ThePidFileProcessEndsTheWayTheContainerDoes) {
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+  struct NotSubreaper {
+    ~NotSubreaper() {
+      ::prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+      while (::waitpid(-1, nullptr, WNOHANG) > 0) {  // whatever else came to us
+      }
+    }
+  } restore;
+  struct Case {
+    std::string script;
+    std::function<void(const std::string& id, pid_t pid)> end;  // after start
+    bool signaled;
+    int value;  // exit code or signal
+  };
+  const std::vector<Case> cases = {
+      {"exit 7", [](const std::string&, pid_t) {}, false, 7},
+      {"sleep 100",
+       [&](const std::string& id, pid_t) {
+         ASSERT_TRUE(Runtime({"kill", id, "KILL"}).ok());
+       },
+       true, SIGKILL},
+      // A signal sent straight to the pid reaches the container's init.
+      {kTermHandlingInit, [](const std::string&, pid_t pid) { ::kill(pid, SIGTERM); }, false, 0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.script);
+    WriteConfig(Script(c.script));
+    std::string id = NewId();
+    ASSERT_TRUE(Create(id).ok());
+    pid_t pid = PidFromFile(id);
+    ASSERT_EQ(ParentOf(pid), ::getpid()) << "pid " << pid << " was not reparented to us";
+    ASSERT_TRUE(Runtime({"start", id}).ok());
+    if (c.script == kTermHandlingInit) {
+      // The shell traps SIGTERM before it starts the sleep.
+      ASSERT_TRUE(Eventually([&] { return CountContainerProcesses("sleep") == 1; }));
+    }
+    c.end(id, pid);
+    std::optional<int> status = WaitForChild(pid);
+    ASSERT_TRUE(status) << "pid " << pid << " did not exit";
+    if (c.signaled) {
+      EXPECT_TRUE(WIFSIGNALED(*status) && WTERMSIG(*status) == c.value) << "status " << *status;
+    } else {
+      EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == c.value) << "status " << *status;
+    }
+    EXPECT_TRUE(WaitForStatus(id, "stopped")) << StatusOf(id);
+    EXPECT_TRUE(Runtime({"delete", id}).ok());
+    ASSERT_TRUE(Eventually([&] { return CountContainerProcesses("sleep") == 0; }));
+  }
+}
+
+// --- kill ----------------------------------------------------------------------
+
+TEST_P(LifecycleTest, KillTermByNameOrNumberStopsTheContainer) {
+  WriteConfig(Script(kTermHandlingInit));
+  // "" sends the default signal, which is SIGTERM.
+  for (std::string signal : {"TERM", "SIGTERM", "15", ""}) {
+    SCOPED_TRACE("kill " + signal);
+    std::string id = NewId();
+    ASSERT_NO_FATAL_FAILURE(CreateAndStart(id));
+    pid_t pid = PidFromFile(id);
+    // The shell traps SIGTERM before it starts the sleep.
+    ASSERT_TRUE(Eventually([&] { return CountContainerProcesses("sleep") == 1; }));
+    Outcome kill = signal.empty() ? Runtime({"kill", id}) : Runtime({"kill", id, signal});
+    ASSERT_TRUE(kill.ok()) << kill;
+    EXPECT_TRUE(WaitForStatus(id, "stopped")) << StatusOf(id);
+    EXPECT_TRUE(Eventually([&] { return !ProcessRunning(pid); })) << "pid " << pid;
+    std::optional<ContainerState> state = State(id);
+    ASSERT_TRUE(state);
+    EXPECT_EQ(state->pid, 0) << "a stopped container has no pid";
+    ASSERT_TRUE(Runtime({"delete", id}).ok());
+    ASSERT_TRUE(Eventually([&] { return CountContainerProcesses("sleep") == 0; }));
+  }
+  EXPECT_TRUE(WaitForNoLeftovers().empty());
+}
+
+TEST_P(LifecycleTest, KillTermStopsASleepThatIsNotAPidNamespaceInit) {
+  // Without a pid namespace of its own, sleep is an ordinary process that
+  // SIGTERM's default action ends.
+  BundleConfig config;
+  config.args = {"sleep", "100"};
+  config.namespaces = {"network", "ipc", "uts", "mount"};
+  WriteConfig(config);
+  std::string id = NewId();
+  ASSERT_NO_FATAL_FAILURE(CreateAndStart(id));
+  pid_t pid = PidFromFile(id);
+  Outcome kill = Runtime({"kill", id, "TERM"});
+  ASSERT_TRUE(kill.ok()) << kill;
+  EXPECT_TRUE(WaitForStatus(id, "stopped")) << StatusOf(id);
+  EXPECT_TRUE(Eventually([&] { return !ProcessRunning(pid); })) << "pid " << pid;
+}
+
+TEST_P(LifecycleTest, KillWithAnUnknownSignalFails) {
+  WriteConfig(Script("sleep 100"));
+  std::string id = NewId();
+  ASSERT_NO_FATAL_FAILURE(CreateAndStart(id));
+  for (const char* signal : {"NOSUCHSIGNAL", "0x1", "-9", "9999"}) {
+    SCOPED_TRACE(signal);
+    Outcome kill = Runtime({"kill", id, signal});
+    EXPECT_NE(kill.status, 0) << kill;
+    EXPECT_TRUE(IsOneLine(kill.err)) << kill;
+  }
+  EXPECT_EQ(StatusOf(id), "running");
+}
+
+TEST_P(LifecycleTest, KillOfAStoppedContainerFailsWithNotRunning) {
+  WriteConfig(Script("sleep 100"));
+  std::string id = NewId();
+  ASSERT_NO_FATAL_FAILURE(CreateAndStart(id));
+  ASSERT_TRUE(Runtime({"kill", id, "KILL"}).ok());
+  ASSERT_TRUE(WaitForStatus(id, "stopped")) << StatusOf(id);
+  Outcome kill = Runtime({"kill", id, "KILL"});
+  EXPECT_NE(kill.status, 0) << kill;
+  EXPECT_THAT(kill.err, HasSubstr("not running"));
+  EXPECT_TRUE(IsOneLine(kill.err)) << kill;
+}
+
+TEST_P(LifecycleTest, KillAllSignalsEveryProcess) {
+  // The shell (PID 1) has no handler for SIGTERM, so it ignores the signal;
+  // only if the two sleeps get it too does its `wait` return.
+  WriteConfig(Script("sleep 100 & sleep 100 & wait"));
+  for (const char* flag : {"--all", "-a"}) {
+    SCOPED_TRACE(flag);
+    std::string id = NewId();
+    ASSERT_NO_FATAL_FAILURE(CreateAndStart(id));
+    ASSERT_TRUE(Eventually([&] { return CountContainerProcesses("sleep") == 2; }));
+    Outcome kill = Runtime({"kill", flag, id, "TERM"});
+    ASSERT_TRUE(kill.ok()) << kill;
+    EXPECT_TRUE(WaitForStatus(id, "stopped")) << StatusOf(id);
+    ASSERT_TRUE(Runtime({"delete", id}).ok());
+    ASSERT_TRUE(Eventually([&] { return CountContainerProcesses("sleep") == 0; }));
+  }
+  std::vector<pid_t> left = WaitForNoLeftovers();
+  EXPECT_TRUE(left.empty()) << Describe(left);
+}
+
+// --- delete --------------------------------------------------------------------
+
+TEST_P(LifecycleTest, DeleteOfACreatedContainerRemovesIt) {
+  WriteConfig(Script("sleep 100"));
+  std::string id = NewId();
+  ASSERT_TRUE(Create(id).ok());
+  pid_t pid = PidFromFile(id);
+  Outcome deleted = Runtime({"delete", id});
+  ASSERT_TRUE(deleted.ok()) << deleted;
+  ExpectNothingLeftOf(id);
+  EXPECT_FALSE(ProcessRunning(pid)) << "pid " << pid;
+}
+
+TEST_P(LifecycleTest, DeleteOfARunningContainerNeedsForce) {
+  WriteConfig(Script("sleep 100"));
+  std::string id = NewId();
+  ASSERT_NO_FATAL_FAILURE(CreateAndStart(id));
+  pid_t pid = PidFromFile(id);
+
+  Outcome refused = Runtime({"delete", id});
+  EXPECT_NE(refused.status, 0) << refused;
+  EXPECT_TRUE(IsOneLine(refused.err)) << refused;
+  EXPECT_EQ(StatusOf(id), "running");
+  EXPECT_TRUE(ProcessRunning(pid));
+
+  Outcome forced = Runtime({"delete", "--force", id});
+  ASSERT_TRUE(forced.ok()) << forced;
+  ExpectNothingLeftOf(id);
+  EXPECT_FALSE(ProcessRunning(pid)) << "pid " << pid;
+}
+
+// --- ids -----------------------------------------------------------------------
+
+TEST_P(LifecycleTest, VerbsOnAnUnknownIdSayDoesNotExist) {
+  std::string id = "unknown-" + unique_;
+  const std::vector<std::vector<std::string>> commands = {
+      {"state", id}, {"start", id}, {"kill", id, "KILL"}, {"delete", id}};
+  for (const std::vector<std::string>& args : commands) {
+    SCOPED_TRACE(args[0]);
+    Outcome outcome = Runtime(args);
+    EXPECT_NE(outcome.status, 0) << outcome;
+    EXPECT_THAT(outcome.err, HasSubstr("does not exist"));
+    EXPECT_TRUE(IsOneLine(outcome.err)) << outcome;
+  }
+  EXPECT_EQ(RootEntries(), std::vector<std::string>{});
+}
+
+TEST_P(LifecycleTest, CreateWithAnIdInUseFailsAndLeavesTheFirstAlone) {
+  WriteConfig(Script("sleep 100"));
+  std::string id = NewId();
+  ASSERT_TRUE(Create(id).ok());
+  pid_t pid = PidFromFile(id);
+
+  Outcome again = Runtime({"create", "--bundle", bundle_, id});
+  EXPECT_NE(again.status, 0) << again;
+  EXPECT_TRUE(IsOneLine(again.err)) << again;
+  std::optional<ContainerState> state = State(id);
+  ASSERT_TRUE(state) << "the failed create removed the first container";
+  EXPECT_EQ(state->status, "created");
+  EXPECT_EQ(state->pid, pid);
+  EXPECT_TRUE(ProcessRunning(pid));
+  EXPECT_EQ(RootEntries(), std::vector<std::string>{id});
+}
+
+TEST_P(LifecycleTest, InvalidIdsAreRefused) {
+  for (const char* id : {"a/b", "..", "."}) {
+    SCOPED_TRACE(id);
+    Outcome created = Runtime({"create", "--bundle", bundle_, id});
+    EXPECT_NE(created.status, 0) << created;
+    EXPECT_TRUE(IsOneLine(created.err)) << created;
+    EXPECT_EQ(RootEntries(), std::vector<std::string>{});
+  }
+  // Nothing escaped --root either: its parent holds only what the test made.
+  std::set<std::string> entries;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
+    entries.insert(entry.path().filename().string());
+  }
+  entries.erase("root");
+  EXPECT_EQ(entries, (std::set<std::string>{"bundle", "scratch"}));
+  std::vector<pid_t> left = WaitForNoLeftovers();
+  EXPECT_TRUE(left.empty()) << Describe(left);
+}
+
+// --- process settings --------------------------------------------------------------
+
+TEST_P(LifecycleTest, HostnameIsSet) {
+  BundleConfig config = Script("hostname");
+  config.hostname = "box-" + unique_;
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "box-" + unique_ + "\n");
+}
+
+TEST_P(LifecycleTest, EnvironmentIsPassed) {
+  BundleConfig config = Script("echo \"[$GREETING]\"");
+  config.env.push_back("GREETING=hello,  world");
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "[hello,  world]\n");
+}
+
+TEST_P(LifecycleTest, CwdIsTheWorkingDirectory) {
+  BundleConfig config = Script("pwd");
+  config.cwd = "/tmp";
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "/tmp\n");
+}
+
+TEST_P(LifecycleTest, MissingCwdIsCreated) {
+  // runc creates a cwd the image lacks (before making the root read-only).
+  BundleConfig config = Script("pwd");
+  config.cwd = "/does/not/exist";
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "/does/not/exist\n");
+}
+
+TEST_P(LifecycleTest, UserAndGroupsAreSet) {
+  BundleConfig config = Script("id -u; id -g; id -G");
+  config.uid = 1000;
+  config.gid = 1000;
+  config.additional_gids = {10, 20};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  std::istringstream lines(run.out);
+  std::string uid, gid, groups;
+  std::getline(lines, uid);
+  std::getline(lines, gid);
+  std::getline(lines, groups);
+  EXPECT_EQ(uid, "1000");
+  EXPECT_EQ(gid, "1000");
+  std::set<std::string> group_set;
+  std::istringstream words(groups);
+  for (std::string g; words >> g;) group_set.insert(g);
+  EXPECT_EQ(group_set, (std::set<std::string>{"1000", "10", "20"})) << groups;
+}
+
+TEST_P(LifecycleTest, RlimitsAreSet) {
+  BundleConfig config = Script("ulimit -n; ulimit -Hn");
+  config.rlimits = {{"RLIMIT_NOFILE", /*hard=*/1024, /*soft=*/1000}};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "1000\n1024\n");
+}
+
+TEST_P(LifecycleTest, HardRlimitAboveTheHostsFailsCreateAndLeavesNothing) {
+  constexpr rlim_t kHard = 1048576;
+  if (CanRaiseNofileTo(kHard)) {
+    GTEST_SKIP() << "this host lets root raise RLIMIT_NOFILE to " << kHard
+                 << " (CAP_SYS_RESOURCE), so there is no failure to test";
+  }
+  BundleConfig config = Script("sleep 100");
+  config.rlimits = {{"RLIMIT_NOFILE", kHard, kHard}};
+  WriteConfig(config);
+  std::string id = NewId();
+  Outcome created = Create(id);
+  EXPECT_NE(created.status, 0) << created;
+  EXPECT_TRUE(IsOneLine(created.err)) << created;
+  EXPECT_THAT(created.err, HasSubstr("rlimit"));
+  // runc 1.1.5 names the resource by number: "error setting rlimit type 7".
+  if (!IsRunc()) {
+    EXPECT_THAT(created.err, HasSubstr("RLIMIT_NOFILE"));
+  }
+  ExpectFailedCreateLeftNothing(id);
+}
+
+TEST_P(LifecycleTest, ReadonlyRootCannotBeWritten) {
+  BundleConfig config = Script("touch /probe");
+  config.readonly_root = true;
+  Outcome refused = RunWith(config);
+  EXPECT_NE(refused.status, 0) << refused;
+  EXPECT_THAT(refused.err, HasSubstr("Read-only file system"));
+  EXPECT_FALSE(std::filesystem::exists(bundle_ + "/rootfs/probe"));
+
+  config.readonly_root = false;
+  Outcome allowed = RunWith(config);
+  EXPECT_TRUE(allowed.ok()) << allowed;
+  EXPECT_TRUE(std::filesystem::exists(bundle_ + "/rootfs/probe"));
+}
+
+TEST_P(LifecycleTest, MaskedPathsReadEmpty) {
+  // /proc/timer_list (a file) and /sys/firmware (a directory) have content on
+  // the host; /proc/kcore too where the kernel provides it.
+  std::string script = "wc -c < /proc/timer_list; ls -A /sys/firmware | wc -l";
+  bool kcore = std::filesystem::exists("/proc/kcore");
+  if (kcore) script += "; wc -c < /proc/kcore";
+  ASSERT_FALSE(ReadWholeFile("/proc/timer_list").empty());
+  ASSERT_FALSE(std::filesystem::is_empty("/sys/firmware"));
+  Outcome run = RunWith(Script(script));
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, kcore ? "0\n0\n0\n" : "0\n0\n");
+}
+
+TEST_P(LifecycleTest, ReadonlyPathsCannotBeWritten) {
+  // Open for writing fails with EROFS before any permission check, and the
+  // mount at /proc/sys is read-only.
+  Outcome run = RunWith(
+      Script("grep ' /proc/sys ' /proc/mounts; echo x > /proc/sys/kernel/hostname && echo wrote"));
+  EXPECT_THAT(run.err, HasSubstr("Read-only file system")) << run;
+  EXPECT_THAT(run.out, Not(HasSubstr("wrote")));
+  std::istringstream fields(run.out);
+  std::string source, target, type, options;
+  fields >> source >> target >> type >> options;
+  EXPECT_EQ(target, "/proc/sys") << run;
+  EXPECT_TRUE(options.starts_with("ro,") || options == "ro") << run;
+}
+
+TEST_P(LifecycleTest, NoNewPrivilegesIsSet) {
+  for (bool nnp : {true, false}) {
+    SCOPED_TRACE(nnp ? "noNewPrivileges true" : "noNewPrivileges false");
+    BundleConfig config = Script("cat /proc/self/status");
+    config.no_new_privileges = nnp;
+    Outcome run = RunWith(config);
+    ASSERT_TRUE(run.ok()) << run;
+    EXPECT_EQ(StatusField(run.out, "NoNewPrivs"), nnp ? "1" : "0");
+  }
+}
+
+TEST_P(LifecycleTest, CapabilitiesAreExactlyThoseConfigured) {
+  struct Case {
+    std::vector<std::string> caps;
+    std::string mask;
+  };
+  for (const Case& c : {Case{{"CAP_KILL"}, "0000000000000020"},
+                        Case{{"CAP_KILL", "CAP_NET_BIND_SERVICE"}, "0000000000000420"},
+                        Case{{}, "0000000000000000"}}) {
+    SCOPED_TRACE(c.mask);
+    BundleConfig config = Script("cat /proc/self/status");
+    config.capabilities =
+        Capabilities{.bounding = c.caps, .effective = c.caps, .permitted = c.caps};
+    Outcome run = RunWith(config);
+    ASSERT_TRUE(run.ok()) << run;
+    EXPECT_EQ(StatusField(run.out, "CapEff"), c.mask);
+    EXPECT_EQ(StatusField(run.out, "CapPrm"), c.mask);
+    EXPECT_EQ(StatusField(run.out, "CapBnd"), c.mask);
+    EXPECT_EQ(StatusField(run.out, "CapInh"), "0000000000000000");
+    EXPECT_EQ(StatusField(run.out, "CapAmb"), "0000000000000000");
+  }
+}
+
+TEST_P(LifecycleTest, AmbientCapabilitiesNeedInheritableAndPermitted) {
+  // Raised when also inheritable and permitted...
+  BundleConfig config = Script("cat /proc/self/status");
+  config.capabilities = Capabilities{.bounding = {"CAP_KILL"},
+                                     .effective = {"CAP_KILL"},
+                                     .permitted = {"CAP_KILL"},
+                                     .inheritable = {"CAP_KILL"},
+                                     .ambient = {"CAP_KILL"}};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(StatusField(run.out, "CapAmb"), "0000000000000020");
+
+  // ...and skipped, not an error, when not inheritable: `runc spec` writes
+  // exactly this (ambient = bounding, no inheritable) and runc runs it.
+  config.capabilities->inheritable.clear();
+  run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(StatusField(run.out, "CapAmb"), "0000000000000000");
+  EXPECT_EQ(StatusField(run.out, "CapEff"), "0000000000000020");
+}
+
+// --- configs that cannot be created ----------------------------------------------
+
+TEST_P(LifecycleTest, MissingRootfsFailsCreateWithOneLine) {
+  BundleConfig config = Script("true");
+  config.root_path = "no-such-rootfs";
+  WriteConfig(config);
+  std::string id = NewId();
+  Outcome created = Create(id);
+  EXPECT_NE(created.status, 0) << created;
+  EXPECT_TRUE(IsOneLine(created.err)) << created;
+  EXPECT_THAT(created.err, HasSubstr("no-such-rootfs"));
+  ExpectFailedCreateLeftNothing(id);
+}
+
+TEST_P(LifecycleTest, BadConfigValueFailsCreateNamingItsJsonPath) {
+  BundleConfig config = Script("true");
+  config.resources_json = R"({"memory": {"limit": "1g"}})";
+  WriteConfig(config);
+  std::string id = NewId();
+  Outcome created = Create(id);
+  EXPECT_NE(created.status, 0) << created;
+  EXPECT_TRUE(IsOneLine(created.err)) << created;
+  EXPECT_THAT(created.err, HasSubstr("linux.resources.memory.limit"));
+  ExpectFailedCreateLeftNothing(id);
+}
+
+INSTANTIATE_TEST_SUITE_P(Runtimes, LifecycleTest, ::testing::ValuesIn(RuntimesUnderTest()),
+                         RuntimeName);
+
+}  // namespace
+}  // namespace vigil::integration
