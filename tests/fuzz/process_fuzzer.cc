@@ -1,0 +1,48 @@
+// The process document of `vigil exec --process FILE`, which containerd and
+// podman write: ParseProcess (parse and validate) must refuse or accept
+// without crashing, and what it accepts must encode and read back the same.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "base/json/json_writer.h"
+#include "config/oci/config.h"
+#include "config/oci/sections.h"
+
+namespace {
+
+using vigil::config::Process;
+
+[[noreturn]] void Die(const char* what, const std::string& detail) {
+  std::fprintf(stderr, "process_fuzzer: %s\n%s\n", what, detail.c_str());
+  __builtin_trap();
+}
+
+std::string Dump(const Process& process) {
+  vigil::json::Writer w;
+  vigil::config::Encode(w, process);
+  return w.Take();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  vigil::Result<Process> process = vigil::config::ParseProcess(text);
+  if (!process) {
+    if (process.error().message.find('\n') != std::string::npos) {
+      Die("error spans lines", process.error().message);
+    }
+    return 0;
+  }
+  std::string dumped = Dump(*process);
+  vigil::Result<Process> again = vigil::config::ParseProcess(dumped);
+  if (!again) Die("the dump does not parse", again.error().message + "\n" + dumped);
+  if (!(*again == *process)) {
+    Die("the dump parses as another Process", "dump:\n" + dumped + "\nre-dump:\n" + Dump(*again));
+  }
+  if (Dump(*again) != dumped) Die("dumping twice differs", dumped);
+  return 0;
+}
