@@ -18,6 +18,10 @@
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "runtime/cgroup/cgroup.h"
+#include "runtime/cgroup/device_rules.h"
+#include "runtime/cgroup/path.h"
+#include "runtime/linux/devices.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/seccomp_listener.h"
 #include "runtime/process/hooks.h"
@@ -64,12 +68,17 @@ class Supervisor {
   // Records the container as stopped.
   void MarkStopped();
 
+  // After a failed create: the init (if any) killed and reaped, its cgroup
+  // removed, so nothing outlives the error.
+  void Undo();
+
  private:
   const config::Linux& LinuxSpec() const {
     static const config::Linux kNone;
     return args_.spec.linux_spec ? *args_.spec.linux_spec : kNone;
   }
   Result<void> SpawnInit();
+  Result<void> CreateCgroup();
   Result<void> WriteIdMaps(pid_t pid);
   void ServeControl();
   Result<void> Start();
@@ -82,6 +91,7 @@ class Supervisor {
   UniqueFd signal_fd_;
   UniqueFd control_fd_;
   std::optional<Channel> init_channel_;
+  std::optional<runtime::cgroup::Cgroup> cgroup_;
 };
 
 Result<void> Supervisor::Create() {
@@ -110,8 +120,33 @@ Result<void> Supervisor::WriteIdMaps(pid_t pid) {
   return {};
 }
 
+Result<void> Supervisor::CreateCgroup() {
+  const config::Linux& linux_spec = LinuxSpec();
+  ASSIGN_OR_RETURN(std::vector<runtime::cgroup::Hierarchy> hierarchies,
+                   runtime::cgroup::DiscoverHierarchies());
+  ASSIGN_OR_RETURN(std::string path,
+                   runtime::cgroup::ResolveCgroupPath(linux_spec.cgroups_path, args_.record.id,
+                                                      args_.systemd_cgroup));
+  ASSIGN_OR_RETURN(cgroup_, runtime::cgroup::Cgroup::Create(hierarchies, path));
+  args_.record.cgroup_paths = cgroup_->Paths();
+  config::Resources resources = linux_spec.resources.value_or(config::Resources{});
+  resources.devices =
+      runtime::cgroup::DeviceRulesFor(resources.devices, runtime::DevicesFor(linux_spec.devices));
+  return cgroup_->Apply(resources);
+}
+
+void Supervisor::Undo() {
+  if (init_pidfd_) {
+    (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
+    siginfo_t info{};
+    ::waitid(P_PIDFD, init_pidfd_.Get(), &info, WEXITED);
+  }
+  if (cgroup_) (void)cgroup_->Destroy();
+}
+
 Result<void> Supervisor::SpawnInit() {
   const config::Linux& linux_spec = LinuxSpec();
+  RETURN_IF_ERROR(CreateCgroup());
   RETURN_IF_ERROR(runtime::PrepareChildNamespaces(linux_spec));
   ASSIGN_OR_RETURN(auto channels, Channel::Pair());
   auto& [ours, theirs] = channels;
@@ -124,6 +159,9 @@ Result<void> Supervisor::SpawnInit() {
   init_pid_ = pid;
   args_.record.init_pid = pid;
   init_channel_.emplace(std::move(ours));
+  // In its cgroup before it does anything: limits hold from the start, and
+  // the init's cgroup namespace is rooted there.
+  RETURN_IF_ERROR(cgroup_->AddProcess(pid));
   if (runtime::CreatesUserNamespace(linux_spec)) RETURN_IF_ERROR(WriteIdMaps(pid));
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
   // Mounts are in place, pivot_root not yet done: the runtime-namespace
@@ -280,8 +318,9 @@ void RunSupervisor(SupervisorArgs args, Channel to_create) {
   ::setpgid(0, 0);
   Supervisor supervisor(std::move(args));
   if (Result<void> created = supervisor.Create(); !created) {
+    supervisor.Undo();
     (void)to_create.Send(MessageType::kError, created.error().message);
-    ::_exit(1);  // PDEATHSIG takes the init along
+    ::_exit(1);
   }
   (void)to_create.Send(MessageType::kCreated);
   to_create.Close();

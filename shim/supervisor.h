@@ -18,6 +18,7 @@ struct SupervisorArgs {
   runtime::ContainerRecord record;
   config::Spec spec;
   runtime::InitOptions init;
+  bool systemd_cgroup = false;  // linux.cgroupsPath is "slice:prefix:name"
 };
 
 // Runs in the child `create` forks. Reports kCreated (or kError) on

@@ -60,12 +60,14 @@ std::vector<Hierarchy> ParseHierarchies(std::string_view mountinfo, std::string_
     const std::string& fstype = *(dash + 1);
     if (fstype != "cgroup" && fstype != "cgroup2") continue;
     Hierarchy h{.mount_point = Unescape(fields[4]), .v2 = fstype == "cgroup2"};
+    std::string mount_root = Unescape(fields[3]);
     if (h.v2) {
       h.own_path = v2_path;
     } else {
       for (const std::string& option : Split(*(dash + 3), ',')) {
         if (option != "rw" && option != "ro" && !option.starts_with("release_agent") &&
-            option != "clone_children" && option != "noprefix" && option != "xattr") {
+            option != "clone_children" && option != "noprefix" && option != "xattr" &&
+            option != "cpuset_v2_mode" && option != "favordynmods") {
           h.controllers.push_back(option);
         }
       }
@@ -77,7 +79,20 @@ std::vector<Hierarchy> ParseHierarchies(std::string_view mountinfo, std::string_
         if (c == sorted) h.own_path = path;
       }
     }
-    out.push_back(std::move(h));
+    if (mount_root != "/" && h.own_path.starts_with(mount_root) &&
+        (h.own_path.size() == mount_root.size() || h.own_path[mount_root.size()] == '/')) {
+      h.own_path =
+          h.own_path.size() == mount_root.size() ? "/" : h.own_path.substr(mount_root.size());
+    }
+    bool seen = std::any_of(out.begin(), out.end(), [&](const Hierarchy& other) {
+      if (other.v2 != h.v2) return false;
+      if (h.v2) return true;
+      std::vector<std::string> a = other.controllers, b = h.controllers;
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      return a == b;
+    });
+    if (!seen) out.push_back(std::move(h));
   }
   return out;
 }
@@ -96,21 +111,19 @@ Result<std::vector<Hierarchy>> DiscoverHierarchies() {
   return hierarchies;
 }
 
+bool Hierarchy::Has(std::string_view controller) const {
+  return std::find(controllers.begin(), controllers.end(), controller) != controllers.end();
+}
+
 const Hierarchy* FindController(const std::vector<Hierarchy>& hierarchies,
                                 std::string_view controller) {
   // A controller on a v1 hierarchy is in use there; cgroup2 only gets it when
   // no v1 hierarchy holds it (the kernel lets a controller live on one side).
   for (const Hierarchy& h : hierarchies) {
-    if (!h.v2 &&
-        std::find(h.controllers.begin(), h.controllers.end(), controller) != h.controllers.end()) {
-      return &h;
-    }
+    if (!h.v2 && h.Has(controller)) return &h;
   }
   for (const Hierarchy& h : hierarchies) {
-    if (h.v2 &&
-        std::find(h.controllers.begin(), h.controllers.end(), controller) != h.controllers.end()) {
-      return &h;
-    }
+    if (h.v2 && h.Has(controller)) return &h;
   }
   return nullptr;
 }

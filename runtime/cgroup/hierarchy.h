@@ -17,10 +17,22 @@ struct Hierarchy {
   std::vector<std::string>
       controllers;       // v1: "memory", "name=systemd"; v2: from cgroup.controllers
   std::string own_path;  // this process's cgroup in it: "/user.slice"
+
+  // Whether this hierarchy holds `controller` ("memory", "name=systemd").
+  [[nodiscard]] bool Has(std::string_view controller) const;
+};
+
+// A cgroup's directory in one hierarchy.
+struct Placement {
+  Hierarchy hierarchy;
+  std::string dir;  // "/sys/fs/cgroup/memory/vigil/abc"
 };
 
 // Parses mountinfo and cgroup texts (the contents of /proc/self/mountinfo
 // and /proc/self/cgroup); separate from the reading so tests can feed it.
+// A hierarchy mounted more than once is listed once (its first mount); when a
+// mount shows a subtree (mountinfo root not "/", as inside a container),
+// own_path is made relative to that subtree.
 std::vector<Hierarchy> ParseHierarchies(std::string_view mountinfo, std::string_view proc_cgroup);
 
 // The hierarchies of the calling process.

@@ -40,6 +40,8 @@ constexpr Command kCommands[] = {
     {"kill", "send a signal (default SIGTERM) to the container", "<container-id> [signal]",
      kKillFlags, RunKill},
     {"list", "list the containers", "", kListFlags, RunList},
+    {"pause", "freeze every process of a running container", "<container-id>", {}, RunPause},
+    {"resume", "thaw a paused container", "<container-id>", {}, RunResume},
     {"run", "create and start a container, wait for it, then delete it", "<container-id>",
      kRunFlags, RunRun},
     {"spec", "write a default config.json into the bundle", "", kSpecFlags, RunSpec},

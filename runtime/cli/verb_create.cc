@@ -26,6 +26,7 @@ Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
       .pid_file = invocation.flags.Value("pid-file").value_or(""),
       .console_socket = invocation.flags.Value("console-socket").value_or(""),
       .no_pivot = invocation.flags.IsSet("no-pivot"),
+      .systemd_cgroup = invocation.global.systemd_cgroup,
   };
   std::string preserve = invocation.flags.Value("preserve-fds").value_or("0");
   auto [end, ec] =

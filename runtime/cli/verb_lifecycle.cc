@@ -52,6 +52,18 @@ Result<int> RunDelete(const Invocation& invocation) {
   return 0;
 }
 
+Result<int> RunPause(const Invocation& invocation) {
+  ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
+  RETURN_IF_ERROR(runtime::PauseContainer(invocation.global.root, id));
+  return 0;
+}
+
+Result<int> RunResume(const Invocation& invocation) {
+  ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
+  RETURN_IF_ERROR(runtime::ResumeContainer(invocation.global.root, id));
+  return 0;
+}
+
 Result<int> RunState(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
   ASSIGN_OR_RETURN(runtime::ContainerView view, runtime::ViewContainer(invocation.global.root, id));

@@ -26,6 +26,8 @@ Result<int> RunList(const Invocation& invocation);
 extern const FlagSpec kRunFlags[7];
 Result<int> RunRun(const Invocation& invocation);
 
+Result<int> RunPause(const Invocation& invocation);
+Result<int> RunResume(const Invocation& invocation);
 Result<int> RunStart(const Invocation& invocation);
 Result<int> RunState(const Invocation& invocation);
 

@@ -82,7 +82,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                              .init = {.no_pivot = options.no_pivot,
                                                       .preserve_fds = options.preserve_fds,
                                                       .console_socket = console.Get(),
-                                                      .seccomp = seccomp ? &*seccomp : nullptr}},
+                                                      .seccomp = seccomp ? &*seccomp : nullptr},
+                                             .systemd_cgroup = options.systemd_cgroup},
                         std::move(theirs));
   }
   theirs.Close();

@@ -19,6 +19,7 @@ struct CreateOptions {
   std::string pid_file;  // optional: receives the supervisor's pid
   std::string console_socket;
   bool no_pivot = false;
+  bool systemd_cgroup = false;
   int preserve_fds = 0;
 };
 

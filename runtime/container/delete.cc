@@ -4,6 +4,7 @@
 #include "base/log.h"
 #include "base/proc.h"
 #include "base/strings.h"
+#include "runtime/container/container_cgroup.h"
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/process/hooks.h"
@@ -34,14 +35,25 @@ Result<void> DeleteContainer(const std::string& root, const std::string& id, boo
   }
   ContainerStatus status = CurrentStatus(*record);
   if (!force) RETURN_IF_ERROR(CheckTransition(Verb::kDelete, status, id));
+  ASSIGN_OR_RETURN(std::optional<cgroup::Cgroup> cg, ContainerCgroup(*record));
   if (status != ContainerStatus::kStopped) {
     // Killing the init ends the container (its pid namespace with it) and
-    // then the supervisor, which mirrors the init's death.
+    // then the supervisor, which mirrors the init's death. A paused
+    // container must be thawed for the kill to take effect.
     if (ProcessAlive(record->init_pid, record->init_start)) ::kill(record->init_pid, SIGKILL);
+    if (cg) (void)cg->Thaw();
     if (!WaitGone(record->supervisor_pid, record->supervisor_start, 50)) {
       ::kill(record->supervisor_pid, SIGKILL);
       WaitGone(record->supervisor_pid, record->supervisor_start, 50);
     }
+  }
+  // Processes that outlived the init (a container without its own pid
+  // namespace) would keep the cgroup busy: they go too.
+  if (cg) {
+    if (Result<std::vector<pid_t>> left = cg->Processes(); left) {
+      for (pid_t pid : *left) ::kill(pid, SIGKILL);
+    }
+    RETURN_IF_ERROR_WRAP(cg->Destroy(), StrCat("container ", Quote(id), ": remove its cgroup"));
   }
   Result<config::Spec> spec = dir.LoadConfig();
   RETURN_IF_ERROR(dir.Remove());

@@ -1,42 +1,22 @@
-#include <dirent.h>
 #include <signal.h>
-#include <sys/stat.h>
 
 #include <cerrno>
-#include <charconv>
 
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "runtime/container/container_cgroup.h"
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/state_dir.h"
 
 namespace vigil::runtime {
 namespace {
 
-// The pid namespace inode of `pid`, or 0.
-ino_t PidNamespaceOf(pid_t pid) {
-  struct stat st {};
-  if (::stat(StrCat("/proc/", pid, "/ns/pid").c_str(), &st) != 0) return 0;
-  return st.st_ino;
-}
-
-// Every process in the init's pid namespace, when the container has one of
-// its own (the host's processes share the supervisor's).
-std::vector<pid_t> ProcessesOf(const ContainerRecord& record) {
-  std::vector<pid_t> pids;
-  ino_t ns = PidNamespaceOf(record.init_pid);
-  if (ns == 0 || ns == PidNamespaceOf(::getpid())) return {record.init_pid};
-  DIR* proc = ::opendir("/proc");
-  if (proc == nullptr) return {record.init_pid};
-  while (dirent* entry = ::readdir(proc)) {
-    pid_t pid = 0;
-    std::string_view name = entry->d_name;
-    if (std::from_chars(name.data(), name.data() + name.size(), pid).ec != std::errc()) continue;
-    if (PidNamespaceOf(pid) == ns) pids.push_back(pid);
-  }
-  ::closedir(proc);
-  return pids;
+// Every process of the container: those in its cgroup (and below it).
+Result<std::vector<pid_t>> ProcessesOf(const ContainerRecord& record) {
+  ASSIGN_OR_RETURN(std::optional<cgroup::Cgroup> cg, ContainerCgroup(record));
+  if (!cg) return std::vector<pid_t>{record.init_pid};
+  return cg->Processes();
 }
 
 }  // namespace
@@ -52,7 +32,8 @@ Result<void> KillContainer(const std::string& root, const std::string& id, int s
     return Fail(StrCat("container ", Quote(id), ": no such process"));
   }
   if (all) {
-    for (pid_t pid : ProcessesOf(record)) {
+    ASSIGN_OR_RETURN(std::vector<pid_t> pids, ProcessesOf(record));
+    for (pid_t pid : pids) {
       if (pid != record.init_pid) ::kill(pid, sig);
     }
   }

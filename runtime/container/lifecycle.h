@@ -18,6 +18,10 @@ Result<void> StartContainer(const std::string& root, const std::string& id);
 // container.
 Result<void> KillContainer(const std::string& root, const std::string& id, int sig, bool all);
 
+// pause.cc: freezes every process of a running container, and thaws them.
+Result<void> PauseContainer(const std::string& root, const std::string& id);
+Result<void> ResumeContainer(const std::string& root, const std::string& id);
+
 // delete.cc: removes a stopped (or created) container; with `force` also a
 // running one, killing it first.
 Result<void> DeleteContainer(const std::string& root, const std::string& id, bool force);

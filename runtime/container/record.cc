@@ -22,6 +22,7 @@ constexpr Field<ContainerRecord> kRecordFields[] = {
     Bind<&ContainerRecord::supervisor_start>("supervisorStart"),
     Bind<&ContainerRecord::init_pid>("initPid"),
     Bind<&ContainerRecord::init_start>("initStart"),
+    Bind<&ContainerRecord::cgroup_paths>("cgroupPaths"),
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "config/oci/state.h"
@@ -28,6 +29,8 @@ struct ContainerRecord {
   std::uint64_t supervisor_start = 0;
   pid_t init_pid = 0;
   std::uint64_t init_start = 0;
+  // The container's cgroup directory in each hierarchy (cgroup::Cgroup).
+  std::vector<std::string> cgroup_paths;
   bool operator==(const ContainerRecord&) const = default;
 };
 

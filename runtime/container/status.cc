@@ -2,12 +2,22 @@
 
 #include "base/proc.h"
 #include "base/strings.h"
+#include "runtime/container/container_cgroup.h"
 
 namespace vigil::runtime {
 
 ContainerStatus CurrentStatus(const ContainerRecord& record) {
   if (!ProcessAlive(record.supervisor_pid, record.supervisor_start)) {
     return ContainerStatus::kStopped;
+  }
+  // Paused lives in the freezer, not in the record: `pause` does not race
+  // the supervisor, the record's only writer.
+  if (record.status == ContainerStatus::kRunning) {
+    Result<std::optional<cgroup::Cgroup>> cg = ContainerCgroup(record);
+    if (cg && *cg) {
+      Result<bool> frozen = (*cg)->Frozen();
+      if (frozen && *frozen) return ContainerStatus::kPaused;
+    }
   }
   return record.status;
 }

@@ -1,0 +1,112 @@
+// The container's cgroup: one directory per host hierarchy (each v1
+// controller's mount, name=systemd, and the cgroup2 mount), created, limited,
+// joined, frozen, measured and removed together. Works on v1, v2 and hybrid
+// hosts (v1 controllers plus a cgroup2 mount holding only some, as here):
+// each linux.resources knob goes to the hierarchy that holds its controller.
+//
+// Typical use:
+//   create:   hierarchies = DiscoverHierarchies();
+//             path = ResolveCgroupPath(linux.cgroupsPath, id, systemd_cgroup);
+//             cg = Cgroup::Create(hierarchies, path);   // undo: cg.Destroy()
+//             cg.Apply(resources with devices = DeviceRulesFor(...));
+//             cg.AddProcess(init_pid);                  // before it execs
+//             record cg.Paths() in the state
+//   later:    Cgroup::FromPaths(DiscoverHierarchies(), recorded paths)
+//             (or Open with the same path); Freeze/Thaw/Frozen (pause,
+//             resume, state), Processes (kill --all), ReadStats (events),
+//             Apply (update), Destroy (delete, after the processes are gone).
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "config/oci/resources.h"
+#include "runtime/cgroup/fs.h"
+#include "runtime/cgroup/hierarchy.h"
+#include "runtime/cgroup/stats.h"
+
+namespace vigil::runtime::cgroup {
+
+class Cgroup {
+ public:
+  // Makes `path` (from ResolveCgroupPath) in every hierarchy, mkdir -p: an
+  // absolute path below each mount point, a relative one below the calling
+  // process's own cgroup there. Then, on cgroup2, enables in each ancestor's
+  // cgroup.subtree_control every controller its cgroup.controllers offers,
+  // where the kernel allows it (an ancestor holding processes refuses); on
+  // v1 cpuset, fills empty cpuset.cpus/mems from the parent. Fails if the
+  // cgroup already holds processes (another container's). On failure removes
+  // the directories it made. Directories above the container's own (e.g.
+  // /vigil) are shared and are never removed.
+  static Result<Cgroup> Create(const std::vector<Hierarchy>& hierarchies, const std::string& path,
+                               const Fs& fs = Fs::Real());
+
+  // The cgroup at `path` (as given to Create), without touching the
+  // filesystem. A relative path resolves against the calling process's own
+  // cgroups, so later verbs should prefer FromPaths.
+  static Cgroup Open(const std::vector<Hierarchy>& hierarchies, const std::string& path,
+                     const Fs& fs = Fs::Real());
+
+  // The cgroup whose directories are `dirs` (a former Paths()), each matched
+  // to the hierarchy mounted above it; fails for a directory under no
+  // hierarchy's mount point.
+  static Result<Cgroup> FromPaths(const std::vector<Hierarchy>& hierarchies,
+                                  const std::vector<std::string>& dirs, const Fs& fs = Fs::Real());
+
+  // Moves `pid` (a whole process) into the cgroup in every hierarchy.
+  [[nodiscard]] Result<void> AddProcess(pid_t pid) const;
+
+  // Writes linux.resources, each knob to the hierarchy that holds its
+  // controller (order: cpuset, devices, memory, cpu, pids, blockIO,
+  // hugepageLimits, network, rdma, unified). Unset fields are left alone.
+  // Errors name the field and, for a failed write, the file:
+  //   "linux.resources.memory.limit: write /sys/fs/cgroup/memory/vigil/x/
+  //    memory.limit_in_bytes: Device or resource busy (...)"
+  // A set field whose controller the host lacks is an error naming both;
+  // nothing asked for is skipped silently. Exceptions, documented in each
+  // controller's file: memory.kernel (deprecated; ignored), memory.kernelTCP
+  // on v2 (counted in memory.max), device rules without a v1 devices
+  // hierarchy (device_rules.h, devices.cc). Not transactional: on error,
+  // earlier knobs stay written.
+  [[nodiscard]] Result<void> Apply(const config::Resources& resources) const;
+
+  // The processes in the cgroup and in cgroups nested below it, from one
+  // hierarchy (v1 pids/devices/freezer/memory if mounted, else cgroup2).
+  [[nodiscard]] Result<std::vector<pid_t>> Processes() const;
+
+  // Freezes every process (v1 freezer.state, waiting until FROZEN; v2
+  // cgroup.freeze, waiting for cgroup.events "frozen 1"). If the freeze
+  // does not settle the cgroup is thawed again and an error returned.
+  [[nodiscard]] Result<void> Freeze() const;
+  [[nodiscard]] Result<void> Thaw() const;
+  // True when frozen by Freeze (not merely because an ancestor is frozen,
+  // and not while still freezing).
+  [[nodiscard]] Result<bool> Frozen() const;
+
+  // Memory, pids and CPU usage; sections for absent controllers are empty.
+  [[nodiscard]] Result<Stats> ReadStats() const;
+
+  // Removes the cgroup (and any cgroups nested in it) from every hierarchy,
+  // retrying rmdir briefly while the kernel reports EBUSY (exiting tasks).
+  // Already gone is success. Does not kill: processes left in it make it
+  // fail with EBUSY. Tries every hierarchy; returns the first error.
+  [[nodiscard]] Result<void> Destroy() const;
+
+  // The cgroup's directory in each hierarchy, for the state record.
+  [[nodiscard]] std::vector<std::string> Paths() const;
+
+  // The same with each directory's hierarchy.
+  [[nodiscard]] const std::vector<Placement>& placements() const { return placements_; }
+
+ private:
+  Cgroup(std::vector<Placement> placements, const Fs& fs)
+      : placements_(std::move(placements)), fs_(&fs) {}
+
+  std::vector<Placement> placements_;
+  const Fs* fs_;
+};
+
+}  // namespace vigil::runtime::cgroup

@@ -1,0 +1,15 @@
+// linux.resources.pids: pids.max on v1 and v2; a limit <= 0 is "max".
+#include "base/strings.h"
+#include "runtime/cgroup/controllers.h"
+
+namespace vigil::runtime::cgroup {
+
+Result<void> ApplyPids(const Knobs& knobs, const config::Resources& r) {
+  if (!r.pids) return {};
+  constexpr std::string_view kLimit = "linux.resources.pids.limit";
+  ASSIGN_OR_RETURN(const Placement* p, knobs.Require("pids", kLimit));
+  std::string value = r.pids->limit > 0 ? StrCat(r.pids->limit) : "max";
+  return knobs.Write(*p, "pids.max", value, kLimit);
+}
+
+}  // namespace vigil::runtime::cgroup
