@@ -309,6 +309,8 @@ struct BundleConfig {
                                              "/proc/sysrq-trigger"};
   // linux.resources as raw JSON text, e.g. R"({"memory": {"limit": 1}})".
   std::string resources_json = "{}";
+  // More mounts as raw JSON objects, appended after the standard ones.
+  std::vector<std::string> extra_mounts_json;
 };
 
 inline std::string ToJson(const BundleConfig& c) {
@@ -331,6 +333,8 @@ inline std::string ToJson(const BundleConfig& c) {
                ", \"hard\": " + std::to_string(c.rlimits[i].hard) +
                ", \"soft\": " + std::to_string(c.rlimits[i].soft) + "}";
   }
+  std::string extra_mounts;
+  for (const std::string& mount : c.extra_mounts_json) extra_mounts += ",\n    " + mount;
   std::string namespaces;
   for (std::size_t i = 0; i < c.namespaces.size(); ++i) {
     namespaces += std::string(i ? ", " : "") + "{\"type\": " + JsonString(c.namespaces[i]) + "}";
@@ -359,7 +363,8 @@ inline std::string ToJson(const BundleConfig& c) {
     {"destination": "/dev/mqueue", "type": "mqueue", "source": "mqueue",
      "options": ["nosuid", "noexec", "nodev"]},
     {"destination": "/sys", "type": "sysfs", "source": "sysfs",
-     "options": ["nosuid", "noexec", "nodev", "ro"]}
+     "options": ["nosuid", "noexec", "nodev", "ro"]})" +
+         extra_mounts + R"(
   ],
   "linux": {
     "resources": )" +

@@ -1,0 +1,123 @@
+// linux.resources seen from inside: limits that hold, a freezer that
+// freezes, and the container's own cgroups at /sys/fs/cgroup. Every case
+// runs against vigil and runc on this host's cgroup layout (hybrid here).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <charconv>
+#include <string>
+#include <thread>
+
+#include "tests/integration/runtime_harness.h"
+
+namespace vigil::integration {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kCgroupMount[] =
+    R"({"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup",
+        "options": ["nosuid", "noexec", "nodev", "relatime", "ro"]})";
+
+class ResourcesTest : public RuntimeTest {};
+
+TEST_P(ResourcesTest, MemoryLimitOomKillsAnAllocationAboveIt) {
+  BundleConfig config;
+  // 64 MiB of memory and of memory+swap; dd's 200 MiB buffer cannot fit.
+  config.resources_json = R"({"memory": {"limit": 67108864, "swap": 67108864}})";
+  config.args = {"sh", "-c",
+                 "dd if=/dev/zero of=/dev/null bs=200M count=1 2>/dev/null; "
+                 "echo dd=$?"};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "dd=137\n") << "dd was not OOM-killed (SIGKILL)";
+}
+
+TEST_P(ResourcesTest, MemoryBelowTheLimitIsFine) {
+  BundleConfig config;
+  config.resources_json = R"({"memory": {"limit": 67108864, "swap": 67108864}})";
+  config.args = {"sh", "-c",
+                 "dd if=/dev/zero of=/dev/null bs=16M count=1 2>/dev/null; "
+                 "echo dd=$?"};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "dd=0\n");
+}
+
+TEST_P(ResourcesTest, PidsLimitStopsAForkLoop) {
+  BundleConfig config;
+  config.resources_json = R"({"pids": {"limit": 10}})";
+  // Twenty background sleeps against a limit of ten, in a subshell: ash
+  // exits when a fork fails. The outer shell then counts processes with
+  // builtins only (a glob), since it could not fork either.
+  config.args = {"sh", "-c",
+                 "(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "
+                 "sleep 100 & done) 2>/dev/null; set -- /proc/[0-9]*; echo processes=$#"};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  std::string out = run.out;
+  ASSERT_THAT(out, HasSubstr("processes="));
+  int count = 0;
+  std::from_chars(out.data() + out.find('=') + 1, out.data() + out.size(), count);
+  EXPECT_GE(count, 2);
+  EXPECT_LE(count, 10) << out;
+}
+
+TEST_P(ResourcesTest, ContainerSeesItsOwnCgroupLimits) {
+  BundleConfig config;
+  config.extra_mounts_json = {kCgroupMount};
+  config.resources_json = R"({"memory": {"limit": 67108864}, "pids": {"limit": 42}})";
+  config.args = {"sh", "-c",
+                 "cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/pids/pids.max; "
+                 "touch /sys/fs/cgroup/pids/x 2>/dev/null || echo read-only"};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "67108864\n42\nread-only\n");
+}
+
+TEST_P(ResourcesTest, PauseFreezesAndResumeThawsTheWorkload) {
+  // The workload counts into a file the test reads from the host.
+  std::string out_dir = scratch_ + "/out";
+  std::filesystem::create_directories(out_dir);
+  BundleConfig config;
+  config.extra_mounts_json = {R"({"destination": "/out", "type": "bind", "source": ")" + out_dir +
+                              R"(", "options": ["rbind", "rw"]})"};
+  config.args = {"sh", "-c",
+                 "i=0; while true; do i=$((i+1)); echo $i > /out/tick; "
+                 "usleep 20000; done"};
+  WriteConfig(config);
+  std::string id = NewId();
+  CreateAndStart(id);
+  auto tick = [&] { return ReadWholeFile(out_dir + "/tick"); };
+  ASSERT_TRUE(Eventually([&] { return !tick().empty(); }));
+
+  ASSERT_TRUE(Runtime({"pause", id}).ok());
+  EXPECT_EQ(StatusOf(id), "paused");
+  std::string frozen_at = tick();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(tick(), frozen_at) << "the workload ran while paused";
+
+  ASSERT_TRUE(Runtime({"resume", id}).ok());
+  EXPECT_EQ(StatusOf(id), "running");
+  EXPECT_TRUE(Eventually([&] { return tick() != frozen_at; })) << "no progress after resume";
+}
+
+TEST_P(ResourcesTest, PauseOfAStoppedContainerFails) {
+  BundleConfig config;
+  config.args = {"true"};
+  WriteConfig(config);
+  std::string id = NewId();
+  ASSERT_TRUE(Create(id).ok());
+  ASSERT_TRUE(Runtime({"start", id}).ok());
+  ASSERT_TRUE(WaitForStatus(id, "stopped"));
+  Outcome pause = Runtime({"pause", id});
+  EXPECT_NE(pause.status, 0);
+  Outcome resume = Runtime({"resume", id});
+  EXPECT_NE(resume.status, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Runtimes, ResourcesTest, ::testing::ValuesIn(RuntimesUnderTest()),
+                         RuntimeName);
+
+}  // namespace
+}  // namespace vigil::integration
