@@ -1,28 +1,17 @@
 #include "shim/control.h"
 
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 
 #include "base/strings.h"
+#include "base/unix_socket.h"
 
 namespace vigil::shim {
 namespace {
 
 constexpr std::size_t kMaxMessage = 8192;
-
-Result<sockaddr_un> Address(const std::string& path) {
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.size() >= sizeof addr.sun_path) {
-    return Fail(StrCat("control socket path too long (", path.size(), " bytes): ", path));
-  }
-  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-  return addr;
-}
 
 Result<std::string> ReadMessage(int fd) {
   char buf[kMaxMessage];
@@ -46,26 +35,14 @@ Result<void> WriteMessage(int fd, std::string_view text) {
 }  // namespace
 
 Result<UniqueFd> ListenControl(const std::string& path) {
-  ASSIGN_OR_RETURN(sockaddr_un addr, Address(path));
-  UniqueFd fd(::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
-  if (!fd) return FailErrno("control socket");
-  ::unlink(path.c_str());
-  if (::bind(fd.Get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    return FailErrno(StrCat("bind ", path));
-  }
-  if (::listen(fd.Get(), 16) != 0) return FailErrno(StrCat("listen on ", path));
-  return fd;
+  return ListenUnix(path, SOCK_SEQPACKET, 16);
 }
 
 Result<std::string> CallControl(const std::string& path, std::string_view request) {
-  ASSIGN_OR_RETURN(sockaddr_un addr, Address(path));
-  UniqueFd fd(::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
-  if (!fd) return FailErrno("control socket");
-  if (::connect(fd.Get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    return FailErrno("connect to the container's supervisor");
-  }
-  RETURN_IF_ERROR(WriteMessage(fd.Get(), request));
-  ASSIGN_OR_RETURN(std::string reply, ReadMessage(fd.Get()));
+  Result<UniqueFd> fd = ConnectUnix(path, SOCK_SEQPACKET);
+  if (!fd) return tl::unexpected(std::move(fd).error().Wrap("reach the container's supervisor"));
+  RETURN_IF_ERROR(WriteMessage(fd->Get(), request));
+  ASSIGN_OR_RETURN(std::string reply, ReadMessage(fd->Get()));
   if (reply.starts_with("error ")) return Fail(reply.substr(6));
   if (reply.empty()) return Fail("the container's supervisor exited without a reply");
   return reply;

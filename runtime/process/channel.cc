@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "base/strings.h"
+#include "base/unix_socket.h"
 
 namespace vigil::runtime {
 namespace {
@@ -30,25 +31,8 @@ Result<void> SendMessage(int socket, MessageType type, std::string_view text, in
   text = text.substr(0, kMaxText);
   std::memcpy(buf, &type, sizeof type);
   std::memcpy(buf + sizeof type, text.data(), text.size());
-  iovec iov{.iov_base = buf, .iov_len = sizeof type + text.size()};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  if (fd >= 0) {
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
-    cmsg->cmsg_level = SOL_SOCKET;
-    cmsg->cmsg_type = SCM_RIGHTS;
-    cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(cmsg), &fd, sizeof fd);
-  }
-  ssize_t n;
-  do {
-    n = ::sendmsg(socket, &msg, MSG_NOSIGNAL);
-  } while (n < 0 && errno == EINTR);
-  if (n < 0) return FailErrno("send on channel");
+  RETURN_IF_ERROR_WRAP(SendWithFd(socket, std::string_view(buf, sizeof type + text.size()), fd),
+                       "send on channel");
   return {};
 }
 

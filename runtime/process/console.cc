@@ -4,49 +4,16 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
 
-#include <cstring>
-
 #include "base/strings.h"
+#include "base/unix_socket.h"
 
 namespace vigil::runtime {
-namespace {
-
-Result<void> SendFd(int socket_fd, int fd, std::string_view name) {
-  iovec iov{.iov_base = const_cast<char*>(name.data()), .iov_len = name.size()};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
-  cmsg->cmsg_level = SOL_SOCKET;
-  cmsg->cmsg_type = SCM_RIGHTS;
-  cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-  std::memcpy(CMSG_DATA(cmsg), &fd, sizeof fd);
-  if (::sendmsg(socket_fd, &msg, MSG_NOSIGNAL) < 0) {
-    return FailErrno("send the terminal to the console socket");
-  }
-  return {};
-}
-
-}  // namespace
-
 Result<UniqueFd> ConnectConsoleSocket(const std::string& path) {
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.size() >= sizeof addr.sun_path)
-    return Fail(StrCat("console socket path too long: ", path));
-  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (!fd) return FailErrno("console socket");
-  if (::connect(fd.Get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    return FailErrno(StrCat("connect to console socket ", path));
-  }
+  Result<UniqueFd> fd = ConnectUnix(path, SOCK_STREAM);
+  if (!fd) return tl::unexpected(std::move(fd).error().Wrap("console socket"));
   return fd;
 }
 
@@ -63,7 +30,8 @@ Result<void> SetupConsole(int socket_fd, const std::optional<config::ConsoleSize
                .ws_col = static_cast<unsigned short>(size->width)};
     if (::ioctl(slave.Get(), TIOCSWINSZ, &ws) != 0) return FailErrno("set the terminal size");
   }
-  RETURN_IF_ERROR(SendFd(socket_fd, master.Get(), name));
+  RETURN_IF_ERROR_WRAP(SendWithFd(socket_fd, name, master.Get()),
+                       "send the terminal to the console socket");
   for (int target = 0; target <= 2; ++target) {
     if (::dup2(slave.Get(), target) < 0) return FailErrno("attach the terminal to stdio");
   }

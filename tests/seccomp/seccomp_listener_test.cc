@@ -169,13 +169,13 @@ TEST(SendSeccompListenerTest, ConnectFailureNamesThePath) {
   ASSERT_FALSE(sent);
   EXPECT_EQ(sent.error().code, ENOENT);
   EXPECT_THAT(sent.error().message,
-              StartsWith("seccomp listener \"" + missing + "\": connect: No such file"));
+              StartsWith("seccomp listener: connect to " + missing + ": No such file"));
 }
 
 TEST(SendSeccompListenerTest, RejectsAPathTooLongForAUnixSocket) {
   Result<void> sent = SendSeccompListener("/" + std::string(200, 'a'), 0, "{}");
   ASSERT_FALSE(sent);
-  EXPECT_THAT(sent.error().message, HasSubstr("a socket path must be 1 to 107 bytes long"));
+  EXPECT_THAT(sent.error().message, HasSubstr("must be 1 to 107 bytes long"));
 }
 
 // The whole path of a NOTIFY profile: the workload loads the filter, hands
