@@ -26,6 +26,26 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
   if (!spec.linux_spec || !spec.linux_spec->FindNamespace(config::NamespaceType::kMount)) {
     return Fail("linux.namespaces: a \"mount\" namespace is required");
   }
+  // Security modules and features this host or vigil lacks: refused, not
+  // silently dropped. AppArmor and SELinux settings are ignored, as runc
+  // ignores them, only where the host does not run those modules.
+  if (!spec.process->apparmor_profile.empty() &&
+      ::access("/sys/module/apparmor/parameters/enabled", F_OK) == 0) {
+    return Fail("process.apparmorProfile: AppArmor profiles are not supported by vigil yet");
+  }
+  if ((!spec.process->selinux_label.empty() ||
+       (spec.linux_spec && !spec.linux_spec->mount_label.empty())) &&
+      ::access("/sys/fs/selinux/enforce", F_OK) == 0) {
+    return Fail("process.selinuxLabel: SELinux labels are not supported by vigil yet");
+  }
+  if (spec.linux_spec && spec.linux_spec->intel_rdt) {
+    return Fail("linux.intelRdt: Intel RDT (resctrl) is not supported by vigil");
+  }
+  for (std::size_t i = 0; i < spec.mounts.size(); ++i) {
+    if (!spec.mounts[i].uid_mappings.empty()) {
+      return Fail(StrCat("mounts[", i, "].uidMappings: idmapped mounts are not supported by vigil yet"));
+    }
+  }
   if (spec.process->terminal && options.console_socket.empty()) {
     return Fail("process.terminal is true but no --console-socket was given");
   }

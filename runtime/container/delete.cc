@@ -1,6 +1,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 #include "base/log.h"
 #include "base/proc.h"
 #include "base/strings.h"
@@ -25,7 +27,17 @@ bool WaitGone(pid_t pid, std::uint64_t start, int tenths) {
 }  // namespace
 
 Result<void> DeleteContainer(const std::string& root, const std::string& id, bool force) {
-  ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
+  Result<StateDir> opened = StateDir::Open(root, id);
+  if (!opened) {
+    // As runc: `delete --force` of a container that does not exist succeeds
+    // (containerd's shim runs it after every delete, to be sure).
+    if (force && ValidateId(id) && ::access(StrCat(root, "/", id).c_str(), F_OK) != 0 &&
+        errno == ENOENT) {
+      return {};
+    }
+    return tl::unexpected(std::move(opened).error());
+  }
+  StateDir dir = std::move(*opened);
   Result<ContainerRecord> record = dir.LoadRecord();
   if (!record) {
     // A record nobody can read is debris from a crash: --force clears it.

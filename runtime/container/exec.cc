@@ -13,12 +13,14 @@
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "runtime/container/container_cgroup.h"
 #include "runtime/container/create.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/container/status.h"
 #include "runtime/linux/exec.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
+#include "runtime/linux/scheduling.h"
 #include "runtime/linux/seccomp_listener.h"
 #include "runtime/process/channel.h"
 #include "runtime/process/console.h"
@@ -43,6 +45,13 @@ namespace {
       RETURN_IF_ERROR(SetupConsole(console_socket, process.console_size));
     }
     RETURN_IF_ERROR(ApplyRlimits(process.rlimits));
+    if (process.scheduler) RETURN_IF_ERROR(ApplyScheduler(*process.scheduler));
+    if (process.io_priority) RETURN_IF_ERROR(ApplyIoPriority(*process.io_priority));
+    // execCPUAffinity.final: once in the container's cgroup (where the
+    // initial affinity may not be allowed any more).
+    if (process.exec_cpu_affinity && !process.exec_cpu_affinity->final.empty()) {
+      RETURN_IF_ERROR(ApplyCpuAffinity(process.exec_cpu_affinity->final));
+    }
     if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));
     ASSIGN_OR_RETURN(std::string executable, LookPath(process.args[0], process.env));
     return BecomeAndExec(
@@ -64,6 +73,14 @@ namespace {
     (void)channel.Send(MessageType::kError,
                        FailErrno("join the container's namespaces").value().message);
     ::_exit(1);
+  }
+  // execCPUAffinity.initial: the new process starts with it and keeps it
+  // until it is in the container's cgroup.
+  if (options.process.exec_cpu_affinity && !options.process.exec_cpu_affinity->initial.empty()) {
+    if (Result<void> set = ApplyCpuAffinity(options.process.exec_cpu_affinity->initial); !set) {
+      (void)channel.Send(MessageType::kError, set.error().message);
+      ::_exit(1);
+    }
   }
   UniqueFd unused;
   Result<pid_t> pid = CloneWithPidfd(CLONE_PARENT, &unused);
@@ -117,6 +134,16 @@ Result<int> ExecInContainer(const ExecOptions& options) {
   pid_t pid = 0;
   std::from_chars(spawned->text.data(), spawned->text.data() + spawned->text.size(), pid);
 
+  // Into the container's cgroup before it runs anything: its limits and
+  // `kill --all`, `pause` and `delete` must reach exec'd processes too.
+  ASSIGN_OR_RETURN(std::optional<cgroup::Cgroup> cg, ContainerCgroup(record));
+  if (cg) {
+    if (Result<void> joined = cg->AddProcess(pid); !joined) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+      return tl::unexpected(joined.error());
+    }
+  }
   RETURN_IF_ERROR(ours.Send(MessageType::kProceed));
   // End of file means the program runs (the channel closes on exec).
   Result<Message> outcome = ours.Receive();

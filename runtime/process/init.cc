@@ -12,6 +12,7 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/rootfs.h"
+#include "runtime/linux/scheduling.h"
 #include "runtime/process/console.h"
 #include "runtime/process/hooks.h"
 #include "runtime/process/launch.h"
@@ -81,6 +82,9 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
     RETURN_IF_ERROR(SetupConsole(options.console_socket, process.console_size));
   }
   RETURN_IF_ERROR(ApplyRlimits(process.rlimits));
+  if (process.scheduler) RETURN_IF_ERROR(ApplyScheduler(*process.scheduler));
+  if (process.io_priority) RETURN_IF_ERROR(ApplyIoPriority(*process.io_priority));
+  if (linux_spec.personality) RETURN_IF_ERROR(ApplyPersonality(*linux_spec.personality));
   if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));
   return LookPath(process.args[0], process.env);
 }

@@ -431,6 +431,14 @@ TEST_P(LifecycleTest, VerbsOnAnUnknownIdSayDoesNotExist) {
   EXPECT_EQ(RootEntries(), std::vector<std::string>{});
 }
 
+// containerd's shim runs `delete --force` after every delete, to be sure:
+// for a container that is already gone that succeeds quietly.
+TEST_P(LifecycleTest, ForceDeleteOfAnUnknownIdSucceeds) {
+  Outcome outcome = Runtime({"delete", "--force", "unknown-" + unique_});
+  EXPECT_TRUE(outcome.ok()) << outcome;
+  EXPECT_EQ(RootEntries(), std::vector<std::string>{});
+}
+
 TEST_P(LifecycleTest, CreateWithAnIdInUseFailsAndLeavesTheFirstAlone) {
   WriteConfig(Script("sleep 100"));
   std::string id = NewId();

@@ -298,6 +298,7 @@ struct BundleConfig {
   };
   bool no_new_privileges = true;
   std::string hostname = "it-host";
+  std::string domainname;  // left out when empty
   std::string root_path = "rootfs";
   bool readonly_root = true;
   std::vector<std::string> namespaces = {"pid", "network", "ipc", "uts", "mount"};
@@ -311,6 +312,10 @@ struct BundleConfig {
   std::string resources_json = "{}";
   // More mounts as raw JSON objects, appended after the standard ones.
   std::vector<std::string> extra_mounts_json;
+  // More members of "process" and "linux", as raw JSON text such as
+  // R"("oomScoreAdj": 500)", appended to those objects.
+  std::string process_extra_json;
+  std::string linux_extra_json;
 };
 
 inline std::string ToJson(const BundleConfig& c) {
@@ -349,9 +354,11 @@ inline std::string ToJson(const BundleConfig& c) {
          ",\n    \"env\": " + JsonStrings(c.env) + ",\n    \"cwd\": " + JsonString(c.cwd) + caps +
          ",\n    \"rlimits\": [" + rlimits +
          "],\n    \"noNewPrivileges\": " + (c.no_new_privileges ? "true" : "false") +
+         (c.process_extra_json.empty() ? "" : ",\n    " + c.process_extra_json) +
          "\n  },\n  \"root\": {\"path\": " + JsonString(c.root_path) +
          ", \"readonly\": " + (c.readonly_root ? "true" : "false") +
-         "},\n  \"hostname\": " + JsonString(c.hostname) + R"(,
+         "},\n  \"hostname\": " + JsonString(c.hostname) +
+         (c.domainname.empty() ? "" : ",\n  \"domainname\": " + JsonString(c.domainname)) + R"(,
   "mounts": [
     {"destination": "/proc", "type": "proc", "source": "proc"},
     {"destination": "/dev", "type": "tmpfs", "source": "tmpfs",
@@ -370,7 +377,8 @@ inline std::string ToJson(const BundleConfig& c) {
     "resources": )" +
          c.resources_json + ",\n    \"namespaces\": [" + namespaces +
          "],\n    \"maskedPaths\": " + JsonStrings(c.masked_paths) +
-         ",\n    \"readonlyPaths\": " + JsonStrings(c.readonly_paths) + "\n  }\n}\n";
+         ",\n    \"readonlyPaths\": " + JsonStrings(c.readonly_paths) +
+         (c.linux_extra_json.empty() ? "" : ",\n    " + c.linux_extra_json) + "\n  }\n}\n";
 }
 
 // ---------------------------------------------------------------------------
