@@ -1,6 +1,8 @@
 #include "shim/control.h"
 
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -32,14 +34,31 @@ Result<void> WriteMessage(int fd, std::string_view text) {
   return {};
 }
 
+// sockaddr_un holds 107 bytes, and a state directory under a client's root
+// can be longer (dockerd's /var/run/docker/runtime-runc/moby/<64-hex id>/):
+// such a socket is reached as /proc/self/fd/N/control.sock, N its directory
+// opened here (`dir` keeps it open for the bind or connect).
+Result<std::string> ReachablePath(const std::string& path, UniqueFd& dir) {
+  std::size_t slash = path.rfind('/');
+  if (path.size() < sizeof(sockaddr_un::sun_path) || slash == std::string::npos) return path;
+  std::string parent = slash == 0 ? "/" : path.substr(0, slash);
+  dir.Reset(::open(parent.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!dir) return FailErrno(StrCat("open ", parent));
+  return StrCat("/proc/self/fd/", dir.Get(), path.substr(slash));
+}
+
 }  // namespace
 
 Result<UniqueFd> ListenControl(const std::string& path) {
-  return ListenUnix(path, SOCK_SEQPACKET, 16);
+  UniqueFd dir;
+  ASSIGN_OR_RETURN(std::string reachable, ReachablePath(path, dir));
+  return ListenUnix(reachable, SOCK_SEQPACKET, 16);
 }
 
 Result<std::string> CallControl(const std::string& path, std::string_view request) {
-  Result<UniqueFd> fd = ConnectUnix(path, SOCK_SEQPACKET);
+  UniqueFd dir;
+  ASSIGN_OR_RETURN(std::string reachable, ReachablePath(path, dir));
+  Result<UniqueFd> fd = ConnectUnix(reachable, SOCK_SEQPACKET);
   if (!fd) return tl::unexpected(std::move(fd).error().Wrap("reach the container's supervisor"));
   RETURN_IF_ERROR(WriteMessage(fd->Get(), request));
   ASSIGN_OR_RETURN(std::string reply, ReadMessage(fd->Get()));

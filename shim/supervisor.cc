@@ -312,6 +312,7 @@ void RunSupervisor(SupervisorArgs args, Channel to_create) {
   // The lock stays with `create` until it returns; the record is written
   // only by this process from now on.
   args.dir.Unlock();
+  ::prctl(PR_SET_NAME, std::string(runtime::kSupervisorName).c_str(), 0, 0, 0);
   ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   // Keep terminal-generated signals away: `run` forwards them instead.

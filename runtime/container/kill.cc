@@ -24,6 +24,16 @@ Result<std::vector<pid_t>> ProcessesOf(const ContainerRecord& record) {
 Result<void> KillContainer(const std::string& root, const std::string& id, int sig, bool all) {
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
+  if (all && CurrentStatus(record) == ContainerStatus::kStopped) {
+    // As runc: --all still reaches what the init left in its cgroup, which a
+    // shared or host pid namespace does not end with it (containerd's shim
+    // sends this after the init exits).
+    ASSIGN_OR_RETURN(std::vector<pid_t> pids, ProcessesOf(record));
+    for (pid_t pid : pids) {
+      if (pid != record.init_pid) ::kill(pid, sig);
+    }
+    return {};
+  }
   RETURN_IF_ERROR(CheckTransition(Verb::kKill, CurrentStatus(record), id));
   // A pidfd checked against the recorded start time cannot hit a process
   // that reused the pid.

@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <sched.h>
 
+#include <charconv>
+
 #include "base/file.h"
 #include "base/strings.h"
 #include "base/unique_fd.h"
@@ -34,8 +36,42 @@ int FlagOf(NamespaceType type) {
   return 0;
 }
 
+// "/proc/<pid>/ns/<name>" -> pid, else 0.
+pid_t ProcPidOf(std::string_view path) {
+  if (!path.starts_with("/proc/")) return 0;
+  path.remove_prefix(6);
+  pid_t pid = 0;
+  auto [end, ec] = std::from_chars(path.data(), path.data() + path.size(), pid);
+  if (ec != std::errc() ||
+      std::string_view(end, path.data() + path.size() - end).find("/ns/") != 0) {
+    return 0;
+  }
+  return pid;
+}
+
+// Clients join another container's namespaces through the pid its runtime
+// reported: /proc/PID/ns/net for docker --network container:X, a podman
+// pod's infra container, CRI sandboxes. vigil reports its supervisor, which
+// lives in the host's namespaces, so such a path must lead to the
+// supervisor's child, the container's init, or the joiner would land in the
+// host's namespaces.
+Result<std::string> ResolveNamespacePath(const std::string& path) {
+  pid_t pid = ProcPidOf(path);
+  if (pid <= 0) return path;
+  Result<std::string> comm = ReadFile(StrCat("/proc/", pid, "/comm"), 64);
+  if (!comm || *comm != StrCat(kSupervisorName, "\n")) return path;
+  Result<std::string> children = ReadFile(StrCat("/proc/", pid, "/task/", pid, "/children"), 4096);
+  pid_t init = 0;
+  if (children) std::from_chars(children->data(), children->data() + children->size(), init);
+  if (init <= 0) {
+    return Fail(StrCat(path, " names a vigil container that is not running"));
+  }
+  return StrCat("/proc/", init, path.substr(path.find("/ns/")));
+}
+
 Result<void> Join(const config::Namespace& ns) {
-  UniqueFd fd(::open(ns.path.c_str(), O_RDONLY | O_CLOEXEC));
+  ASSIGN_OR_RETURN(std::string path, ResolveNamespacePath(ns.path));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) return FailErrno(StrCat("open ", config::NameOf(ns.type), " namespace ", ns.path));
   if (::setns(fd.Get(), FlagOf(ns.type)) != 0) {
     return FailErrno(StrCat("join ", config::NameOf(ns.type), " namespace ", ns.path));

@@ -2,11 +2,16 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "base/result.h"
 #include "config/oci/linux.h"
 
 namespace vigil::runtime {
+
+// The name (comm) the supervisor gives itself: a namespace path through a
+// supervisor's pid (/proc/PID/ns/net) is taken to mean its container's.
+inline constexpr std::string_view kSupervisorName = "vigil-sup";
 
 // The CLONE_NEW* flags of the namespaces to create at clone time. The cgroup
 // namespace is left out (the init unshares it once it sits in its cgroup, so

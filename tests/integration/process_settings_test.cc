@@ -20,6 +20,12 @@ using ::testing::HasSubstr;
 // domainname, which came with runc 1.2; it ignores them.
 constexpr char kNewerThanRunc11[] = "runc 1.1.5 ignores this setting (added in runc 1.2)";
 
+std::string ReadLinkOrEmpty(const std::string& path) {
+  std::error_code ec;
+  std::string target = std::filesystem::read_symlink(path, ec).string();
+  return ec ? "" : target;
+}
+
 class ProcessSettingsTest : public RuntimeTest {
  protected:
   Outcome RunScript(BundleConfig config, const std::string& script) {
@@ -107,6 +113,31 @@ TEST_P(ProcessSettingsTest, UserNamespaceMapsRootToAnUnprivilegedHostUser) {
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_THAT(run.out, HasSubstr("0\n"));
   EXPECT_THAT(run.out, HasSubstr("100000"));
+}
+
+// Docker's --network container:X, podman pods and CRI sandboxes join a
+// container's namespaces through /proc/PID/ns/* of the pid its runtime
+// reported. For vigil that pid is the supervisor's, which lives in the host's
+// namespaces; the joiner must still land in the container's.
+TEST_P(ProcessSettingsTest, JoiningThroughTheReportedPidReachesTheContainersNamespaces) {
+  BundleConfig first;
+  first.args = {"sleep", "100"};
+  WriteConfig(first);
+  std::string first_id = NewId();
+  CreateAndStart(first_id);
+  std::string pid = std::to_string(PidFromFile(first_id));
+  Outcome inside = Runtime(
+      {"exec", first_id, "sh", "-c", "for n in net ipc uts; do readlink /proc/self/ns/$n; done"});
+  ASSERT_TRUE(inside.ok()) << inside;
+
+  BundleConfig second;
+  second.namespaces = {"pid", "mount", "network=/proc/" + pid + "/ns/net",
+                       "ipc=/proc/" + pid + "/ns/ipc", "uts=/proc/" + pid + "/ns/uts"};
+  Outcome joined = RunScript(second, "for n in net ipc uts; do readlink /proc/self/ns/$n; done");
+  ASSERT_TRUE(joined.ok()) << joined;
+  EXPECT_EQ(joined.out, inside.out);
+  EXPECT_NE(joined.out.substr(0, joined.out.find('\n')), ReadLinkOrEmpty("/proc/self/ns/net"))
+      << "joined the host's network namespace";
 }
 
 TEST_P(ProcessSettingsTest, UnsupportedIntelRdtIsRefusedLeavingNothing) {

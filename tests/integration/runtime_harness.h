@@ -340,9 +340,14 @@ inline std::string ToJson(const BundleConfig& c) {
   }
   std::string extra_mounts;
   for (const std::string& mount : c.extra_mounts_json) extra_mounts += ",\n    " + mount;
+  // "type", or "type=path" to join an existing namespace.
   std::string namespaces;
   for (std::size_t i = 0; i < c.namespaces.size(); ++i) {
-    namespaces += std::string(i ? ", " : "") + "{\"type\": " + JsonString(c.namespaces[i]) + "}";
+    const std::string& ns = c.namespaces[i];
+    std::size_t eq = ns.find('=');
+    namespaces += std::string(i ? ", " : "") + "{\"type\": " + JsonString(ns.substr(0, eq)) +
+                  (eq == std::string::npos ? "" : ", \"path\": " + JsonString(ns.substr(eq + 1))) +
+                  "}";
   }
   return R"({
   "ociVersion": "1.0.2",

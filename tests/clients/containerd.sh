@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# containerd runs containers with vigil: a private containerd (its own socket,
+# root and state in a temporary directory, no CRI, no registry, no CNI) driven
+# by ctr with --runc-binary set to the runtime under test, a busybox image
+# imported from a tar make_image.py builds, and the cases a ctr user tries
+# first: run, exit status, and a detached task through exec, kill and delete.
+#
+# usage: containerd.sh RUNTIME   (vigil's binary; /usr/sbin/runc works as well,
+#                                 as the reference the cases are checked against)
+# Prints "ok - ..." / "not ok - ..." per case and "N passed, M failed"; exits 77
+# (skipped) when not root or containerd is not installed, non-zero on a failure.
+set -uo pipefail
+
+skip() {
+  echo "skip: $*"
+  exit 77
+}
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 RUNTIME" >&2
+  exit 2
+fi
+runtime=$(readlink -f "$1") || exit 2
+[[ -x $runtime ]] || { echo "$0: $1 is not an executable" >&2; exit 2; }
+[[ $EUID -eq 0 ]] || skip "needs root (containerd)"
+containerd=$(command -v containerd) || skip "containerd not installed (scripts/install-deps: containerd)"
+ctr=$(command -v ctr) || skip "ctr not installed (it comes with containerd)"
+command -v containerd-shim-runc-v2 >/dev/null || skip "containerd-shim-runc-v2 not installed"
+busybox=$(command -v busybox) || skip "busybox not installed (busybox-static)"
+command -v python3 >/dev/null || skip "python3 not installed"
+here=$(cd "$(dirname "$0")" && pwd)
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vigil-containerd.XXXXXX") || exit 1
+sock=$tmp/containerd.sock
+# A namespace of its own: containerd puts a task in cgroup /NAMESPACE/ID.
+ns=vigil-test-$$
+image=localhost/vigil-busybox:test
+containerd_pid=""
+
+# Processes started with our socket as an argument: the shims containerd
+# started for us (-address SOCK), and ctr.
+# shellcheck disable=SC2317  # called from cleanup, a trap
+started_with_socket() {
+  local proc
+  for proc in /proc/[0-9]*; do
+    tr '\0' '\n' 2>/dev/null <"$proc/cmdline" | grep -qxF -- "$sock" && echo "${proc#/proc/}"
+  done
+}
+
+# Everything the test started: its tasks and containers through containerd,
+# then containerd, then by pid whatever is left (the processes in the tasks'
+# cgroups, which are named after our namespace, and the shims), the shims'
+# sockets, the cgroups, every mount under $tmp, and $tmp.
+# shellcheck disable=SC2317  # a trap
+cleanup() {
+  set +e
+  if [[ -n $containerd_pid ]] && kill -0 "$containerd_pid" 2>/dev/null; then
+    local id
+    for id in $(timeout 10 "$ctr" -a "$sock" -n "$ns" task ls -q 2>/dev/null); do
+      timeout 10 "$ctr" -a "$sock" -n "$ns" task kill -a -s SIGKILL "$id" >/dev/null 2>&1
+      timeout 10 "$ctr" -a "$sock" -n "$ns" task delete -f "$id" >/dev/null 2>&1
+    done
+    for id in $(timeout 10 "$ctr" -a "$sock" -n "$ns" container ls -q 2>/dev/null); do
+      timeout 10 "$ctr" -a "$sock" -n "$ns" container delete "$id" >/dev/null 2>&1
+    done
+    kill -TERM "$containerd_pid"
+    for _ in $(seq 50); do kill -0 "$containerd_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$containerd_pid" 2>/dev/null
+    wait "$containerd_pid" 2>/dev/null
+  fi
+  local cgroups=(/sys/fs/cgroup/"$ns" /sys/fs/cgroup/*/"$ns") dir pid
+  for dir in "${cgroups[@]}"; do
+    [[ -d $dir ]] || continue
+    find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null |
+      while read -r pid; do kill -KILL "$pid" 2>/dev/null; done
+  done
+  for pid in $(started_with_socket); do kill -KILL "$pid" 2>/dev/null; done
+  local address
+  for address in "$tmp"/state/io.containerd.runtime.v2.task/"$ns"/*/address; do
+    [[ -f $address ]] && rm -f "$(sed 's|^unix://||' "$address")"
+  done
+  for _ in $(seq 20); do
+    local left=0
+    for dir in "${cgroups[@]}"; do
+      [[ -d $dir ]] || continue
+      find "$dir" -depth -type d -exec rmdir {} + 2>/dev/null
+      [[ -d $dir ]] && left=1
+    done
+    ((left)) || break
+    sleep 0.1
+  done
+  local target
+  awk -v dir="$tmp/" 'index($5, dir) == 1 { print $5 }' /proc/self/mountinfo | sort -r |
+    while read -r target; do umount -l "$target" 2>/dev/null; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+c() { timeout 60 "$ctr" -a "$sock" -n "$ns" "$@"; }
+
+passed=0
+failed=0
+ok() {
+  echo "ok - $1"
+  passed=$((passed + 1))
+}
+not_ok() {
+  echo "not ok - $1"
+  [[ -n ${2:-} ]] && printf '%s\n' "$2" | sed 's/^/#   /'
+  failed=$((failed + 1))
+}
+# The shim's log of every task (the runtime's --log, JSON lines), for a failure.
+shim_logs() {
+  local log
+  for log in "$tmp"/state/io.containerd.runtime.v2.task/"$ns"/*/log.json; do
+    [[ -s $log ]] && { echo "$log:"; tail -n 5 "$log"; }
+  done
+}
+# expect NAME WANT COMMAND...: COMMAND must succeed with WANT as its output.
+expect() {
+  local name=$1 want=$2
+  shift 2
+  local out rc
+  out=$("$@" 2>"$tmp/stderr")
+  rc=$?
+  if ((rc == 0)) && [[ $out == "$want" ]]; then
+    ok "$name"
+  else
+    not_ok "$name" "exit $rc, wanted \"$want\", got \"$out\"; stderr: $(cat "$tmp/stderr")
+$(shim_logs)"
+  fi
+}
+# expect_rc NAME WANT COMMAND...: COMMAND must exit with status WANT.
+expect_rc() {
+  local name=$1 want=$2
+  shift 2
+  "$@" >/dev/null 2>"$tmp/stderr"
+  local rc=$?
+  if ((rc == want)); then ok "$name"; else
+    not_ok "$name" "exit $rc, wanted $want; stderr: $(cat "$tmp/stderr")
+$(shim_logs)"
+  fi
+}
+# task_status ID: RUNNING, STOPPED, ... (empty when there is no task).
+task_status() {
+  c task ls 2>/dev/null | awk -v id="$1" '$1 == id { print $3 }'
+}
+finish() {
+  if ((failed)); then
+    echo "# containerd's log (warnings and errors, last 40):"
+    grep -v 'level=info' "$tmp/containerd.log" | tail -n 40 | sed 's/^/#   /'
+  fi
+  echo "$passed passed, $failed failed"
+  ((failed == 0))
+  exit
+}
+
+mkdir -p "$tmp/fifo" "$tmp/runc"
+cat >"$tmp/config.toml" <<EOF
+version = 2
+root = "$tmp/root"
+state = "$tmp/state"
+disabled_plugins = [
+  "io.containerd.grpc.v1.cri",
+  "io.containerd.snapshotter.v1.aufs",
+  "io.containerd.snapshotter.v1.btrfs",
+  "io.containerd.snapshotter.v1.devmapper",
+  "io.containerd.snapshotter.v1.zfs",
+]
+
+[grpc]
+  address = "$sock"
+
+[ttrpc]
+  address = "$sock.ttrpc"
+
+[plugins."io.containerd.internal.v1.opt"]
+  path = "$tmp/opt"
+EOF
+
+echo "# runtime: $runtime; $("$containerd" --version)"
+"$containerd" --config "$tmp/config.toml" >"$tmp/containerd.log" 2>&1 &
+containerd_pid=$!
+for _ in $(seq 150); do
+  c version >/dev/null 2>&1 && break
+  kill -0 "$containerd_pid" 2>/dev/null || break
+  sleep 0.2
+done
+if ! c version >/dev/null 2>&1; then
+  not_ok "containerd starts" "$(tail -n 30 "$tmp/containerd.log")"
+  finish
+fi
+ok "containerd starts"
+
+# overlayfs when it loaded (it test-mounts on $tmp), else native (copies).
+snapshotter=native
+if c plugins ls 2>/dev/null | awk '$2 == "overlayfs" && $NF == "ok"' | grep -q .; then
+  snapshotter=overlayfs
+fi
+export CONTAINERD_SNAPSHOTTER=$snapshotter
+echo "# snapshotter: $snapshotter"
+
+# The image: busybox-static and a link per applet, one tar, no registry.
+if ! out=$(python3 "$here/make_image.py" "$image" "$tmp/image.tar" "$busybox" 2>&1); then
+  not_ok "make_image.py" "$out"
+  finish
+fi
+if out=$(c image import "$tmp/image.tar" 2>&1) &&
+  c image ls -q 2>/dev/null | grep -qxF "$image"; then
+  ok "ctr image import (unpacked with $snapshotter)"
+else
+  not_ok "ctr image import" "$out"
+  finish
+fi
+
+run=(run --runc-binary "$runtime" --runc-root "$tmp/runc" --fifo-dir "$tmp/fifo")
+expect "ctr run --rm echo hi" hi c "${run[@]}" --rm "$image" hello echo hi
+expect_rc "exit code 3 propagated" 3 c "${run[@]}" --rm "$image" exit3 sh -c 'exit 3'
+expect "--rm left no container" "" c container ls -q
+
+# A detached task through exec, kill and delete.
+if c "${run[@]}" -d "$image" sleeper sleep 100 >/dev/null 2>"$tmp/stderr"; then
+  ok "ctr run -d sleep 100"
+  expect "task ls: RUNNING" RUNNING task_status sleeper
+  expect "ctr task exec echo from-exec" from-exec \
+    c task exec --fifo-dir "$tmp/fifo" --exec-id e1 sleeper echo from-exec
+  expect_rc "ctr task exec exit code" 5 \
+    c task exec --fifo-dir "$tmp/fifo" --exec-id e2 sleeper sh -c 'exit 5'
+  if c task kill -s SIGKILL sleeper >/dev/null 2>"$tmp/stderr"; then
+    for _ in $(seq 50); do
+      [[ $(task_status sleeper) == STOPPED ]] && break
+      sleep 0.2
+    done
+    expect "ctr task kill -s SIGKILL: STOPPED" STOPPED task_status sleeper
+  else
+    not_ok "ctr task kill -s SIGKILL" "$(cat "$tmp/stderr")
+$(shim_logs)"
+  fi
+  if c task delete sleeper >/dev/null 2>"$tmp/stderr" && [[ -z $(task_status sleeper) ]]; then
+    ok "ctr task delete"
+  else
+    not_ok "ctr task delete" "$(cat "$tmp/stderr")
+$(shim_logs)"
+  fi
+  if c container delete sleeper >/dev/null 2>"$tmp/stderr" && [[ -z $(c container ls -q) ]]; then
+    ok "ctr container delete"
+  else
+    not_ok "ctr container delete" "$(cat "$tmp/stderr")"
+  fi
+else
+  not_ok "ctr run -d sleep 100" "$(cat "$tmp/stderr")
+$(shim_logs)"
+fi
+
+finish

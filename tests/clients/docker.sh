@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# Docker runs containers with vigil: a private dockerd (its own managed
+# containerd, all state in a temporary directory, no bridge, no iptables, no
+# registry) with the runtime under test registered as "vigil", a busybox image
+# imported from a local tarball, and the cases a Docker user tries first.
+#
+# usage: docker.sh RUNTIME   (vigil's binary; /usr/sbin/runc works as well, as
+#                             the reference the cases are checked against)
+# Prints "ok - ..." / "not ok - ..." per case and "N passed, M failed"; exits 77
+# (skipped) when not root or Docker is not installed, non-zero on a failure.
+set -uo pipefail
+
+skip() {
+  echo "skip: $*"
+  exit 77
+}
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 RUNTIME" >&2
+  exit 2
+fi
+runtime=$(readlink -f "$1") || exit 2
+[[ -x $runtime ]] || { echo "$0: $1 is not an executable" >&2; exit 2; }
+[[ $EUID -eq 0 ]] || skip "needs root (dockerd)"
+dockerd=$(command -v dockerd) || skip "dockerd not installed (scripts/install-deps: docker.io)"
+command -v containerd >/dev/null || skip "containerd not installed (docker.io depends on it)"
+# docker.io's own client first: another one earlier on PATH may be newer than
+# the daemon.
+if [[ -x /usr/bin/docker ]]; then docker_cli=/usr/bin/docker; else
+  docker_cli=$(command -v docker) || skip "docker client not installed"
+fi
+busybox=$(command -v busybox) || skip "busybox not installed (busybox-static)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vigil-docker.XXXXXX") || exit 1
+sock=$tmp/docker.sock
+dockerd_pid=""
+image=vigil-test/busybox:latest
+# dockerd's parent cgroup in each hierarchy: removed at the end (while empty)
+# where this test made it.
+hierarchies=$(findmnt -rn -t cgroup,cgroup2 -o TARGET)
+new_cgroups=()
+for h in $hierarchies; do [[ -e $h/docker ]] || new_cgroups+=("$h/docker"); done
+
+# Everything the test started, by pid, then every mount under $tmp.
+cleanup() {
+  set +e
+  if [[ -n $dockerd_pid ]] && kill -0 "$dockerd_pid" 2>/dev/null; then
+    local ids
+    ids=$(timeout 30 "$docker_cli" -H "unix://$sock" ps -aq 2>/dev/null)
+    # shellcheck disable=SC2086
+    [[ -n $ids ]] && timeout 60 "$docker_cli" -H "unix://$sock" rm -f $ids >/dev/null 2>&1
+    local containerd_pid
+    containerd_pid=$(cat "$tmp/exec/containerd/containerd.pid" 2>/dev/null)
+    kill -TERM "$dockerd_pid"
+    for _ in $(seq 100); do kill -0 "$dockerd_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$dockerd_pid" 2>/dev/null
+    wait "$dockerd_pid" 2>/dev/null
+    if [[ -n $containerd_pid ]]; then
+      for _ in $(seq 50); do kill -0 "$containerd_pid" 2>/dev/null || break; sleep 0.2; done
+      kill -KILL "$containerd_pid" 2>/dev/null
+    fi
+  fi
+  # Containers that were not removed (the runtime's state under the exec
+  # root), then their shims.
+  local state pidfile
+  for state in "$tmp"/exec/runtime-*/moby/*/; do
+    [[ -d $state ]] || continue
+    timeout 30 "$runtime" --root "$(dirname "$state")" delete --force "$(basename "$state")" \
+      >/dev/null 2>&1
+  done
+  for pidfile in "$tmp"/exec/containerd/daemon/io.containerd.runtime.v2.task/*/*/shim.pid; do
+    [[ -f $pidfile ]] && kill -KILL "$(cat "$pidfile")" 2>/dev/null
+  done
+  local target
+  awk -v dir="$tmp/" 'index($5, dir) == 1 { print $5 }' /proc/self/mountinfo | sort -r |
+    while read -r target; do umount -l "$target" 2>/dev/null; done
+  rm -rf "$tmp"
+  local dir
+  for dir in "${new_cgroups[@]}"; do rmdir "$dir" 2>/dev/null; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+dk() { timeout 120 "$docker_cli" -H "unix://$sock" "$@"; }
+
+passed=0
+failed=0
+ok() {
+  echo "ok - $1"
+  passed=$((passed + 1))
+}
+not_ok() {
+  echo "not ok - $1"
+  [[ -n ${2:-} ]] && printf '%s\n' "$2" | sed 's/^/#   /'
+  failed=$((failed + 1))
+}
+# expect NAME WANT COMMAND...: COMMAND's standard output must be WANT.
+expect() {
+  local name=$1 want=$2
+  shift 2
+  local out rc
+  out=$("$@" 2>"$tmp/stderr")
+  rc=$?
+  if [[ $out == "$want" ]]; then
+    ok "$name"
+  else
+    not_ok "$name" "exit $rc, wanted \"$want\", got \"$out\"; stderr: $(cat "$tmp/stderr")"
+  fi
+}
+# expect_rc NAME WANT COMMAND...: COMMAND must exit with status WANT.
+expect_rc() {
+  local name=$1 want=$2
+  shift 2
+  "$@" >/dev/null 2>"$tmp/stderr"
+  local rc=$?
+  if ((rc == want)); then ok "$name"; else
+    not_ok "$name" "exit $rc, wanted $want; stderr: $(cat "$tmp/stderr")"
+  fi
+}
+finish() {
+  if ((failed)); then
+    echo "# dockerd's log, its last errors and warnings:"
+    grep -E 'level=(error|warning|fatal)' "$tmp/dockerd.log" | tail -n 20 | sed 's/^/#   /'
+  fi
+  echo "$passed passed, $failed failed"
+  ((failed == 0))
+  exit
+}
+
+# overlay2 unless $tmp is on a filesystem overlayfs cannot stack on.
+storage=overlay2
+case $(stat -f -c %T "$tmp") in overlayfs | tmpfs | aufs) storage=vfs ;; esac
+cat >"$tmp/daemon.json" <<EOF
+{
+  "bridge": "none",
+  "iptables": false,
+  "ip6tables": false,
+  "ip-forward": false,
+  "ip-masq": false,
+  "userland-proxy": false,
+  "exec-opts": ["native.cgroupdriver=cgroupfs"],
+  "storage-driver": "$storage",
+  "deprecated-key-path": "$tmp/key.json",
+  "runtimes": {"vigil": {"path": "$runtime"}}
+}
+EOF
+
+echo "# runtime: $runtime; dockerd: $("$dockerd" --version); storage: $storage"
+"$dockerd" --config-file "$tmp/daemon.json" --data-root "$tmp/data" --exec-root "$tmp/exec" \
+  --pidfile "$tmp/dockerd.pid" -H "unix://$sock" >"$tmp/dockerd.log" 2>&1 &
+dockerd_pid=$!
+for _ in $(seq 150); do
+  dk version >/dev/null 2>&1 && break
+  kill -0 "$dockerd_pid" 2>/dev/null || break
+  sleep 0.2
+done
+if ! dk version >/dev/null 2>&1; then
+  not_ok "dockerd starts" "$(tail -n 30 "$tmp/dockerd.log")"
+  finish
+fi
+ok "dockerd starts"
+
+# The image: busybox-static and a link per applet, imported, no registry.
+mkdir -p "$tmp/rootfs/bin"
+cp "$busybox" "$tmp/rootfs/bin/busybox"
+for applet in $("$busybox" --list); do
+  [[ $applet == busybox ]] || ln -sf busybox "$tmp/rootfs/bin/$applet"
+done
+tar -C "$tmp/rootfs" -cf "$tmp/rootfs.tar" .
+if ! out=$(dk import --change 'CMD ["sh"]' "$tmp/rootfs.tar" "$image" 2>&1); then
+  not_ok "docker import busybox" "$out"
+  finish
+fi
+ok "docker import busybox"
+
+run=(run --rm --runtime=vigil --network none)
+expect "docker run echo hi" hi dk "${run[@]}" "$image" echo hi
+
+expect_rc "exit code 3 propagated" 3 dk "${run[@]}" "$image" sh -c 'exit 3'
+
+# A detached container through its lifecycle.
+if cid=$(dk run -d --runtime=vigil --network none "$image" sleep 100 2>"$tmp/stderr"); then
+  ok "docker run -d"
+  expect "docker inspect: running" true dk inspect -f '{{.State.Running}}' "$cid"
+  expect "docker exec" from-exec dk exec "$cid" echo from-exec
+  expect "docker exec -u 1000" 1000 dk exec -u 1000 "$cid" id -u
+  expect_rc "docker exec exit code" 5 dk exec "$cid" sh -c 'exit 5'
+  if dk pause "$cid" >/dev/null 2>"$tmp/stderr"; then
+    expect "docker pause: Paused true" true dk inspect -f '{{.State.Paused}}' "$cid"
+  else
+    not_ok "docker pause" "$(cat "$tmp/stderr")"
+  fi
+  if dk unpause "$cid" >/dev/null 2>"$tmp/stderr"; then
+    expect "docker unpause: Paused false" false dk inspect -f '{{.State.Paused}}' "$cid"
+    expect "docker exec after unpause" again dk exec "$cid" echo again
+  else
+    not_ok "docker unpause" "$(cat "$tmp/stderr")"
+  fi
+  if dk stop -t 1 "$cid" >/dev/null 2>"$tmp/stderr"; then
+    # sleep, as pid 1, ignores SIGTERM: stop ends it with SIGKILL (137).
+    expect "docker stop -t 1: exited" "false 137" \
+      dk inspect -f '{{.State.Running}} {{.State.ExitCode}}' "$cid"
+  else
+    not_ok "docker stop -t 1" "$(cat "$tmp/stderr")"
+  fi
+  if dk rm "$cid" >/dev/null 2>"$tmp/stderr" && ! dk inspect "$cid" >/dev/null 2>&1; then
+    ok "docker rm"
+  else
+    not_ok "docker rm" "$(cat "$tmp/stderr")"
+  fi
+else
+  not_ok "docker run -d" "$(cat "$tmp/stderr")"
+fi
+
+# Joining another container's namespaces: dockerd names them by that
+# container's pid (the runtime's --pid-file) as /proc/PID/ns/*. Both sides are
+# read from inside, and the member must not be in the host's.
+ns='for n in ipc net pid; do readlink /proc/self/ns/$n; done'
+name="docker run --ipc/--network/--pid container:X joins X's namespaces"
+if base=$(dk run -d --runtime=vigil --network none --ipc shareable "$image" sleep 100 \
+  2>"$tmp/stderr"); then
+  base_ns=$(dk exec "$base" sh -c "$ns" 2>>"$tmp/stderr")
+  member_ns=$(dk run --rm --runtime=vigil --ipc "container:$base" --network "container:$base" \
+    --pid "container:$base" "$image" sh -c "$ns" 2>>"$tmp/stderr")
+  host_ns=$(for n in ipc net pid; do readlink "/proc/self/ns/$n"; done)
+  if [[ -n $base_ns && $member_ns == "$base_ns" && $member_ns != "$host_ns" ]]; then
+    ok "$name"
+  else
+    not_ok "$name" "X: ${base_ns//$'\n'/ }; member: ${member_ns//$'\n'/ }; host: ${host_ns//$'\n'/ }; \
+stderr: $(cat "$tmp/stderr")"
+  fi
+  dk rm -f "$base" >/dev/null 2>&1
+else
+  not_ok "$name" "$(cat "$tmp/stderr")"
+fi
+
+# A terminal: the runtime hands the pty's master to the shim (console socket).
+expect "docker run -t: a terminal" /dev/pts/0 sh -c \
+  'timeout 120 "$0" -H "unix://$1" run --rm -t --runtime=vigil --network none "$2" tty | tr -d "\r"' \
+  "$docker_cli" "$sock" "$image"
+expect "docker run -e -w" "bar /tmp" dk "${run[@]}" -e FOO=bar -w /tmp "$image" sh -c 'echo $FOO $(pwd)'
+
+# Resources and security options, read back from inside.
+expect "--memory 64m" 67108864 dk "${run[@]}" --memory 64m "$image" sh -c \
+  'cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.max'
+expect "--pids-limit 10" 10 dk "${run[@]}" --pids-limit 10 "$image" sh -c \
+  'cat /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids.max'
+expect "--read-only: touch / fails" read-only dk "${run[@]}" --read-only "$image" sh -c \
+  'if touch /probe 2>/dev/null; then echo writable; else echo read-only; fi'
+expect "-u 1000:1000" 1000:1000 dk "${run[@]}" -u 1000:1000 "$image" sh -c 'echo $(id -u):$(id -g)'
+
+# Every container is gone: none may have left its cgroup behind.
+left=$(for h in $hierarchies; do [[ -d $h/docker ]] && find "$h/docker" -mindepth 1 -type d; done)
+if [[ -z $left ]]; then ok "no container cgroup left behind"; else
+  not_ok "no container cgroup left behind" "$left"
+fi
+
+finish
