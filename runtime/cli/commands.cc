@@ -29,6 +29,8 @@ constexpr Command kCommands[] = {
      kCreateFlags, RunCreate},
     {"delete", "delete a stopped container (--force: any container)", "<container-id>",
      kDeleteFlags, RunDelete},
+    {"events", "print the container's cgroup usage as JSON lines (--stats: once)",
+     "<container-id>", kEventsFlags, RunEvents},
     {"exec", "run another process in a running container", "<container-id> [command...]",
      kExecFlags, RunExec},
     {"features",
@@ -41,12 +43,16 @@ constexpr Command kCommands[] = {
      kKillFlags, RunKill},
     {"list", "list the containers", "", kListFlags, RunList},
     {"pause", "freeze every process of a running container", "<container-id>", {}, RunPause},
+    {"ps", "list the container's processes (ps(1) output, or --format json: the pids)",
+     "<container-id> [ps-args...]", kPsFlags, RunPs},
     {"resume", "thaw a paused container", "<container-id>", {}, RunResume},
     {"run", "create and start a container, wait for it, then delete it", "<container-id>",
      kRunFlags, RunRun},
     {"spec", "write a default config.json into the bundle", "", kSpecFlags, RunSpec},
     {"start", "start a created container", "<container-id>", {}, RunStart},
     {"state", "print the container's state as JSON", "<container-id>", {}, RunState},
+    {"update", "change a running container's cgroup limits", "<container-id>", kUpdateFlags,
+     RunUpdate},
 };
 
 }  // namespace

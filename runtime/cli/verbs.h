@@ -14,6 +14,9 @@ Result<int> RunCreate(const Invocation& invocation);
 extern const FlagSpec kDeleteFlags[1];
 Result<int> RunDelete(const Invocation& invocation);
 
+extern const FlagSpec kEventsFlags[2];
+Result<int> RunEvents(const Invocation& invocation);
+
 extern const FlagSpec kExecFlags[11];
 Result<int> RunExec(const Invocation& invocation);
 
@@ -22,6 +25,9 @@ Result<int> RunKill(const Invocation& invocation);
 
 extern const FlagSpec kListFlags[2];
 Result<int> RunList(const Invocation& invocation);
+
+extern const FlagSpec kPsFlags[1];
+Result<int> RunPs(const Invocation& invocation);
 
 extern const FlagSpec kRunFlags[7];
 Result<int> RunRun(const Invocation& invocation);
@@ -37,5 +43,8 @@ Result<int> RunHelp(const Invocation& invocation);
 
 extern const FlagSpec kSpecFlags[2];
 Result<int> RunSpec(const Invocation& invocation);
+
+extern const FlagSpec kUpdateFlags[16];
+Result<int> RunUpdate(const Invocation& invocation);
 
 }  // namespace vigil::cli

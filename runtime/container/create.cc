@@ -43,7 +43,8 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
   }
   for (std::size_t i = 0; i < spec.mounts.size(); ++i) {
     if (!spec.mounts[i].uid_mappings.empty()) {
-      return Fail(StrCat("mounts[", i, "].uidMappings: idmapped mounts are not supported by vigil yet"));
+      return Fail(
+          StrCat("mounts[", i, "].uidMappings: idmapped mounts are not supported by vigil yet"));
     }
   }
   if (spec.process->terminal && options.console_socket.empty()) {

@@ -48,6 +48,8 @@ Result<void> KillContainer(const std::string& root, const std::string& id, int s
     }
   }
   Result<void> sent = PidfdSendSignal(init->Get(), sig);
+  // With --all the init may have exited between the two steps: done.
+  if (!sent && sent.error().code == ESRCH && all) return {};
   if (!sent && sent.error().code == ESRCH) {
     return Fail(StrCat("container ", Quote(id), ": no such process"));
   }

@@ -30,6 +30,8 @@ Result<void> CheckTransition(Verb verb, ContainerStatus status, std::string_view
       ok = status == S::kCreated;
       break;
     case Verb::kKill:
+    case Verb::kUpdate:
+    case Verb::kStats:
       ok = status == S::kCreated || status == S::kRunning || status == S::kPaused;
       break;
     case Verb::kPause:
@@ -52,6 +54,8 @@ Result<void> CheckTransition(Verb verb, ContainerStatus status, std::string_view
       return Fail(StrCat("cannot start container ", Quote(id), ": it is ", name, ", not created"));
     case Verb::kKill:
     case Verb::kExec:
+    case Verb::kUpdate:
+    case Verb::kStats:
       return Fail(StrCat("container ", Quote(id), " is ", name, ": container not running"));
     case Verb::kPause:
       return Fail(StrCat("cannot pause container ", Quote(id), ": it is ", name, ", not running"));

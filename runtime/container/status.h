@@ -14,7 +14,9 @@ using config::ContainerStatus;
 // The record's status, corrected by what /proc says about the supervisor.
 ContainerStatus CurrentStatus(const ContainerRecord& record);
 
-enum class Verb { kStart, kKill, kPause, kResume, kDelete, kExec };
+// kUpdate and kStats need the container's cgroup: created, running or
+// paused (runc refuses a stopped container with "not running").
+enum class Verb { kStart, kKill, kPause, kResume, kDelete, kExec, kUpdate, kStats };
 
 // Ok when `verb` may act on a container in `status`; otherwise the error
 // callers match on (containerd looks for "container not running").
