@@ -1,5 +1,7 @@
 #include "runtime/cli/flags.h"
 
+#include <charconv>
+
 #include "base/strings.h"
 
 namespace vigil::cli {
@@ -37,6 +39,16 @@ std::vector<std::string> ParsedFlags::Values(std::string_view name) const {
   auto [first, last] = values_.equal_range(name);
   for (auto it = first; it != last; ++it) out.push_back(it->second);
   return out;
+}
+
+Result<int> ParsedFlags::Count(std::string_view name) const {
+  std::string text = Value(name).value_or("0");
+  int count = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
+  if (ec != std::errc() || end != text.data() + text.size() || count < 0) {
+    return Fail(StrCat("--", name, ": expected a count, got ", Quote(text)));
+  }
+  return count;
 }
 
 Result<ParsedFlags> ParseFlags(std::span<const FlagSpec> specs, std::span<const std::string> args,

@@ -32,6 +32,10 @@ class ParsedFlags {
   // Every value of a repeatable flag (`--env A=1 --env B=2`), in order.
   [[nodiscard]] std::vector<std::string> Values(std::string_view name) const;
 
+  // A flag holding a count (`--preserve-fds 2`): 0 when absent; anything but
+  // a non-negative integer is an error naming the flag.
+  [[nodiscard]] Result<int> Count(std::string_view name) const;
+
   std::vector<std::string> positional;
 
  private:

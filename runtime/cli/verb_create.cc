@@ -28,12 +28,7 @@ Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
       .no_pivot = invocation.flags.IsSet("no-pivot"),
       .systemd_cgroup = invocation.global.systemd_cgroup,
   };
-  std::string preserve = invocation.flags.Value("preserve-fds").value_or("0");
-  auto [end, ec] =
-      std::from_chars(preserve.data(), preserve.data() + preserve.size(), options.preserve_fds);
-  if (ec != std::errc() || end != preserve.data() + preserve.size() || options.preserve_fds < 0) {
-    return Fail(StrCat("--preserve-fds: expected a count, got ", Quote(preserve)));
-  }
+  ASSIGN_OR_RETURN(options.preserve_fds, invocation.flags.Count("preserve-fds"));
   // systemd socket activation: LISTEN_FDS descriptors pass through too.
   if (const char* listen = std::getenv("LISTEN_FDS")) {
     int n = 0;

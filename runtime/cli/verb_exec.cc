@@ -86,12 +86,7 @@ Result<int> RunExec(const Invocation& invocation) {
       .console_socket = invocation.flags.Value("console-socket").value_or(""),
   };
   ASSIGN_OR_RETURN(options.process, BuildProcess(invocation, options.id));
-  std::string preserve = invocation.flags.Value("preserve-fds").value_or("0");
-  auto [end, ec] =
-      std::from_chars(preserve.data(), preserve.data() + preserve.size(), options.preserve_fds);
-  if (ec != std::errc() || end != preserve.data() + preserve.size() || options.preserve_fds < 0) {
-    return Fail(StrCat("--preserve-fds: expected a count, got ", Quote(preserve)));
-  }
+  ASSIGN_OR_RETURN(options.preserve_fds, invocation.flags.Count("preserve-fds"));
   return runtime::ExecInContainer(options);
 }
 

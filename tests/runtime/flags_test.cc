@@ -75,6 +75,14 @@ TEST(FlagsTest, ConsumedCountStopsBeforeTheVerb) {
   EXPECT_TRUE(parsed->positional.empty());
 }
 
+TEST(FlagsTest, CountsAreNonNegativeIntegers) {
+  EXPECT_EQ(*Parse({})->Count("bundle"), 0);
+  EXPECT_EQ(*Parse({"--bundle=3"})->Count("bundle"), 3);
+  EXPECT_EQ(Parse({"--bundle=-1"})->Count("bundle").error().message,
+            "--bundle: expected a count, got \"-1\"");
+  EXPECT_FALSE(Parse({"--bundle=2x"})->Count("bundle"));
+}
+
 TEST(FlagsTest, HelpListsEveryFlag) {
   std::string help = FlagHelp(kSpecs);
   EXPECT_THAT(help, HasSubstr("--bundle, -b DIR"));
