@@ -10,58 +10,12 @@
 
 #include "base/json/json_writer.h"
 #include "base/strings.h"
+#include "runtime/cli/units.h"
 #include "runtime/cli/verbs.h"
 #include "runtime/container/inspect.h"
 
 namespace vigil::cli {
 namespace {
-
-// A duration in Go's time.ParseDuration syntax, which runc's --interval
-// takes: "5s", "500ms", "1m30s", "1.5h", "250us"; "0" alone needs no unit.
-Result<std::chrono::nanoseconds> ParseGoDuration(std::string_view text) {
-  auto invalid = [&](std::string_view why) {
-    return Fail(StrCat("--interval: invalid duration ", Quote(text), ": ", why));
-  };
-  std::string_view rest = text;
-  bool negative = false;
-  if (!rest.empty() && (rest.front() == '-' || rest.front() == '+')) {
-    negative = rest.front() == '-';
-    rest.remove_prefix(1);
-  }
-  if (rest == "0") return std::chrono::nanoseconds(0);
-  if (rest.empty()) return invalid("empty");
-  struct Unit {
-    std::string_view name;
-    long double ns;
-  };
-  constexpr Unit kUnits[] = {{"ns", 1},   {"us", 1e3}, {"\u00b5s", 1e3}, {"\u03bcs", 1e3},
-                             {"ms", 1e6}, {"s", 1e9},  {"m", 60e9},      {"h", 3600e9}};
-  long double total = 0;
-  while (!rest.empty()) {
-    std::size_t end = rest.find_first_not_of("0123456789.");
-    std::string_view number = rest.substr(0, end);
-    if (number.empty() || number == "." || number.find('.') != number.rfind('.')) {
-      return invalid("expected a number");
-    }
-    if (end == std::string_view::npos) return invalid("missing unit (ns, us, ms, s, m or h)");
-    rest.remove_prefix(end);
-    // The longest name that matches, so "ms" is not read as "m".
-    const Unit* unit = nullptr;
-    for (const Unit& u : kUnits) {
-      if (rest.starts_with(u.name) && (unit == nullptr || u.name.size() > unit->name.size())) {
-        unit = &u;
-      }
-    }
-    if (unit == nullptr) return invalid("unknown unit");
-    rest.remove_prefix(unit->name.size());
-    total += std::strtold(std::string(number).c_str(), nullptr) * unit->ns;
-  }
-  if (total > static_cast<long double>(std::numeric_limits<std::int64_t>::max())) {
-    return invalid("too long");
-  }
-  auto ns = static_cast<std::int64_t>(total);
-  return std::chrono::nanoseconds(negative ? -ns : ns);
-}
 
 // Go's omitempty for the integer fields runc marks so.
 void UintUnlessZero(json::Writer& w, std::string_view key, std::uint64_t value) {
@@ -186,7 +140,7 @@ Result<int> RunEvents(const Invocation& invocation) {
   const std::string& id = args[0];
   std::chrono::nanoseconds interval = std::chrono::seconds(5);
   if (auto text = invocation.flags.Value("interval")) {
-    ASSIGN_OR_RETURN(interval, ParseGoDuration(*text));
+    ASSIGN_OR_RETURN(interval, ParseGoDuration("interval", *text));
   }
   if (interval.count() <= 0) return Fail("duration interval must be greater than 0");
   const std::string& root = invocation.global.root;

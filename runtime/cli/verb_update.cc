@@ -14,6 +14,7 @@
 #include "base/json/json_reader.h"
 #include "base/strings.h"
 #include "config/oci/sections.h"
+#include "runtime/cli/units.h"
 #include "runtime/cli/verbs.h"
 #include "runtime/container/update.h"
 
@@ -66,41 +67,6 @@ Result<T> ParseInteger(std::string_view flag, std::string_view text) {
                        Quote(text)));
   }
   return value;
-}
-
-// A byte count as runc reads it (go-units' RAMInBytes): "1048576", "512k",
-// "1.5g", "64MiB", "2 GB" (multiples of 1024); or -1 for unlimited.
-Result<std::int64_t> ParseBytes(std::string_view flag, std::string_view text) {
-  if (text == "-1") return -1;
-  auto invalid = [&] {
-    return Fail(StrCat("--", flag, ": invalid size ", Quote(text),
-                       " (bytes, or a number with k, m, g, t or p)"));
-  };
-  std::size_t digits = text.find_first_not_of("0123456789.");
-  std::string_view number = text.substr(0, digits);
-  std::string_view unit = digits == std::string_view::npos ? "" : text.substr(digits);
-  if (number.empty() || number.front() == '.' || number.back() == '.' ||
-      number.find('.') != number.rfind('.')) {
-    return invalid();
-  }
-  if (unit.starts_with(' ')) unit.remove_prefix(1);
-  long double multiplier = 1;
-  if (!unit.empty()) {
-    constexpr std::string_view kUnits = "kmgtp";
-    std::size_t power = kUnits.find(static_cast<char>(unit.front() | 0x20));
-    if (power != std::string_view::npos) {
-      multiplier = std::pow(1024.0L, static_cast<long double>(power + 1));
-      unit.remove_prefix(1);
-    }
-  }
-  if (!unit.empty() && (unit.front() | 0x20) == 'i') unit.remove_prefix(1);
-  if (!unit.empty() && (unit.front() | 0x20) == 'b') unit.remove_prefix(1);
-  if (!unit.empty()) return invalid();
-  long double value = std::strtold(std::string(number).c_str(), nullptr) * multiplier;
-  if (value >= static_cast<long double>(std::numeric_limits<std::int64_t>::max())) {
-    return Fail(StrCat("--", flag, ": ", Quote(text), " is too large"));
-  }
-  return static_cast<std::int64_t>(value);
 }
 
 config::Memory& MemoryOf(config::Resources& r) { return r.memory ? *r.memory : r.memory.emplace(); }
