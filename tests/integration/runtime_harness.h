@@ -316,6 +316,8 @@ struct BundleConfig {
   // R"("oomScoreAdj": 500)", appended to those objects.
   std::string process_extra_json;
   std::string linux_extra_json;
+  // The "hooks" object as raw JSON text; left out when empty.
+  std::string hooks_json;
 };
 
 inline std::string ToJson(const BundleConfig& c) {
@@ -363,7 +365,8 @@ inline std::string ToJson(const BundleConfig& c) {
          "\n  },\n  \"root\": {\"path\": " + JsonString(c.root_path) +
          ", \"readonly\": " + (c.readonly_root ? "true" : "false") +
          "},\n  \"hostname\": " + JsonString(c.hostname) +
-         (c.domainname.empty() ? "" : ",\n  \"domainname\": " + JsonString(c.domainname)) + R"(,
+         (c.domainname.empty() ? "" : ",\n  \"domainname\": " + JsonString(c.domainname)) +
+         (c.hooks_json.empty() ? "" : ",\n  \"hooks\": " + c.hooks_json) + R"(,
   "mounts": [
     {"destination": "/proc", "type": "proc", "source": "proc"},
     {"destination": "/dev", "type": "tmpfs", "source": "tmpfs",
