@@ -115,9 +115,10 @@ inline std::ostream& operator<<(std::ostream& os, const Outcome& o) {
 // file until the container exits.
 class Child {
  public:
-  // Starts argv[0] (an absolute path) with stdin from /dev/null.
+  // Starts argv[0] (an absolute path) with stdin from /dev/null; `fd3`, if
+  // given, becomes its descriptor 3 (for --preserve-fds).
   static Child Spawn(const std::vector<std::string>& argv, std::string out_path,
-                     std::string err_path) {
+                     std::string err_path, int fd3 = -1) {
     Child child;
     child.out_path_ = std::move(out_path);
     child.err_path_ = std::move(err_path);
@@ -136,7 +137,11 @@ class Child {
       ::dup2(in, 0);
       ::dup2(out, 1);
       ::dup2(err, 2);
-      ::syscall(SYS_close_range, 3u, ~0u, 0u);
+      if (fd3 >= 0) {
+        ::dup2(fd3, 3);
+        ::fcntl(3, F_SETFD, 0);  // dup2(3, 3) would keep close-on-exec
+      }
+      ::syscall(SYS_close_range, fd3 >= 0 ? 4u : 3u, ~0u, 0u);
       sigset_t none;
       sigemptyset(&none);
       ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -488,11 +493,11 @@ class RuntimeTest : public ::testing::TestWithParam<RuntimeUnderTest> {
   }
 
   // Starts `RUNTIME --root ROOT args...` without waiting for it.
-  Child SpawnRuntime(const std::vector<std::string>& args) {
+  Child SpawnRuntime(const std::vector<std::string>& args, int fd3 = -1) {
     std::vector<std::string> argv = {GetParam().binary, "--root", root_};
     argv.insert(argv.end(), args.begin(), args.end());
     std::string base = scratch_ + "/" + std::to_string(++commands_);
-    return Child::Spawn(argv, base + ".out", base + ".err");
+    return Child::Spawn(argv, base + ".out", base + ".err", fd3);
   }
 
   // Runs `RUNTIME --root ROOT args...` to completion (or its timeout).
