@@ -107,7 +107,6 @@ TEST_P(StdioTest, WithoutPreserveFdsNothingLeaksPastStdio) {
 
 TEST_P(StdioTest, TerminalForTheInitGoesToTheConsoleSocket) {
   ConsoleSocket console(scratch_ + "/console.sock");
-  std::string config_json;
   BundleConfig config;
   config.args = {"sh", "-c", "tty; stty size; echo done"};
   config.process_extra_json = R"("consoleSize": {"height": 40, "width": 100})";
