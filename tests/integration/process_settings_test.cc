@@ -140,6 +140,17 @@ TEST_P(ProcessSettingsTest, JoiningThroughTheReportedPidReachesTheContainersName
       << "joined the host's network namespace";
 }
 
+// --no-pivot (for a rootfs on a ramdisk, where pivot_root fails): the
+// container still sees only its image.
+TEST_P(ProcessSettingsTest, NoPivotStillConfinesToTheRootfs) {
+  BundleConfig config;
+  config.args = {"sh", "-c", "ls /; test -e /bundle || echo no-host-paths"};
+  WriteConfig(config);
+  Outcome run = Runtime({"run", "--no-pivot", "--bundle", bundle_, NewId()});
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "bin\ndev\netc\nproc\nsys\ntmp\nno-host-paths\n");
+}
+
 TEST_P(ProcessSettingsTest, UnsupportedIntelRdtIsRefusedLeavingNothing) {
   if (IsRunc()) GTEST_SKIP() << "runc applies intelRdt where resctrl exists; vigil refuses it";
   BundleConfig config;
