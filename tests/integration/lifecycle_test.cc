@@ -205,13 +205,15 @@ TEST_P(LifecycleTest, AProgramThatCannotBeExecutedStopsTheContainerWithAReason) 
   // `start` succeeds; vigil makes `start` fail with it. Either way the
   // reason is shown, the container stops, and it cannot be started again.
   Outcome started = Runtime({"start", id});
+  // runc's init writes its message just before it exits, possibly after
+  // `start` has returned: read it once the container has stopped.
+  EXPECT_TRUE(WaitForStatus(id, "stopped")) << StatusOf(id);
   std::string reported = started.err + ReadWholeFile(created.err_file);
   std::transform(reported.begin(), reported.end(), reported.begin(),
                  [](unsigned char c) { return std::tolower(c); });
   EXPECT_THAT(reported, HasSubstr("exec format error")) << started;
   Outcome again = Runtime({"start", id});
   EXPECT_NE(again.status, 0) << again;
-  EXPECT_TRUE(WaitForStatus(id, "stopped")) << StatusOf(id);
   Outcome deleted = Runtime({"delete", id});
   EXPECT_TRUE(deleted.ok()) << deleted;
   ExpectNothingLeftOf(id);
