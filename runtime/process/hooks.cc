@@ -12,16 +12,10 @@
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "base/unique_fd.h"
+#include "runtime/linux/exec.h"
 
 namespace vigil::runtime {
 namespace {
-
-std::vector<char*> CStrings(const std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  for (const std::string& s : strings) out.push_back(const_cast<char*>(s.c_str()));
-  out.push_back(nullptr);
-  return out;
-}
 
 Result<void> RunHook(const config::Hook& hook, const std::string& state_json) {
   // A socket rather than a pipe: send(MSG_NOSIGNAL) survives a hook that
@@ -38,9 +32,7 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json) {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::dup2(read_end.Get(), STDIN_FILENO);
     std::vector<std::string> args = hook.args.empty() ? std::vector{hook.path} : hook.args;
-    std::vector<char*> argv = CStrings(args);
-    std::vector<char*> envp = CStrings(hook.env);
-    ::execve(hook.path.c_str(), argv.data(), envp.data());
+    (void)Exec(hook.path, args, hook.env);
     ::_exit(127);
   }
   read_end.Reset();
