@@ -11,17 +11,9 @@
 # (skipped) when not root or containerd is not installed, non-zero on a failure.
 set -uo pipefail
 
-skip() {
-  echo "skip: $*"
-  exit 77
-}
-
-if [[ $# -ne 1 ]]; then
-  echo "usage: $0 RUNTIME" >&2
-  exit 2
-fi
-runtime=$(readlink -f "$1") || exit 2
-[[ -x $runtime ]] || { echo "$0: $1 is not an executable" >&2; exit 2; }
+# shellcheck source=tests/clients/lib.sh
+source "$(dirname "$0")/lib.sh"
+take_runtime_arg "$@"
 [[ $EUID -eq 0 ]] || skip "needs root (containerd)"
 containerd=$(command -v containerd) || skip "containerd not installed (scripts/install-deps: containerd)"
 ctr=$(command -v ctr) || skip "ctr not installed (it comes with containerd)"
@@ -99,48 +91,14 @@ trap 'exit 130' INT TERM
 
 c() { timeout 60 "$ctr" -a "$sock" -n "$ns" "$@"; }
 
-passed=0
-failed=0
-ok() {
-  echo "ok - $1"
-  passed=$((passed + 1))
-}
-not_ok() {
-  echo "not ok - $1"
-  [[ -n ${2:-} ]] && printf '%s\n' "$2" | sed 's/^/#   /'
-  failed=$((failed + 1))
-}
-# The shim's log of every task (the runtime's --log, JSON lines), for a failure.
-shim_logs() {
+# The shim's log of every task (the runtime's --log, JSON lines), shown under
+# a failed case; and a case's command must also succeed.
+expect_success=1
+failure_context() {
   local log
   for log in "$tmp"/state/io.containerd.runtime.v2.task/"$ns"/*/log.json; do
     [[ -s $log ]] && { echo "$log:"; tail -n 5 "$log"; }
   done
-}
-# expect NAME WANT COMMAND...: COMMAND must succeed with WANT as its output.
-expect() {
-  local name=$1 want=$2
-  shift 2
-  local out rc
-  out=$("$@" 2>"$tmp/stderr")
-  rc=$?
-  if ((rc == 0)) && [[ $out == "$want" ]]; then
-    ok "$name"
-  else
-    not_ok "$name" "exit $rc, wanted \"$want\", got \"$out\"; stderr: $(cat "$tmp/stderr")
-$(shim_logs)"
-  fi
-}
-# expect_rc NAME WANT COMMAND...: COMMAND must exit with status WANT.
-expect_rc() {
-  local name=$1 want=$2
-  shift 2
-  "$@" >/dev/null 2>"$tmp/stderr"
-  local rc=$?
-  if ((rc == want)); then ok "$name"; else
-    not_ok "$name" "exit $rc, wanted $want; stderr: $(cat "$tmp/stderr")
-$(shim_logs)"
-  fi
 }
 # task_status ID: RUNNING, STOPPED, ... (empty when there is no task).
 task_status() {
@@ -151,8 +109,7 @@ finish() {
     echo "# containerd's log (warnings and errors, last 40):"
     grep -v 'level=info' "$tmp/containerd.log" | tail -n 40 | sed 's/^/#   /'
   fi
-  echo "$passed passed, $failed failed"
-  ((failed == 0))
+  report
   exit
 }
 
@@ -235,13 +192,13 @@ if c "${run[@]}" -d "$image" sleeper sleep 100 >/dev/null 2>"$tmp/stderr"; then
     expect "ctr task kill -s SIGKILL: STOPPED" STOPPED task_status sleeper
   else
     not_ok "ctr task kill -s SIGKILL" "$(cat "$tmp/stderr")
-$(shim_logs)"
+$(failure_context)"
   fi
   if c task delete sleeper >/dev/null 2>"$tmp/stderr" && [[ -z $(task_status sleeper) ]]; then
     ok "ctr task delete"
   else
     not_ok "ctr task delete" "$(cat "$tmp/stderr")
-$(shim_logs)"
+$(failure_context)"
   fi
   if c container delete sleeper >/dev/null 2>"$tmp/stderr" && [[ -z $(c container ls -q) ]]; then
     ok "ctr container delete"
@@ -250,7 +207,7 @@ $(shim_logs)"
   fi
 else
   not_ok "ctr run -d sleep 100" "$(cat "$tmp/stderr")
-$(shim_logs)"
+$(failure_context)"
 fi
 
 finish

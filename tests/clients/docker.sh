@@ -10,17 +10,9 @@
 # (skipped) when not root or Docker is not installed, non-zero on a failure.
 set -uo pipefail
 
-skip() {
-  echo "skip: $*"
-  exit 77
-}
-
-if [[ $# -ne 1 ]]; then
-  echo "usage: $0 RUNTIME" >&2
-  exit 2
-fi
-runtime=$(readlink -f "$1") || exit 2
-[[ -x $runtime ]] || { echo "$0: $1 is not an executable" >&2; exit 2; }
+# shellcheck source=tests/clients/lib.sh
+source "$(dirname "$0")/lib.sh"
+take_runtime_arg "$@"
 [[ $EUID -eq 0 ]] || skip "needs root (dockerd)"
 dockerd=$(command -v dockerd) || skip "dockerd not installed (scripts/install-deps: docker.io)"
 command -v containerd >/dev/null || skip "containerd not installed (docker.io depends on it)"
@@ -83,47 +75,12 @@ trap 'exit 130' INT TERM
 
 dk() { timeout 120 "$docker_cli" -H "unix://$sock" "$@"; }
 
-passed=0
-failed=0
-ok() {
-  echo "ok - $1"
-  passed=$((passed + 1))
-}
-not_ok() {
-  echo "not ok - $1"
-  [[ -n ${2:-} ]] && printf '%s\n' "$2" | sed 's/^/#   /'
-  failed=$((failed + 1))
-}
-# expect NAME WANT COMMAND...: COMMAND's standard output must be WANT.
-expect() {
-  local name=$1 want=$2
-  shift 2
-  local out rc
-  out=$("$@" 2>"$tmp/stderr")
-  rc=$?
-  if [[ $out == "$want" ]]; then
-    ok "$name"
-  else
-    not_ok "$name" "exit $rc, wanted \"$want\", got \"$out\"; stderr: $(cat "$tmp/stderr")"
-  fi
-}
-# expect_rc NAME WANT COMMAND...: COMMAND must exit with status WANT.
-expect_rc() {
-  local name=$1 want=$2
-  shift 2
-  "$@" >/dev/null 2>"$tmp/stderr"
-  local rc=$?
-  if ((rc == want)); then ok "$name"; else
-    not_ok "$name" "exit $rc, wanted $want; stderr: $(cat "$tmp/stderr")"
-  fi
-}
 finish() {
   if ((failed)); then
     echo "# dockerd's log, its last errors and warnings:"
     grep -E 'level=(error|warning|fatal)' "$tmp/dockerd.log" | tail -n 20 | sed 's/^/#   /'
   fi
-  echo "$passed passed, $failed failed"
-  ((failed == 0))
+  report
   exit
 }
 
@@ -161,11 +118,7 @@ fi
 ok "dockerd starts"
 
 # The image: busybox-static and a link per applet, imported, no registry.
-mkdir -p "$tmp/rootfs/bin"
-cp "$busybox" "$tmp/rootfs/bin/busybox"
-for applet in $("$busybox" --list); do
-  [[ $applet == busybox ]] || ln -sf busybox "$tmp/rootfs/bin/$applet"
-done
+busybox_rootfs "$tmp/rootfs" "$busybox"
 tar -C "$tmp/rootfs" -cf "$tmp/rootfs.tar" .
 if ! out=$(dk import --change 'CMD ["sh"]' "$tmp/rootfs.tar" "$image" 2>&1); then
   not_ok "docker import busybox" "$out"

@@ -11,17 +11,9 @@
 # (skipped) when not root or podman is not installed, non-zero on a failure.
 set -uo pipefail
 
-skip() {
-  echo "skip: $*"
-  exit 77
-}
-
-if [[ $# -ne 1 ]]; then
-  echo "usage: $0 RUNTIME" >&2
-  exit 2
-fi
-runtime=$(readlink -f "$1") || exit 2
-[[ -x $runtime ]] || { echo "$0: $1 is not an executable" >&2; exit 2; }
+# shellcheck source=tests/clients/lib.sh
+source "$(dirname "$0")/lib.sh"
+take_runtime_arg "$@"
 [[ $EUID -eq 0 ]] || skip "needs root (rootful podman)"
 podman=$(command -v podman) || skip "podman not installed (scripts/install-deps: podman)"
 command -v conmon >/dev/null || skip "conmon not installed (podman depends on it)"
@@ -71,43 +63,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-passed=0
-failed=0
-ok() {
-  echo "ok - $1"
-  passed=$((passed + 1))
-}
-not_ok() {
-  echo "not ok - $1"
-  [[ -n ${2:-} ]] && printf '%s\n' "$2" | sed 's/^/#   /'
-  failed=$((failed + 1))
-}
-# expect NAME WANT COMMAND...: COMMAND's standard output must be WANT.
-expect() {
-  local name=$1 want=$2
-  shift 2
-  local out rc
-  out=$("$@" 2>"$tmp/stderr")
-  rc=$?
-  if [[ $out == "$want" ]]; then
-    ok "$name"
-  else
-    not_ok "$name" "exit $rc, wanted \"$want\", got \"$out\"; stderr: $(cat "$tmp/stderr")"
-  fi
-}
-# expect_rc NAME WANT COMMAND...: COMMAND must exit with status WANT.
-expect_rc() {
-  local name=$1 want=$2
-  shift 2
-  "$@" >/dev/null 2>"$tmp/stderr"
-  local rc=$?
-  if ((rc == want)); then ok "$name"; else
-    not_ok "$name" "exit $rc, wanted $want; stderr: $(cat "$tmp/stderr")"
-  fi
-}
 finish() {
-  echo "$passed passed, $failed failed"
-  ((failed == 0))
+  report
   exit
 }
 
@@ -140,11 +97,7 @@ echo "# runtime: $runtime; $("$podman" --version); conmon: $(conmon --version | 
 
 # The image: busybox-static, a link per applet and /pause (the pod's infra
 # process: sleeps until SIGTERM), imported, no registry.
-mkdir -p "$tmp/rootfs/bin"
-cp "$busybox" "$tmp/rootfs/bin/busybox"
-for applet in $("$busybox" --list); do
-  [[ $applet == busybox ]] || ln -sf busybox "$tmp/rootfs/bin/$applet"
-done
+busybox_rootfs "$tmp/rootfs" "$busybox"
 printf '#!/bin/sh\ntrap "exit 0" TERM INT\nwhile :; do sleep 1000 & wait $!; done\n' >"$tmp/rootfs/pause"
 chmod 755 "$tmp/rootfs/pause"
 tar -C "$tmp/rootfs" -cf "$tmp/rootfs.tar" .

@@ -1,0 +1,77 @@
+# Shared by the client tests (sourced, not run): the runtime argument, TAP-like
+# "ok - ..." / "not ok - ..." reporting, and the busybox rootfs.
+#
+# The sourcing script sets $tmp before calling expect/expect_rc, and may
+# define failure_context (more lines to show under a failed case) and
+# expect_success=1 (expect also demands exit status 0).
+
+skip() {
+  echo "skip: $*"
+  exit 77
+}
+
+# take_runtime_arg "$@": sets $runtime to the absolute path of the binary
+# under test, the script's only argument.
+take_runtime_arg() {
+  if [[ $# -ne 1 ]]; then
+    echo "usage: $0 RUNTIME" >&2
+    exit 2
+  fi
+  runtime=$(readlink -f "$1") || exit 2
+  [[ -x $runtime ]] || { echo "$0: $1 is not an executable" >&2; exit 2; }
+}
+
+passed=0
+failed=0
+ok() {
+  echo "ok - $1"
+  passed=$((passed + 1))
+}
+not_ok() {
+  echo "not ok - $1"
+  [[ -n ${2:-} ]] && printf '%s\n' "$2" | sed 's/^/#   /'
+  failed=$((failed + 1))
+}
+context() {
+  if declare -F failure_context >/dev/null; then failure_context; fi
+}
+# expect NAME WANT COMMAND...: COMMAND's standard output must be WANT.
+expect() {
+  local name=$1 want=$2
+  shift 2
+  local out rc
+  out=$("$@" 2>"$tmp/stderr")
+  rc=$?
+  if [[ $out == "$want" ]] && { [[ ${expect_success:-0} == 0 ]] || ((rc == 0)); }; then
+    ok "$name"
+  else
+    not_ok "$name" "exit $rc, wanted \"$want\", got \"$out\"; stderr: $(cat "$tmp/stderr")
+$(context)"
+  fi
+}
+# expect_rc NAME WANT COMMAND...: COMMAND must exit with status WANT.
+expect_rc() {
+  local name=$1 want=$2
+  shift 2
+  "$@" >/dev/null 2>"$tmp/stderr"
+  local rc=$?
+  if ((rc == want)); then ok "$name"; else
+    not_ok "$name" "exit $rc, wanted $want; stderr: $(cat "$tmp/stderr")
+$(context)"
+  fi
+}
+# The closing line ctest and CI read; the status says whether all passed.
+report() {
+  echo "$passed passed, $failed failed"
+  ((failed == 0))
+}
+
+# busybox_rootfs DIR BUSYBOX: busybox-static and a link per applet in DIR/bin.
+busybox_rootfs() {
+  mkdir -p "$1/bin"
+  cp "$2" "$1/bin/busybox"
+  local applet
+  for applet in $("$2" --list); do
+    [[ $applet == busybox ]] || ln -sf busybox "$1/bin/$applet"
+  done
+}
