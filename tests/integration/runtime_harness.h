@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "base/json/json_reader.h"
+#include "base/strings.h"
 
 namespace vigil::integration {
 
@@ -232,36 +233,8 @@ inline void BuildBusyboxRootfs(const std::string& rootfs, const std::string& scr
   }
 }
 
-// JSON string literal for `s`.
-inline std::string JsonString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
+// A JSON string literal: base's Quote escapes exactly what JSON needs.
+inline std::string JsonString(std::string_view s) { return Quote(s); }
 inline std::string JsonStrings(const std::vector<std::string>& values) {
   std::string out = "[";
   for (std::size_t i = 0; i < values.size(); ++i) {
