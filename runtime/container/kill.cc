@@ -19,38 +19,37 @@ Result<std::vector<pid_t>> ProcessesOf(const ContainerRecord& record) {
   return cg->Processes();
 }
 
+// Signals every process of the container except its init.
+Result<void> SignalAllButInit(const ContainerRecord& record, int sig) {
+  ASSIGN_OR_RETURN(std::vector<pid_t> pids, ProcessesOf(record));
+  for (pid_t pid : pids) {
+    if (pid != record.init_pid) ::kill(pid, sig);
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<void> KillContainer(const std::string& root, const std::string& id, int sig, bool all) {
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
-  if (all && CurrentStatus(record) == ContainerStatus::kStopped) {
-    // As runc: --all still reaches what the init left in its cgroup, which a
-    // shared or host pid namespace does not end with it (containerd's shim
-    // sends this after the init exits).
-    ASSIGN_OR_RETURN(std::vector<pid_t> pids, ProcessesOf(record));
-    for (pid_t pid : pids) {
-      if (pid != record.init_pid) ::kill(pid, sig);
-    }
-    return {};
-  }
-  RETURN_IF_ERROR(CheckTransition(Verb::kKill, CurrentStatus(record), id));
+  ContainerStatus status = CurrentStatus(record);
+  // As runc: --all still reaches what a stopped init left in its cgroup, which
+  // a shared or host pid namespace does not end with it (containerd's shim
+  // sends this after the init exits).
+  if (all && status == ContainerStatus::kStopped) return SignalAllButInit(record, sig);
+  RETURN_IF_ERROR(CheckTransition(Verb::kKill, status, id));
   // A pidfd checked against the recorded start time cannot hit a process
   // that reused the pid.
   Result<UniqueFd> init = PidfdOpen(record.init_pid);
   if (!init || !ProcessAlive(record.init_pid, record.init_start)) {
     return Fail(StrCat("container ", Quote(id), ": no such process"));
   }
-  if (all) {
-    ASSIGN_OR_RETURN(std::vector<pid_t> pids, ProcessesOf(record));
-    for (pid_t pid : pids) {
-      if (pid != record.init_pid) ::kill(pid, sig);
-    }
-  }
+  if (all) RETURN_IF_ERROR(SignalAllButInit(record, sig));
   Result<void> sent = PidfdSendSignal(init->Get(), sig);
-  // With --all the init may have exited between the two steps: done.
-  if (!sent && sent.error().code == ESRCH && all) return {};
   if (!sent && sent.error().code == ESRCH) {
+    // With --all the init may have exited between the two steps: done.
+    if (all) return {};
     return Fail(StrCat("container ", Quote(id), ": no such process"));
   }
   return sent;
