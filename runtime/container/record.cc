@@ -23,6 +23,7 @@ constexpr Field<ContainerRecord> kRecordFields[] = {
     Bind<&ContainerRecord::init_pid>("initPid"),
     Bind<&ContainerRecord::init_start>("initStart"),
     Bind<&ContainerRecord::cgroup_paths>("cgroupPaths"),
+    Bind<&ContainerRecord::audit_path>("auditPath"),
 };
 
 }  // namespace

@@ -31,6 +31,9 @@ struct ContainerRecord {
   std::uint64_t init_start = 0;
   // The container's cgroup directory in each hierarchy (cgroup::Cgroup).
   std::vector<std::string> cgroup_paths;
+  // Where the sentry writes its audit log (JSON lines): --audit, the
+  // annotation dev.vigil.audit, or audit.jsonl in the state directory.
+  std::string audit_path;
   bool operator==(const ContainerRecord&) const = default;
 };
 
