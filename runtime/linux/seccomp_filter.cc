@@ -2,8 +2,6 @@
 
 #include <linux/seccomp.h>
 #include <seccomp.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -19,6 +17,7 @@
 #include "config/oci/enums.h"
 #include "config/oci/json_path.h"
 #include "config/oci/names.h"
+#include "runtime/linux/seccomp_bpf.h"
 
 namespace vigil::runtime {
 namespace {
@@ -39,11 +38,6 @@ constexpr std::uint32_t kMaxTraceData = 0xffff;
 // long profiles; never for an empty one, whose default action libseccomp
 // <= 2.5.3 dropped (libseccomp#370).
 constexpr std::size_t kBinaryTreeMinSyscalls = 32;
-
-struct FilterDeleter {
-  void operator()(void* ctx) const { seccomp_release(ctx); }
-};
-using FilterPtr = std::unique_ptr<void, FilterDeleter>;
 
 std::string Hex(unsigned int value) {
   char buf[16];
@@ -202,33 +196,6 @@ Result<unsigned int> FilterFlags(const std::vector<std::string>& names, bool has
   return flags;
 }
 
-// libseccomp 2.5 exports only to a file descriptor (seccomp_export_bpf_mem is
-// 2.6), so the program goes through a memfd.
-Result<std::vector<sock_filter>> ExportProgram(scmp_filter_ctx ctx) {
-  UniqueFd memfd(::memfd_create("vigil-seccomp-bpf", MFD_CLOEXEC));
-  if (!memfd) return FailErrno("memfd_create for the seccomp program");
-  if (int rc = seccomp_export_bpf(ctx, memfd.Get()); rc < 0) {
-    return FailErrno(-rc, "libseccomp: export the BPF program");
-  }
-  struct stat st {};
-  if (::fstat(memfd.Get(), &st) != 0) return FailErrno("fstat the exported seccomp program");
-  const auto size = static_cast<std::size_t>(st.st_size);
-  if (size == 0 || size % sizeof(sock_filter) != 0) {
-    return Fail(StrCat("libseccomp exported a BPF program of ", size, " bytes"));
-  }
-  std::vector<sock_filter> program(size / sizeof(sock_filter));
-  auto* out = reinterpret_cast<char*>(program.data());
-  std::size_t done = 0;
-  while (done < size) {
-    ssize_t n = ::pread(memfd.Get(), out + done, size - done, static_cast<off_t>(done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return FailErrno("read the exported seccomp program");
-    if (n == 0) return Fail("the exported seccomp program was truncated");
-    done += static_cast<std::size_t>(n);
-  }
-  return program;
-}
-
 }  // namespace
 
 Result<CompiledFilter> CompileSeccomp(const config::Seccomp& profile) {
@@ -241,7 +208,7 @@ Result<CompiledFilter> CompileSeccomp(const config::Seccomp& profile) {
   ASSIGN_OR_RETURN(const std::uint32_t default_action,
                    ActionValue(profile.default_action, profile.default_errno_ret,
                                root.Key("defaultAction"), root.Key("defaultErrnoRet")));
-  FilterPtr filter(seccomp_init(default_action));
+  SeccompContext filter(seccomp_init(default_action));
   if (!filter) return FailAt(root, "libseccomp could not create a filter");
   // A syscall made through a calling convention the filter does not cover
   // (int 0x80 from x86_64 without SCMP_ARCH_X86) cannot be matched by name:
@@ -294,7 +261,7 @@ Result<CompiledFilter> CompileSeccomp(const config::Seccomp& profile) {
   }
   ASSIGN_OR_RETURN(compiled.flags,
                    FilterFlags(profile.flags, compiled.has_notify, root.Key("flags")));
-  ASSIGN_OR_RETURN(compiled.program, ExportProgram(filter.get()));
+  ASSIGN_OR_RETURN(compiled.program, ExportBpf(filter.get()));
   if (compiled.program.size() > BPF_MAXINSNS) {
     return FailAt(root,
                   StrCat("compiles to ", compiled.program.size(),

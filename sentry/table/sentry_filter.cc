@@ -1,0 +1,139 @@
+#include "sentry/table/sentry_filter.h"
+
+#include <linux/netlink.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <vector>
+
+#include "base/strings.h"
+#include "runtime/linux/seccomp_bpf.h"
+#include "sentry/table/syscall_table.h"
+
+namespace vigil::sentry {
+namespace {
+
+constexpr std::uint64_t kNamespaceFlags = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS |
+                                          CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID |
+                                          CLONE_NEWNET;
+// What a number the table does not list gets, as from an older kernel.
+constexpr std::uint32_t kDefaultErrno = ENOSYS;
+constexpr std::uint64_t kSocketTypeMask = 0xf;  // SOCK_NONBLOCK and SOCK_CLOEXEC sit above
+
+class RuleSink {
+ public:
+  RuleSink(scmp_filter_ctx ctx, const SyscallEntry& entry) : ctx_(ctx), entry_(entry) {}
+
+  Result<void> Add(std::uint32_t action, const std::vector<scmp_arg_cmp>& conditions = {}) {
+    int rc = seccomp_rule_add_array(ctx_, action, entry_.number,
+                                    static_cast<unsigned>(conditions.size()), conditions.data());
+    if (rc < 0) return FailErrno(-rc, StrCat("libseccomp: add the rule for ", entry_.name));
+    return {};
+  }
+
+ private:
+  scmp_filter_ctx ctx_;
+  const SyscallEntry& entry_;
+};
+
+// Every rule of a guarded syscall carries conditions, and the conditions of
+// different rules never overlap: libseccomp gives no precedence between
+// overlapping rules (an unconditional one would swallow the rest).
+Result<void> AddGuarded(RuleSink& sink, Guard guard) {
+  switch (guard) {
+    case Guard::kNone:
+      return sink.Add(SCMP_ACT_ALLOW);
+    case Guard::kCloneNoNamespaces:
+      RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A0(SCMP_CMP_MASKED_EQ, kNamespaceFlags, 0)}));
+      for (std::uint64_t bit = 1; bit != 0; bit <<= 1) {
+        if ((kNamespaceFlags & bit) == 0) continue;
+        RETURN_IF_ERROR(sink.Add(SCMP_ACT_ERRNO(EPERM), {SCMP_A0(SCMP_CMP_MASKED_EQ, bit, bit)}));
+      }
+      return {};
+    case Guard::kSeccompNoListener: {
+      constexpr std::uint64_t kListener = SECCOMP_FILTER_FLAG_NEW_LISTENER;
+      RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A1(SCMP_CMP_MASKED_EQ, kListener, 0)}));
+      return sink.Add(SCMP_ACT_ERRNO(EPERM), {SCMP_A1(SCMP_CMP_MASKED_EQ, kListener, kListener)});
+    }
+    case Guard::kSocketFamilies: {
+      RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A0(SCMP_CMP_EQ, AF_UNIX)}));
+      for (int family : {AF_INET, AF_INET6}) {
+        auto type_is = [&](int type) {
+          return std::vector<scmp_arg_cmp>{
+              SCMP_A0(SCMP_CMP_EQ, static_cast<std::uint64_t>(family)),
+              SCMP_A1(SCMP_CMP_MASKED_EQ, kSocketTypeMask, static_cast<std::uint64_t>(type))};
+        };
+        for (int type : {SOCK_STREAM, SOCK_DGRAM}) RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, type_is(type)));
+        // Raw IP sockets forge packets; CAP_NET_RAW alone must not be enough.
+        RETURN_IF_ERROR(sink.Add(SCMP_ACT_ERRNO(EPERM), type_is(SOCK_RAW)));
+        for (int type : {SOCK_RDM, SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET}) {
+          RETURN_IF_ERROR(sink.Add(SCMP_ACT_ERRNO(ESOCKTNOSUPPORT), type_is(type)));
+        }
+      }
+      RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
+                                                SCMP_A2(SCMP_CMP_EQ, NETLINK_ROUTE)}));
+      RETURN_IF_ERROR(sink.Add(SCMP_ACT_ERRNO(EPROTONOSUPPORT),
+                               {SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
+                                SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)}));
+      // Every other family answers as if the kernel lacked it: packet
+      // sockets, and the rarely used protocol modules that are a steady
+      // source of kernel exploits.
+      for (int family = 0; family < AF_MAX; ++family) {
+        if (family == AF_UNIX || family == AF_INET || family == AF_INET6 || family == AF_NETLINK) {
+          continue;
+        }
+        RETURN_IF_ERROR(sink.Add(SCMP_ACT_ERRNO(EAFNOSUPPORT),
+                                 {SCMP_A0(SCMP_CMP_EQ, static_cast<std::uint64_t>(family))}));
+      }
+      return sink.Add(SCMP_ACT_ERRNO(EAFNOSUPPORT), {SCMP_A0(SCMP_CMP_GE, AF_MAX)});
+    }
+  }
+  return Fail("unknown guard");
+}
+
+Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry) {
+  RuleSink sink(ctx, entry);
+  switch (entry.tier) {
+    case Tier::kFast:
+      return AddGuarded(sink, entry.guard);
+    case Tier::kMediated:
+      return sink.Add(SCMP_ACT_NOTIFY);
+    case Tier::kTraced:
+      return sink.Add(SCMP_ACT_TRACE(0));
+    case Tier::kDenied:
+      // The filter's default answer already (libseccomp refuses a rule
+      // that changes nothing).
+      if (entry.deny_errno == kDefaultErrno) return {};
+      return sink.Add(SCMP_ACT_ERRNO(static_cast<std::uint32_t>(entry.deny_errno)));
+  }
+  return Fail(StrCat("unknown tier for ", entry.name));
+}
+
+}  // namespace
+
+Result<runtime::CompiledFilter> BuildSentryFilter() {
+  runtime::SeccompContext filter(seccomp_init(SCMP_ACT_ERRNO(kDefaultErrno)));
+  if (!filter) return Fail("libseccomp could not create the sentry's filter");
+  for (auto [attribute, value] :
+       {std::pair{SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS},
+        // A binary tree: O(log n) comparisons for ~380 syscalls.
+        std::pair{SCMP_FLTATR_CTL_OPTIMIZE, 2u}}) {
+    if (int rc = seccomp_attr_set(filter.get(), attribute, value); rc < 0) {
+      return FailErrno(-rc, "libseccomp: set a filter attribute");
+    }
+  }
+  runtime::CompiledFilter compiled{.flags = SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV};
+  for (const SyscallEntry& entry : SyscallTable()) {
+    RETURN_IF_ERROR(AddEntry(filter.get(), entry));
+    if (entry.tier == Tier::kMediated) compiled.has_notify = true;
+  }
+  if (!compiled.has_notify) compiled.flags = 0;
+  ASSIGN_OR_RETURN(compiled.program, runtime::ExportBpf(filter.get()));
+  return compiled;
+}
+
+}  // namespace vigil::sentry

@@ -1,0 +1,26 @@
+// The sentry's seccomp filter, compiled from the syscall table.
+//
+// Layout: the architecture check comes first (any other architecture, and
+// x32 numbers on x86_64, kill the process); then, per syscall: fast -> ALLOW
+// (with its guard's argument checks), mediated -> USER_NOTIF, denied ->
+// ERRNO(deny_errno). A number the table does not know gets ENOSYS, as from a
+// kernel that lacks it, so a syscall newer than the table fails closed.
+//
+// How it composes with linux.seccomp: both filters are installed, and for
+// every syscall the kernel takes the stricter verdict (KILL > TRAP > ERRNO >
+// USER_NOTIF > TRACE > ALLOW). The OCI profile can only take away, never
+// give back what the sentry denies or mediates.
+#pragma once
+
+#include "base/result.h"
+#include "runtime/linux/seccomp_filter.h"
+
+namespace vigil::sentry {
+
+// The program, to be loaded with runtime::LoadSeccomp, which adds
+// SECCOMP_FILTER_FLAG_NEW_LISTENER; WAIT_KILLABLE_RECV is set so that a
+// notified task cannot be interrupted by a signal after the sentry has
+// received its notification (a handler is never half-applied).
+Result<runtime::CompiledFilter> BuildSentryFilter();
+
+}  // namespace vigil::sentry

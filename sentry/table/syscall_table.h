@@ -1,0 +1,57 @@
+// The sentry's syscall table (DESIGN.md §2): for every x86_64 system call,
+// its tier, the BPF guard or sentry handler that applies, and a one-line
+// note. The BPF program, `vigil syscalls`, the features document and the
+// invariant tests are all derived from it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace vigil::sentry {
+
+enum class Tier : std::uint8_t {
+  kFast,      // BPF allows it; the kernel runs it at full speed
+  kMediated,  // BPF notifies the sentry, which answers (SECCOMP_RET_USER_NOTIF)
+  kTraced,    // ptrace sees it (SECCOMP_RET_TRACE, PTRACE_EVENT_EXEC)
+  kDenied,    // BPF refuses it with `deny_errno`
+};
+
+// A condition on register arguments that BPF checks for a fast-path syscall.
+// Registers are copied by the kernel before the filter runs, so a guard has
+// no time-of-check/time-of-use gap (unlike anything read from memory).
+enum class Guard : std::uint8_t {
+  kNone,
+  kCloneNoNamespaces,  // clone: any CLONE_NEW* flag -> EPERM
+  kSeccompNoListener,  // seccomp: SECCOMP_FILTER_FLAG_NEW_LISTENER -> EPERM
+  kSocketFamilies,     // socket: AF_UNIX, AF_INET/6 stream or datagram, NETLINK_ROUTE only
+};
+
+// The sentry handler serving a mediated syscall.
+enum class Handler : std::uint8_t {
+  kNone,
+  kUname,
+  kSysinfo,
+};
+
+struct SyscallEntry {
+  int number = -1;
+  std::string_view name;
+  Tier tier = Tier::kDenied;
+  Guard guard = Guard::kNone;
+  Handler handler = Handler::kNone;
+  int deny_errno = 0;  // kDenied only
+  std::string_view note;
+};
+
+// Every x86_64 syscall the kernel defines, sorted by number.
+std::span<const SyscallEntry> SyscallTable();
+
+// nullptr for a number or name the table does not hold.
+const SyscallEntry* FindSyscall(int number);
+const SyscallEntry* FindSyscall(std::string_view name);
+
+std::string_view NameOf(Tier tier);
+std::string_view NameOf(Handler handler);
+
+}  // namespace vigil::sentry

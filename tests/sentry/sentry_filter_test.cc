@@ -1,0 +1,121 @@
+// The sentry's BPF program, loaded in a child process: each verdict of the
+// table and its guards, as the kernel applies it.
+#include "sentry/table/sentry_filter.h"
+
+#include <gtest/gtest.h>
+#include <linux/netlink.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <functional>
+
+namespace vigil::sentry {
+namespace {
+
+// Runs `body` in a child under the sentry's filter; returns its wait status.
+// Nobody serves the listener, so `body` must not make a mediated syscall.
+int RunFiltered(const std::function<int()>& body) {
+  Result<runtime::CompiledFilter> filter = BuildSentryFilter();
+  EXPECT_TRUE(filter) << filter.error().message;
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    Result<UniqueFd> listener = runtime::LoadSeccomp(*filter);
+    if (!listener) ::_exit(200);
+    ::_exit(body());
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+// The errno of a failed call, 0 on success (closing what it returned).
+int ErrnoOf(long rc) {
+  if (rc >= 0) return 0;
+  return errno;
+}
+
+int SocketErrno(int family, int type, int protocol) {
+  int fd = ::socket(family, type, protocol);
+  if (fd >= 0) ::close(fd);
+  return fd >= 0 ? 0 : errno;
+}
+
+TEST(SentryFilter, LoadsWithAListener) {
+  Result<runtime::CompiledFilter> filter = BuildSentryFilter();
+  ASSERT_TRUE(filter) << filter.error().message;
+  EXPECT_TRUE(filter->has_notify);
+  EXPECT_EQ(filter->flags, unsigned{SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV});
+  EXPECT_LE(filter->program.size(), 4096u);
+}
+
+TEST(SentryFilter, FastPathRuns) {
+  int status = RunFiltered([] { return ::getppid() > 0 && ::getpid() > 0 ? 0 : 1; });
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+struct Expectation {
+  const char* what;
+  std::function<int()> call;  // returns errno
+  int expected;
+};
+
+TEST(SentryFilter, DeniedAndGuardedCallsFailWithTheirErrno) {
+  const Expectation cases[] = {
+      {"unshare", [] { return ErrnoOf(::unshare(CLONE_NEWNS)); }, EPERM},
+      {"clone NEWNET", [] { return ErrnoOf(::syscall(SYS_clone, CLONE_NEWNET | SIGCHLD, 0, 0, 0, 0)); }, EPERM},
+      {"clone NEWUSER", [] { return ErrnoOf(::syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0)); }, EPERM},
+      {"clone3", [] { return ErrnoOf(::syscall(SYS_clone3, nullptr, 0)); }, ENOSYS},
+      {"io_uring_setup", [] { return ErrnoOf(::syscall(SYS_io_uring_setup, 1, nullptr)); }, ENOSYS},
+      {"ptrace", [] { return ErrnoOf(::syscall(SYS_ptrace, 0, 0, 0, 0)); }, EPERM},
+      {"bpf", [] { return ErrnoOf(::syscall(SYS_bpf, 0, nullptr, 0)); }, EPERM},
+      {"mount", [] { return ErrnoOf(::syscall(SYS_mount, "none", "/", "tmpfs", 0, nullptr)); }, EPERM},
+      {"number beyond the table", [] { return ErrnoOf(::syscall(999)); }, ENOSYS},
+      {"nested listener",
+       [] { return ErrnoOf(::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, nullptr)); },
+       EPERM},
+      {"packet socket", [] { return SocketErrno(AF_PACKET, SOCK_RAW, 0); }, EAFNOSUPPORT},
+      {"raw IP socket", [] { return SocketErrno(AF_INET, SOCK_RAW, 1); }, EPERM},
+      {"SCTP-style socket", [] { return SocketErrno(AF_INET6, SOCK_SEQPACKET, 0); }, ESOCKTNOSUPPORT},
+      {"netlink audit", [] { return SocketErrno(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT); }, EPROTONOSUPPORT},
+      {"AF_ALG", [] { return SocketErrno(AF_ALG, SOCK_SEQPACKET, 0); }, EAFNOSUPPORT},
+      {"family beyond AF_MAX", [] { return SocketErrno(AF_MAX + 5, SOCK_STREAM, 0); }, EAFNOSUPPORT},
+      {"TCP socket", [] { return SocketErrno(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0); }, 0},
+      {"UDP6 socket", [] { return SocketErrno(AF_INET6, SOCK_DGRAM, 0); }, 0},
+      {"unix socket", [] { return SocketErrno(AF_UNIX, SOCK_STREAM, 0); }, 0},
+      {"netlink route", [] { return SocketErrno(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE); }, 0},
+      {"plain fork flags", [] {
+         long pid = ::syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+         if (pid == 0) ::_exit(0);
+         if (pid > 0) ::waitpid(static_cast<pid_t>(pid), nullptr, 0);
+         return ErrnoOf(pid);
+       }, 0},
+  };
+  for (const Expectation& c : cases) {
+    int status = RunFiltered([&] { return c.call() == c.expected ? 0 : 1; });
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << c.what << ": status " << status;
+  }
+}
+
+// x32 numbers and the 32-bit int 0x80 entry are other ABIs: the process dies.
+TEST(SentryFilter, ForeignCallingConventionsKill) {
+  int x32 = RunFiltered([] { return static_cast<int>(::syscall(0x40000000 | SYS_getpid)); });
+  EXPECT_TRUE(WIFSIGNALED(x32) && WTERMSIG(x32) == SIGSYS) << x32;
+  int int80 = RunFiltered([] {
+    long ret = 20;  // getpid on i386
+    asm volatile("int $0x80" : "+a"(ret) : : "memory");
+    return 0;
+  });
+  EXPECT_TRUE(WIFSIGNALED(int80) && WTERMSIG(int80) == SIGSYS) << int80;
+}
+
+}  // namespace
+}  // namespace vigil::sentry
