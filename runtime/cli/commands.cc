@@ -51,6 +51,8 @@ constexpr Command kCommands[] = {
     {"spec", "write a default config.json into the bundle", "", kSpecFlags, RunSpec},
     {"start", "start a created container", "<container-id>", {}, RunStart},
     {"state", "print the container's state as JSON", "<container-id>", {}, RunState},
+    {"syscalls", "list what the sentry does with every x86_64 system call", "", kSyscallsFlags,
+     RunSyscalls},
     {"update", "change a running container's cgroup limits", "<container-id>", kUpdateFlags,
      RunUpdate},
 };

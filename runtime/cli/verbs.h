@@ -47,4 +47,7 @@ Result<int> RunSpec(const Invocation& invocation);
 extern const FlagSpec kUpdateFlags[16];
 Result<int> RunUpdate(const Invocation& invocation);
 
+extern const FlagSpec kSyscallsFlags[2];
+Result<int> RunSyscalls(const Invocation& invocation);
+
 }  // namespace vigil::cli
