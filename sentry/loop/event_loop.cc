@@ -1,0 +1,136 @@
+#include "sentry/loop/event_loop.h"
+
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace vigil::sentry {
+namespace {
+
+// epoll_event.data: the descriptor, and whether a watch or a waiting fiber
+// owns it.
+constexpr std::uint64_t kWaitTag = std::uint64_t{1} << 32;
+
+std::uint64_t Tag(int fd, bool wait) {
+  return static_cast<std::uint32_t>(fd) | (wait ? kWaitTag : 0);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<EventLoop>> EventLoop::Create(std::size_t fibers, std::size_t stack_size) {
+  UniqueFd epoll(::epoll_create1(EPOLL_CLOEXEC));
+  if (!epoll) return FailErrno("epoll_create1");
+  ASSIGN_OR_RETURN(StackPool stacks, StackPool::Create(fibers, stack_size));
+  return std::unique_ptr<EventLoop>(new EventLoop(std::move(epoll), std::move(stacks)));
+}
+
+EventLoop::EventLoop(UniqueFd epoll, StackPool stacks)
+    : epoll_(std::move(epoll)), stacks_(std::move(stacks)) {}
+
+// Suspended fibers are unwound (Boost.Context does that when a fiber is
+// destroyed) before their stacks go away.
+EventLoop::~EventLoop() { waiting_.clear(); }
+
+Result<void> EventLoop::Watch(int fd, Callback on_ready) {
+  epoll_event ev{.events = EPOLLIN, .data = {.u64 = Tag(fd, false)}};
+  if (::epoll_ctl(epoll_.Get(), EPOLL_CTL_ADD, fd, &ev) != 0) return FailErrno("epoll_ctl add");
+  watched_[fd] = std::make_shared<Callback>(std::move(on_ready));
+  return {};
+}
+
+void EventLoop::Unwatch(int fd) {
+  if (watched_.erase(fd) != 0) ::epoll_ctl(epoll_.Get(), EPOLL_CTL_DEL, fd, nullptr);
+}
+
+Result<void> EventLoop::Every(std::chrono::milliseconds period, Callback tick) {
+  UniqueFd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC));
+  if (!timer) return FailErrno("timerfd_create");
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(period).count();
+  const timespec interval{.tv_sec = ns / 1'000'000'000, .tv_nsec = ns % 1'000'000'000};
+  const itimerspec spec{.it_interval = interval, .it_value = interval};
+  if (::timerfd_settime(timer.Get(), 0, &spec, nullptr) != 0) return FailErrno("timerfd_settime");
+  const int fd = timer.Get();
+  RETURN_IF_ERROR(Watch(fd, [fd, tick = std::move(tick)] {
+    std::uint64_t expirations = 0;
+    if (::read(fd, &expirations, sizeof expirations) == sizeof expirations) tick();
+  }));
+  timers_.push_back(std::move(timer));
+  return {};
+}
+
+void EventLoop::Spawn(std::function<void()> task) {
+  if (in_fiber_ || stacks_.empty()) {
+    queued_.push_back(std::move(task));
+    return;
+  }
+  boost::context::fiber fiber(
+      std::allocator_arg, PoolAllocator{&stacks_},
+      [this, task = std::move(task)](boost::context::fiber&& loop) mutable {
+        to_loop_ = std::move(loop);
+        task();
+        return std::move(to_loop_);
+      });
+  Resume(std::move(fiber));
+}
+
+void EventLoop::Resume(boost::context::fiber&& fiber) {
+  in_fiber_ = true;
+  boost::context::fiber suspended = std::move(fiber).resume();
+  in_fiber_ = false;
+  // An empty continuation: the fiber finished and its stack is back in the
+  // pool. Otherwise it yielded in Wait() and is parked on its descriptor.
+  if (suspended) waiting_.emplace(pending_wait_fd_, std::move(suspended));
+  StartQueued();
+}
+
+void EventLoop::StartQueued() {
+  while (!queued_.empty() && !stacks_.empty() && !in_fiber_) {
+    std::function<void()> task = std::move(queued_.front());
+    queued_.pop_front();
+    Spawn(std::move(task));
+  }
+}
+
+Result<void> EventLoop::Wait(int fd, std::uint32_t events) {
+  if (!in_fiber_) return Fail("EventLoop::Wait outside a fiber");
+  if (waiting_.count(fd) != 0 || watched_.count(fd) != 0) {
+    return Fail("EventLoop::Wait on a descriptor already in the loop");
+  }
+  epoll_event ev{.events = events | EPOLLONESHOT, .data = {.u64 = Tag(fd, true)}};
+  if (::epoll_ctl(epoll_.Get(), EPOLL_CTL_ADD, fd, &ev) != 0) return FailErrno("epoll_ctl add");
+  pending_wait_fd_ = fd;
+  to_loop_ = std::move(to_loop_).resume();
+  ::epoll_ctl(epoll_.Get(), EPOLL_CTL_DEL, fd, nullptr);
+  return {};
+}
+
+void EventLoop::Dispatch(std::uint64_t tag) {
+  const int fd = static_cast<int>(tag & 0xffffffff);
+  if ((tag & kWaitTag) != 0) {
+    auto it = waiting_.find(fd);
+    if (it == waiting_.end()) return;
+    boost::context::fiber fiber = std::move(it->second);
+    waiting_.erase(it);
+    Resume(std::move(fiber));
+    return;
+  }
+  auto it = watched_.find(fd);
+  if (it == watched_.end()) return;  // unwatched earlier in this batch
+  std::shared_ptr<Callback> callback = it->second;  // survives an Unwatch from inside
+  (*callback)();
+}
+
+Result<void> EventLoop::Run(const std::function<bool()>& done) {
+  epoll_event events[16];
+  while (!done()) {
+    int n = ::epoll_wait(epoll_.Get(), events, std::size(events), -1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return FailErrno("epoll_wait");
+    for (int i = 0; i < n; ++i) Dispatch(events[i].data.u64);
+  }
+  return {};
+}
+
+}  // namespace vigil::sentry

@@ -1,0 +1,75 @@
+// The supervisor's one event loop (DESIGN.md §2 rule 9): epoll over
+// descriptors, with work that may have to wait run as Boost.Context fibers
+// on pre-allocated stacks. A fiber that must wait for a descriptor yields
+// to the loop instead of blocking it; everything runs on one thread.
+#pragma once
+
+#include <boost/context/fiber.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+#include "sentry/loop/stack_pool.h"
+
+namespace vigil::sentry {
+
+class EventLoop {
+ public:
+  using Callback = std::function<void()>;
+
+  // `fibers` stacks of `stack_size` bytes: at most that many tasks are
+  // suspended at once; more wait in a queue until one finishes.
+  static Result<std::unique_ptr<EventLoop>> Create(std::size_t fibers = 64,
+                                                   std::size_t stack_size = 64 * 1024);
+  EventLoop(const EventLoop&) = delete;
+  EventLoop& operator=(const EventLoop&) = delete;
+  ~EventLoop();
+
+  // Calls `on_ready` (on the loop, not in a fiber) whenever `fd` is
+  // readable or hung up, until Unwatch. One watch per descriptor.
+  Result<void> Watch(int fd, Callback on_ready);
+  void Unwatch(int fd);
+
+  // Calls `tick` every `period` (a timerfd).
+  Result<void> Every(std::chrono::milliseconds period, Callback tick);
+
+  // Runs `task` in a fiber: now, or once a stack is free (and, if called
+  // from a fiber, after the caller yields or ends).
+  void Spawn(std::function<void()> task);
+
+  // From a fiber only: suspends it until `fd` has one of `events`
+  // (EPOLLIN, EPOLLOUT; errors and hang-ups always wake it).
+  Result<void> Wait(int fd, std::uint32_t events);
+
+  bool InFiber() const { return in_fiber_; }
+  std::size_t SuspendedFibers() const { return waiting_.size(); }
+
+  // Serves events until `done()` holds (checked before each wait).
+  Result<void> Run(const std::function<bool()>& done);
+
+ private:
+  EventLoop(UniqueFd epoll, StackPool stacks);
+  void Resume(boost::context::fiber&& fiber);
+  void StartQueued();
+  void Dispatch(std::uint64_t tag);
+
+  UniqueFd epoll_;
+  StackPool stacks_;
+  std::map<int, std::shared_ptr<Callback>> watched_;
+  std::map<int, boost::context::fiber> waiting_;  // fd -> the fiber waiting on it
+  std::deque<std::function<void()>> queued_;
+  std::vector<UniqueFd> timers_;
+  // While a fiber runs: the loop's continuation, to switch back to.
+  boost::context::fiber to_loop_;
+  bool in_fiber_ = false;
+  int pending_wait_fd_ = -1;  // set by Wait() just before it yields
+};
+
+}  // namespace vigil::sentry
