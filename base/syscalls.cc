@@ -9,6 +9,8 @@
 
 #include <cstring>
 
+#include "base/strings.h"
+
 namespace vigil {
 
 Result<pid_t> CloneWithPidfd(std::uint64_t flags, UniqueFd* pidfd) {
@@ -36,6 +38,12 @@ Result<void> PidfdSendSignal(int pidfd, int sig) {
     return FailErrno("pidfd_send_signal");
   }
   return {};
+}
+
+Result<UniqueFd> PidfdGetfd(int pidfd, int fd) {
+  long dup = ::syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+  if (dup < 0) return FailErrno(StrCat("pidfd_getfd of descriptor ", fd));
+  return UniqueFd(static_cast<int>(dup));
 }
 
 Result<UniqueFd> Openat2(int dirfd, const char* path, std::uint64_t flags, std::uint64_t mode,

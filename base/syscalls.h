@@ -20,6 +20,10 @@ Result<pid_t> CloneWithPidfd(std::uint64_t flags, UniqueFd* pidfd);
 Result<UniqueFd> PidfdOpen(pid_t pid);
 Result<void> PidfdSendSignal(int pidfd, int sig);
 
+// pidfd_getfd(2): a duplicate (close-on-exec) of descriptor `fd` of the
+// process `pidfd` refers to. Needs ptrace access to it.
+Result<UniqueFd> PidfdGetfd(int pidfd, int fd);
+
 // openat2(2) with `how`; O_CLOEXEC is always added.
 Result<UniqueFd> Openat2(int dirfd, const char* path, std::uint64_t flags, std::uint64_t mode,
                          std::uint64_t resolve);

@@ -1,6 +1,5 @@
 #include "sentry/loop/event_loop.h"
 
-#include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -44,7 +43,7 @@ void EventLoop::Unwatch(int fd) {
   if (watched_.erase(fd) != 0) ::epoll_ctl(epoll_.Get(), EPOLL_CTL_DEL, fd, nullptr);
 }
 
-Result<void> EventLoop::Every(std::chrono::milliseconds period, Callback tick) {
+Result<void> EventLoop::Every(std::chrono::milliseconds period, std::function<void()> tick) {
   UniqueFd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC));
   if (!timer) return FailErrno("timerfd_create");
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(period).count();
@@ -52,7 +51,7 @@ Result<void> EventLoop::Every(std::chrono::milliseconds period, Callback tick) {
   const itimerspec spec{.it_interval = interval, .it_value = interval};
   if (::timerfd_settime(timer.Get(), 0, &spec, nullptr) != 0) return FailErrno("timerfd_settime");
   const int fd = timer.Get();
-  RETURN_IF_ERROR(Watch(fd, [fd, tick = std::move(tick)] {
+  RETURN_IF_ERROR(Watch(fd, [fd, tick = std::move(tick)](std::uint32_t) {
     std::uint64_t expirations = 0;
     if (::read(fd, &expirations, sizeof expirations) == sizeof expirations) tick();
   }));
@@ -106,7 +105,8 @@ Result<void> EventLoop::Wait(int fd, std::uint32_t events) {
   return {};
 }
 
-void EventLoop::Dispatch(std::uint64_t tag) {
+void EventLoop::Dispatch(const epoll_event& event) {
+  const std::uint64_t tag = event.data.u64;
   const int fd = static_cast<int>(tag & 0xffffffff);
   if ((tag & kWaitTag) != 0) {
     auto it = waiting_.find(fd);
@@ -119,7 +119,7 @@ void EventLoop::Dispatch(std::uint64_t tag) {
   auto it = watched_.find(fd);
   if (it == watched_.end()) return;  // unwatched earlier in this batch
   std::shared_ptr<Callback> callback = it->second;  // survives an Unwatch from inside
-  (*callback)();
+  (*callback)(event.events);
 }
 
 Result<void> EventLoop::Run(const std::function<bool()>& done) {
@@ -128,7 +128,7 @@ Result<void> EventLoop::Run(const std::function<bool()>& done) {
     int n = ::epoll_wait(epoll_.Get(), events, std::size(events), -1);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return FailErrno("epoll_wait");
-    for (int i = 0; i < n; ++i) Dispatch(events[i].data.u64);
+    for (int i = 0; i < n; ++i) Dispatch(events[i]);
   }
   return {};
 }

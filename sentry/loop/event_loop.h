@@ -4,6 +4,8 @@
 // to the loop instead of blocking it; everything runs on one thread.
 #pragma once
 
+#include <sys/epoll.h>
+
 #include <boost/context/fiber.hpp>
 
 #include <chrono>
@@ -22,7 +24,8 @@ namespace vigil::sentry {
 
 class EventLoop {
  public:
-  using Callback = std::function<void()>;
+  // Receives the epoll events that fired (EPOLLIN, EPOLLHUP, ...).
+  using Callback = std::function<void(std::uint32_t events)>;
 
   // `fibers` stacks of `stack_size` bytes: at most that many tasks are
   // suspended at once; more wait in a queue until one finishes.
@@ -38,7 +41,7 @@ class EventLoop {
   void Unwatch(int fd);
 
   // Calls `tick` every `period` (a timerfd).
-  Result<void> Every(std::chrono::milliseconds period, Callback tick);
+  Result<void> Every(std::chrono::milliseconds period, std::function<void()> tick);
 
   // Runs `task` in a fiber: now, or once a stack is free (and, if called
   // from a fiber, after the caller yields or ends).
@@ -58,7 +61,7 @@ class EventLoop {
   EventLoop(UniqueFd epoll, StackPool stacks);
   void Resume(boost::context::fiber&& fiber);
   void StartQueued();
-  void Dispatch(std::uint64_t tag);
+  void Dispatch(const epoll_event& event);
 
   UniqueFd epoll_;
   StackPool stacks_;

@@ -80,7 +80,8 @@ TEST(EventLoop, WatchCallsBackUntilUnwatched) {
   auto loop = NewLoop();
   Pipe pipe;
   int calls = 0;
-  ASSERT_TRUE(loop->Watch(pipe.read_end.Get(), [&] {
+  ASSERT_TRUE(loop->Watch(pipe.read_end.Get(), [&](std::uint32_t events) {
+    EXPECT_TRUE(events & EPOLLIN);
     char c;
     while (::read(pipe.read_end.Get(), &c, 1) == 1) {
     }
@@ -91,7 +92,7 @@ TEST(EventLoop, WatchCallsBackUntilUnwatched) {
   ASSERT_EQ(::write(pipe.write_end.Get(), "b", 1), 1);
   ASSERT_TRUE(loop->Run([&] { return calls == 2; }));
   // Unwatched: the descriptor can be watched again.
-  EXPECT_TRUE(loop->Watch(pipe.read_end.Get(), [] {}));
+  EXPECT_TRUE(loop->Watch(pipe.read_end.Get(), [](std::uint32_t) {}));
 }
 
 TEST(EventLoop, TimerTicks) {

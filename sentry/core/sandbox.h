@@ -1,0 +1,34 @@
+// What handlers know about the container they serve. The supervisor fills
+// it in; tests substitute their own sources.
+#pragma once
+
+#include <sys/utsname.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "base/result.h"
+
+namespace vigil::sentry {
+
+struct ContainerMemory {
+  std::optional<std::uint64_t> limit;  // bytes; none when unlimited
+  std::uint64_t usage = 0;             // bytes charged to the container now
+};
+
+struct Sandbox {
+  std::string container_id;
+  // uname(2)'s release as the workload sees it; empty: the host's.
+  std::string kernel_release;
+  // When the container started, in seconds since the host booted.
+  std::uint64_t started_after_boot = 0;
+  // The container's UTS names (hostname and domainname live: the workload
+  // may change them), read in its UTS namespace.
+  std::function<Result<utsname>()> uts_names;
+  std::function<Result<ContainerMemory>()> memory;
+  std::function<Result<std::uint32_t>()> process_count;
+};
+
+}  // namespace vigil::sentry

@@ -1,0 +1,46 @@
+// What a handler sees of the workload thread that made a syscall, written
+// once for every backend (seccomp user notification, ptrace): its
+// registers, its memory, and whether it still waits for the answer.
+#pragma once
+
+#include <sys/types.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "base/result.h"
+
+namespace vigil::sentry {
+
+// One intercepted syscall, as the kernel reported it: registers only. What
+// they point to must be read once through the Tracee (DESIGN.md §2 rule 2).
+struct SyscallEvent {
+  pid_t tid = 0;  // in the sentry's pid namespace
+  int number = -1;
+  std::array<std::uint64_t, 6> args{};
+};
+
+class Tracee {
+ public:
+  virtual ~Tracee() = default;
+
+  // Copies workload memory. An address the workload cannot read fails with
+  // EFAULT, as the syscall itself would.
+  virtual Result<void> Read(std::uint64_t address, std::span<std::byte> out) = 0;
+  virtual Result<void> Write(std::uint64_t address, std::span<const std::byte> data) = 0;
+
+  // Whether the syscall still waits for this answer: false once the thread
+  // died or was interrupted, after which nothing may be done on its behalf.
+  virtual bool Valid() = 0;
+
+  // Writes `value`'s bytes to `address`.
+  template <typename T>
+  Result<void> WriteObject(std::uint64_t address, const T& value) {
+    return Write(address, std::as_bytes(std::span(&value, 1)));
+  }
+};
+
+}  // namespace vigil::sentry

@@ -1,0 +1,19 @@
+#include <cerrno>
+
+#include "sentry/handlers/handler.h"
+
+namespace vigil::sentry {
+
+Verdict Handle(Handler handler, HandlerContext& context) {
+  switch (handler) {
+    case Handler::kUname:
+      return HandleUname(context);
+    case Handler::kSysinfo:
+      return HandleSysinfo(context);
+    case Handler::kNone:
+      break;
+  }
+  return Verdict::Fail(ENOSYS, Decision::kDeny);
+}
+
+}  // namespace vigil::sentry

@@ -1,0 +1,37 @@
+// Mediated syscall handlers, each a function of one syscall's context. They
+// run in a fiber of the sentry's event loop and know nothing of the backend
+// that intercepted the call.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sentry/core/sandbox.h"
+#include "sentry/core/tracee.h"
+#include "sentry/core/verdict.h"
+#include "sentry/table/syscall_table.h"
+
+namespace vigil::sentry {
+
+struct HandlerContext {
+  const SyscallEvent& event;
+  Tracee& tracee;
+  const Sandbox& sandbox;
+  // Decoded arguments for the audit record, paths as resolved.
+  std::vector<std::pair<std::string, std::string>> audit_args;
+
+  void AuditArg(std::string_view name, std::string value) {
+    audit_args.emplace_back(std::string(name), std::move(value));
+  }
+};
+
+// Runs the handler the table names for the event's syscall. A syscall
+// without a handler fails with ENOSYS (it should never have been mediated).
+Verdict Handle(Handler handler, HandlerContext& context);
+
+Verdict HandleUname(HandlerContext& context);
+Verdict HandleSysinfo(HandlerContext& context);
+
+}  // namespace vigil::sentry

@@ -1,0 +1,35 @@
+#include "sentry/notify/unotify_tracee.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "base/strings.h"
+#include "sentry/notify/unotify.h"
+
+namespace vigil::sentry {
+
+Result<UnotifyTracee> UnotifyTracee::Open(int listener, std::uint64_t id, pid_t tid) {
+  UniqueFd memory(::open(StrCat("/proc/", tid, "/mem").c_str(), O_RDWR | O_CLOEXEC));
+  if (!memory) return FailErrno(StrCat("open the memory of thread ", tid));
+  if (!unotify::IdValid(listener, id)) return FailErrno(ENOENT, "the syscall no longer waits");
+  return UnotifyTracee(listener, id, std::move(memory));
+}
+
+// A partial copy counts as a fault: the syscall would have faulted too.
+Result<void> UnotifyTracee::Read(std::uint64_t address, std::span<std::byte> out) {
+  ssize_t n = ::pread(memory_.Get(), out.data(), out.size(), static_cast<off_t>(address));
+  if (n != static_cast<ssize_t>(out.size())) return FailErrno(EFAULT, "read workload memory");
+  return {};
+}
+
+Result<void> UnotifyTracee::Write(std::uint64_t address, std::span<const std::byte> data) {
+  ssize_t n = ::pwrite(memory_.Get(), data.data(), data.size(), static_cast<off_t>(address));
+  if (n != static_cast<ssize_t>(data.size())) return FailErrno(EFAULT, "write workload memory");
+  return {};
+}
+
+bool UnotifyTracee::Valid() { return unotify::IdValid(listener_, id_); }
+
+}  // namespace vigil::sentry

@@ -1,0 +1,30 @@
+// A notified thread's memory through /proc/TID/mem. The descriptor is
+// opened first and the notification checked valid after: the open then
+// refers to the task that made the syscall, and the mm it pins cannot be
+// another process's even if the tid is reused later (DESIGN.md §2 rule 3).
+#pragma once
+
+#include "base/unique_fd.h"
+#include "sentry/core/tracee.h"
+
+namespace vigil::sentry {
+
+class UnotifyTracee final : public Tracee {
+ public:
+  // Fails with ENOENT if the notification is no longer valid.
+  static Result<UnotifyTracee> Open(int listener, std::uint64_t id, pid_t tid);
+
+  Result<void> Read(std::uint64_t address, std::span<std::byte> out) override;
+  Result<void> Write(std::uint64_t address, std::span<const std::byte> data) override;
+  bool Valid() override;
+
+ private:
+  UnotifyTracee(int listener, std::uint64_t id, UniqueFd memory)
+      : listener_(listener), id_(id), memory_(std::move(memory)) {}
+
+  int listener_;
+  std::uint64_t id_;
+  UniqueFd memory_;
+};
+
+}  // namespace vigil::sentry
