@@ -80,4 +80,31 @@ Result<void> SendWithFd(int socket, std::string_view data, int fd) {
   return {};
 }
 
+Result<std::string> ReceiveWithFd(int socket, std::size_t max, UniqueFd* fd) {
+  std::string data(max, '\0');
+  iovec iov{.iov_base = data.data(), .iov_len = data.size()};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  ssize_t n;
+  do {
+    n = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) return FailErrno("recvmsg");
+  for (cmsghdr* cmsg = CMSG_FIRSTHDR(&msg); cmsg != nullptr; cmsg = CMSG_NXTHDR(&msg, cmsg)) {
+    if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS) {
+      int received = -1;
+      std::memcpy(&received, CMSG_DATA(cmsg), sizeof received);
+      UniqueFd owned(received);
+      if (fd != nullptr) *fd = std::move(owned);
+    }
+  }
+  if (n == 0) return FailErrno(EPIPE, "peer closed the socket");
+  data.resize(static_cast<std::size_t>(n));
+  return data;
+}
+
 }  // namespace vigil

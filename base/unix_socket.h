@@ -23,4 +23,9 @@ Result<UniqueFd> ListenUnix(const std::string& path, int type, int backlog);
 // (if >= 0) attached to the first sendmsg(2). No SIGPIPE; EINTR retried.
 Result<void> SendWithFd(int socket, std::string_view data, int fd);
 
+// Receives one message of at most `max` bytes; a descriptor attached to it
+// (close-on-exec) goes to `fd`. A closed peer is an error with code EPIPE.
+// EINTR retried.
+Result<std::string> ReceiveWithFd(int socket, std::size_t max, UniqueFd* fd);
+
 }  // namespace vigil

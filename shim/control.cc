@@ -15,22 +15,15 @@ namespace {
 
 constexpr std::size_t kMaxMessage = 8192;
 
-Result<std::string> ReadMessage(int fd) {
-  char buf[kMaxMessage];
-  ssize_t n;
-  do {
-    n = ::recv(fd, buf, sizeof buf, 0);
-  } while (n < 0 && errno == EINTR);
-  if (n < 0) return FailErrno("read from control socket");
-  return std::string(buf, static_cast<std::size_t>(n));
+Result<std::string> ReadMessage(int fd, UniqueFd* attached) {
+  Result<std::string> message = ReceiveWithFd(fd, kMaxMessage, attached);
+  if (!message && message.error().code == EPIPE) return std::string();
+  if (!message) return tl::unexpected(std::move(message).error().Wrap("read from control socket"));
+  return message;
 }
 
-Result<void> WriteMessage(int fd, std::string_view text) {
-  ssize_t n;
-  do {
-    n = ::send(fd, text.data(), text.size(), MSG_NOSIGNAL);
-  } while (n < 0 && errno == EINTR);
-  if (n < 0) return FailErrno("write to control socket");
+Result<void> WriteMessage(int fd, std::string_view text, int attached = -1) {
+  RETURN_IF_ERROR_WRAP(SendWithFd(fd, text, attached), "write to control socket");
   return {};
 }
 
@@ -55,19 +48,21 @@ Result<UniqueFd> ListenControl(const std::string& path) {
   return ListenUnix(reachable, SOCK_SEQPACKET, 16);
 }
 
-Result<std::string> CallControl(const std::string& path, std::string_view request) {
+Result<std::string> CallControl(const std::string& path, std::string_view request, int fd) {
   UniqueFd dir;
   ASSIGN_OR_RETURN(std::string reachable, ReachablePath(path, dir));
-  Result<UniqueFd> fd = ConnectUnix(reachable, SOCK_SEQPACKET);
-  if (!fd) return tl::unexpected(std::move(fd).error().Wrap("reach the container's supervisor"));
-  RETURN_IF_ERROR(WriteMessage(fd->Get(), request));
-  ASSIGN_OR_RETURN(std::string reply, ReadMessage(fd->Get()));
+  Result<UniqueFd> conn = ConnectUnix(reachable, SOCK_SEQPACKET);
+  if (!conn) {
+    return tl::unexpected(std::move(conn).error().Wrap("reach the container's supervisor"));
+  }
+  RETURN_IF_ERROR(WriteMessage(conn->Get(), request, fd));
+  ASSIGN_OR_RETURN(std::string reply, ReadMessage(conn->Get(), nullptr));
   if (reply.starts_with("error ")) return Fail(reply.substr(6));
   if (reply.empty()) return Fail("the container's supervisor exited without a reply");
   return reply;
 }
 
-Result<std::string> ReadRequest(int conn) { return ReadMessage(conn); }
+Result<std::string> ReadRequest(int conn, UniqueFd* fd) { return ReadMessage(conn, fd); }
 
 void Reply(int conn, const Result<void>& result) {
   (void)WriteMessage(conn, result ? std::string("ok") : "error " + result.error().message);

@@ -1,6 +1,7 @@
 // The supervisor's control socket (ROOT/ID/control.sock): how `start` (and
 // later `exec`) reach a running supervisor. One SOCK_SEQPACKET message per
-// request and per reply: "start" -> "ok" or "error <one line>".
+// request and per reply: "start" -> "ok" or "error <one line>"; "listener"
+// with a seccomp listener attached (an exec'd process's, for the sentry).
 #pragma once
 
 #include <string>
@@ -14,12 +15,14 @@ namespace vigil::shim {
 // Binds and listens on `path` (removing a stale socket first).
 Result<UniqueFd> ListenControl(const std::string& path);
 
-// Sends `request` to the supervisor listening on `path` and returns its
-// reply; an "error ..." reply becomes an Error with that text.
-Result<std::string> CallControl(const std::string& path, std::string_view request);
+// Sends `request` (with `fd` attached if >= 0) to the supervisor listening
+// on `path` and returns its reply; an "error ..." reply becomes an Error
+// with that text.
+Result<std::string> CallControl(const std::string& path, std::string_view request, int fd = -1);
 
-// Reads one request from an accepted connection.
-Result<std::string> ReadRequest(int conn);
+// Reads one request from an accepted connection; an attached descriptor
+// goes to `fd`.
+Result<std::string> ReadRequest(int conn, UniqueFd* fd);
 
 // Replies "ok" or "error <message>".
 void Reply(int conn, const Result<void>& result);

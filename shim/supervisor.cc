@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
+#include <memory>
 #include <optional>
 
 #include "base/file.h"
@@ -23,9 +25,12 @@
 #include "runtime/cgroup/path.h"
 #include "runtime/linux/devices.h"
 #include "runtime/linux/namespaces.h"
-#include "runtime/linux/seccomp_listener.h"
 #include "runtime/process/hooks.h"
+#include "sentry/loop/event_loop.h"
+#include "sentry/notify/unotify.h"
+#include "sentry/notify/unotify_server.h"
 #include "shim/control.h"
+#include "shim/sentry_sandbox.h"
 
 namespace vigil::shim {
 namespace {
@@ -80,10 +85,12 @@ class Supervisor {
   Result<void> SpawnInit();
   Result<void> CreateCgroup();
   Result<void> WriteIdMaps(pid_t pid);
+  Result<void> StartSentry();
   void ServeControl();
+  void ServeRequest(UniqueFd conn);
   Result<void> Start();
-  Result<void> ForwardSeccompListener(int listener);
-  void ForwardSignals(std::optional<siginfo_t>& exit);
+  Result<void> AdoptInitListener(std::string_view number);
+  void ForwardSignals();
 
   SupervisorArgs args_;
   pid_t init_pid_ = 0;
@@ -92,6 +99,13 @@ class Supervisor {
   UniqueFd control_fd_;
   std::optional<Channel> init_channel_;
   std::optional<runtime::cgroup::Cgroup> cgroup_;
+  bool starting_ = false;  // a start request waits for the init's exec
+  std::optional<siginfo_t> exit_;  // how the init ended, once it has
+  // The sentry: one event loop for signals, control requests and every
+  // seccomp listener of the container.
+  std::unique_ptr<sentry::EventLoop> loop_;
+  sentry::Sandbox sandbox_;
+  std::unique_ptr<sentry::UnotifyServer> sentry_;
 };
 
 Result<void> Supervisor::Create() {
@@ -100,13 +114,30 @@ Result<void> Supervisor::Create() {
   signal_fd_.Reset(::signalfd(-1, &forwarded, SFD_CLOEXEC | SFD_NONBLOCK));
   if (!signal_fd_) return FailErrno("signalfd");
   ASSIGN_OR_RETURN(control_fd_, ListenControl(args_.dir.ControlSocketPath()));
+  RETURN_IF_ERROR(sentry::unotify::CheckKernelSupport());
   RETURN_IF_ERROR(SpawnInit());
+  RETURN_IF_ERROR(StartSentry());
 
   runtime::ContainerRecord& record = args_.record;
   record.init_pid = init_pid_;
   ASSIGN_OR_RETURN(record.init_start, ProcessStartTime(init_pid_));
   record.status = ContainerStatus::kCreated;
   return args_.dir.SaveRecord(record);
+}
+
+// Fiber stacks: handlers are shallow, but a control request runs hooks and
+// writes the record on one. Untouched stack pages cost no memory.
+constexpr std::size_t kFibers = 64;
+constexpr std::size_t kFiberStack = 128 * 1024;
+
+Result<void> Supervisor::StartSentry() {
+  ASSIGN_OR_RETURN(loop_, sentry::EventLoop::Create(kFibers, kFiberStack));
+  ASSIGN_OR_RETURN(std::uint64_t init_start, ProcessStartTime(init_pid_));
+  ASSIGN_OR_RETURN(sandbox_,
+                   SentrySandbox(args_.record.id, args_.spec, init_pid_, init_start, *cgroup_));
+  sentry_ = std::make_unique<sentry::UnotifyServer>(*loop_, sandbox_, nullptr);
+  RETURN_IF_ERROR(loop_->Watch(signal_fd_.Get(), [this](std::uint32_t) { ForwardSignals(); }));
+  return loop_->Watch(control_fd_.Get(), [this](std::uint32_t) { ServeControl(); });
 }
 
 Result<void> Supervisor::WriteIdMaps(pid_t pid) {
@@ -177,21 +208,26 @@ Result<void> Supervisor::SpawnInit() {
 }
 
 Result<void> Supervisor::Start() {
-  if (args_.record.status != ContainerStatus::kCreated) {
+  if (args_.record.status != ContainerStatus::kCreated || starting_) {
     return Fail(StrCat("cannot start container ", Quote(args_.record.id), ": it is ",
-                       config::NameOf(args_.record.status), ", not created"));
+                       starting_ ? "starting" : config::NameOf(args_.record.status),
+                       ", not created"));
   }
+  starting_ = true;
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kStart));
   // The init's end of the channel closes on exec: end of file means the
-  // program runs; a message means exec failed and says why, or carries the
-  // listener of a NOTIFY profile for linux.seccomp.listenerPath.
-  Result<runtime::Message> reply = init_channel_->Receive();
-  while (reply && reply->type == MessageType::kSeccompListener) {
-    if (Result<void> sent = ForwardSeccompListener(reply->fd.Get()); !sent) {
-      (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
-      return sent;
-    }
+  // program runs; a message means exec failed and says why. Before that the
+  // init announces the sentry's listener, and waits until the sentry has it.
+  Result<runtime::Message> reply;
+  for (;;) {
+    RETURN_IF_ERROR(loop_->Wait(init_channel_->fd(), EPOLLIN));
     reply = init_channel_->Receive();
+    if (!reply || reply->type != MessageType::kSentryListener) break;
+    if (Result<void> adopted = AdoptInitListener(reply->text); !adopted) {
+      (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
+      return adopted;
+    }
+    RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
   }
   init_channel_.reset();
   if (reply) {
@@ -214,27 +250,41 @@ Result<void> Supervisor::Start() {
   return {};
 }
 
-Result<void> Supervisor::ForwardSeccompListener(int listener) {
-  const config::Seccomp& seccomp = *LinuxSpec().seccomp;
-  std::string state =
-      runtime::ContainerProcessState(init_pid_, seccomp.listener_metadata,
-                                     runtime::HookState(args_.record, ContainerStatus::kCreated));
-  return runtime::SendSeccompListener(seccomp.listener_path, listener, state);
+Result<void> Supervisor::AdoptInitListener(std::string_view number) {
+  int fd = -1;
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), fd);
+  if (ec != std::errc() || end != number.data() + number.size()) {
+    return Fail(StrCat("the init announced a listener as ", Quote(number)));
+  }
+  ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(init_pidfd_.Get(), fd));
+  return sentry_->AddListener(std::move(listener));
 }
 
 void Supervisor::ServeControl() {
   UniqueFd conn(::accept4(control_fd_.Get(), nullptr, nullptr, SOCK_CLOEXEC));
   if (!conn) return;
-  Result<std::string> request = ReadRequest(conn.Get());
+  // A request may wait (start waits for the init's exec), so each runs in a
+  // fiber; the loop keeps serving the sentry meanwhile.
+  auto shared = std::make_shared<UniqueFd>(std::move(conn));
+  loop_->Spawn([this, shared] { ServeRequest(std::move(*shared)); });
+}
+
+void Supervisor::ServeRequest(UniqueFd conn) {
+  if (!loop_->Wait(conn.Get(), EPOLLIN)) return;
+  UniqueFd attached;
+  Result<std::string> request = ReadRequest(conn.Get(), &attached);
   if (!request) return;
   if (*request == "start") {
     Reply(conn.Get(), Start());
+  } else if (*request == "listener" && attached) {
+    // An exec'd process's sentry listener, from `vigil exec`.
+    Reply(conn.Get(), sentry_->AddListener(std::move(attached)));
   } else {
     Reply(conn.Get(), Fail(StrCat("unknown request ", Quote(*request))));
   }
 }
 
-void Supervisor::ForwardSignals(std::optional<siginfo_t>& exit) {
+void Supervisor::ForwardSignals() {
   signalfd_siginfo info{};
   while (::read(signal_fd_.Get(), &info, sizeof info) == sizeof info) {
     int sig = static_cast<int>(info.ssi_signo);
@@ -243,7 +293,7 @@ void Supervisor::ForwardSignals(std::optional<siginfo_t>& exit) {
       // its own pid namespace; reap them, and notice the init's end.
       siginfo_t child{};
       while (::waitid(P_ALL, 0, &child, WEXITED | WNOHANG) == 0 && child.si_pid != 0) {
-        if (child.si_pid == init_pid_) exit = child;
+        if (child.si_pid == init_pid_) exit_ = child;
         child = {};
       }
       continue;
@@ -253,27 +303,10 @@ void Supervisor::ForwardSignals(std::optional<siginfo_t>& exit) {
 }
 
 Result<siginfo_t> Supervisor::Supervise() {
-  UniqueFd epoll(::epoll_create1(EPOLL_CLOEXEC));
-  if (!epoll) return FailErrno("epoll_create1");
-  for (int fd : {signal_fd_.Get(), control_fd_.Get()}) {
-    epoll_event ev{.events = EPOLLIN, .data = {.fd = fd}};
-    if (::epoll_ctl(epoll.Get(), EPOLL_CTL_ADD, fd, &ev) != 0) return FailErrno("epoll_ctl");
-  }
-  std::optional<siginfo_t> exit;
   // The init may have died before the first SIGCHLD could be read.
-  ForwardSignals(exit);
-  while (!exit) {
-    epoll_event ev{};
-    int n = ::epoll_wait(epoll.Get(), &ev, 1, -1);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return FailErrno("epoll_wait");
-    if (ev.data.fd == signal_fd_.Get()) {
-      ForwardSignals(exit);
-    } else {
-      ServeControl();
-    }
-  }
-  return *exit;
+  ForwardSignals();
+  RETURN_IF_ERROR(loop_->Run([this] { return exit_.has_value(); }));
+  return *exit_;
 }
 
 void Supervisor::MarkStopped() {

@@ -15,6 +15,7 @@
 #include "config/oci/config.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/process/console.h"
+#include "sentry/table/sentry_filter.h"
 #include "shim/supervisor.h"
 
 namespace vigil::runtime {
@@ -57,7 +58,16 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
 
 Result<std::optional<CompiledFilter>> CompileProfile(const config::Spec& spec) {
   if (!spec.linux_spec || !spec.linux_spec->seccomp) return std::nullopt;
-  ASSIGN_OR_RETURN(CompiledFilter filter, CompileSeccomp(*spec.linux_spec->seccomp));
+  const config::Seccomp& profile = *spec.linux_spec->seccomp;
+  // The kernel gives a process one seccomp listener, and the sentry's is it.
+  for (std::size_t i = 0; i < profile.syscalls.size(); ++i) {
+    if (profile.syscalls[i].action == config::SeccompAction::kNotify) {
+      return Fail(StrCat("linux.seccomp.syscalls[", i,
+                         "].action: SCMP_ACT_NOTIFY is not supported: the sentry holds the "
+                         "container's seccomp listener (the kernel allows one per process)"));
+    }
+  }
+  ASSIGN_OR_RETURN(CompiledFilter filter, CompileSeccomp(profile));
   if (!filter.skipped_names.empty()) {
     std::string names;
     for (const std::string& name : filter.skipped_names)
@@ -85,6 +95,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
+  ASSIGN_OR_RETURN(CompiledFilter sentry, sentry::BuildSentryFilter());
   UniqueFd console;
   if (spec.process->terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -103,7 +114,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                              .init = {.no_pivot = options.no_pivot,
                                                       .preserve_fds = options.preserve_fds,
                                                       .console_socket = console.Get(),
-                                                      .seccomp = seccomp ? &*seccomp : nullptr},
+                                                      .seccomp = seccomp ? &*seccomp : nullptr,
+                                                      .sentry = &sentry},
                                              .systemd_cgroup = options.systemd_cgroup},
                         std::move(theirs));
   }

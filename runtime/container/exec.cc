@@ -21,19 +21,21 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/scheduling.h"
-#include "runtime/linux/seccomp_listener.h"
 #include "runtime/process/channel.h"
 #include "runtime/process/console.h"
 #include "runtime/process/launch.h"
 #include "runtime/process/wait.h"
+#include "sentry/table/sentry_filter.h"
+#include "shim/control.h"
 
 namespace vigil::runtime {
 namespace {
 
 // The exec'd process after it joined the container: waits for the go-ahead,
 // then prepares and execs. Errors go back over `channel`.
+// `launch` names the filters; its channel is `channel`.
 [[noreturn]] void RunExecProcess(const ExecOptions& options, const Channel& channel,
-                                 int console_socket, const CompiledFilter* seccomp) {
+                                 int console_socket, const LaunchOptions& launch) {
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -54,10 +56,7 @@ namespace {
     }
     if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));
     ASSIGN_OR_RETURN(std::string executable, LookPath(process.args[0], process.env));
-    return BecomeAndExec(
-        process, executable,
-        LaunchOptions{
-            .preserve_fds = options.preserve_fds, .seccomp = seccomp, .channel = &channel});
+    return BecomeAndExec(process, executable, launch);
   }();
   (void)channel.Send(MessageType::kError, result.error().message);
   ::_exit(127);
@@ -68,7 +67,7 @@ namespace {
 // `vigil exec` process can wait for it. Runs in a short-lived child.
 [[noreturn]] void JoinAndSpawn(const ExecOptions& options, int init_pidfd, int ns_flags,
                                const Channel& channel, int console_socket,
-                               const CompiledFilter* seccomp) {
+                               const LaunchOptions& launch) {
   if (::setns(init_pidfd, ns_flags) != 0) {
     (void)channel.Send(MessageType::kError,
                        FailErrno("join the container's namespaces").value().message);
@@ -88,9 +87,24 @@ namespace {
     (void)channel.Send(MessageType::kError, pid.error().message);
     ::_exit(1);
   }
-  if (*pid == 0) RunExecProcess(options, channel, console_socket, seccomp);
+  if (*pid == 0) RunExecProcess(options, channel, console_socket, launch);
   (void)channel.Send(MessageType::kReady, StrCat(*pid));
   ::_exit(0);
+}
+
+// Takes a copy of the exec'd process's listener (descriptor `number` in
+// it) and gives it to the container's supervisor, whose sentry serves it.
+Result<void> HandListenerToSupervisor(const StateDir& dir, pid_t pid, std::string_view number) {
+  int fd = -1;
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), fd);
+  if (ec != std::errc() || end != number.data() + number.size()) {
+    return Fail(StrCat("the exec'd process announced a listener as ", Quote(number)));
+  }
+  ASSIGN_OR_RETURN(UniqueFd process, PidfdOpen(pid));
+  ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(process.Get(), fd));
+  RETURN_IF_ERROR_WRAP(shim::CallControl(dir.ControlSocketPath(), "listener", listener.Get()),
+                       "hand the exec'd process to the sentry");
+  return {};
 }
 
 }  // namespace
@@ -114,6 +128,7 @@ Result<int> ExecInContainer(const ExecOptions& options) {
     return Fail("process.terminal is true but no --console-socket was given");
   }
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
+  ASSIGN_OR_RETURN(CompiledFilter sentry, sentry::BuildSentryFilter());
   UniqueFd console;
   if (options.process.terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -125,7 +140,11 @@ Result<int> ExecInContainer(const ExecOptions& options) {
   if (joiner == 0) {
     ours.Close();
     JoinAndSpawn(options, init.Get(), spec.linux_spec ? NamespaceFlags(*spec.linux_spec) : 0,
-                 theirs, console.Get(), seccomp ? &*seccomp : nullptr);
+                 theirs, console.Get(),
+                 LaunchOptions{.preserve_fds = options.preserve_fds,
+                               .seccomp = seccomp ? &*seccomp : nullptr,
+                               .sentry = &sentry,
+                               .channel = &theirs});
   }
   theirs.Close();
   Result<Message> spawned = ours.Expect(MessageType::kReady);
@@ -145,19 +164,17 @@ Result<int> ExecInContainer(const ExecOptions& options) {
     }
   }
   RETURN_IF_ERROR(ours.Send(MessageType::kProceed));
-  // End of file means the program runs (the channel closes on exec).
+  // End of file means the program runs (the channel closes on exec). Before
+  // that the process announces the sentry's listener, which goes to the
+  // supervisor before the process may go on.
   Result<Message> outcome = ours.Receive();
-  while (outcome && outcome->type == MessageType::kSeccompListener) {
-    const config::Seccomp& profile = *spec.linux_spec->seccomp;
-    Result<void> sent =
-        SendSeccompListener(profile.listener_path, outcome->fd.Get(),
-                            ContainerProcessState(pid, profile.listener_metadata,
-                                                  HookState(record, ContainerStatus::kRunning)));
-    if (!sent) {
+  if (outcome && outcome->type == MessageType::kSentryListener) {
+    if (Result<void> handed = HandListenerToSupervisor(dir, pid, outcome->text); !handed) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, nullptr, 0);
-      return tl::unexpected(sent.error());
+      return tl::unexpected(handed.error());
     }
+    RETURN_IF_ERROR(ours.Send(MessageType::kProceed));
     outcome = ours.Receive();
   }
   if (outcome || outcome.error().code != EPIPE) {

@@ -26,52 +26,39 @@ Result<std::pair<Channel, Channel>> Channel::Pair() {
 
 namespace {
 
-Result<void> SendMessage(int socket, MessageType type, std::string_view text, int fd) {
+// send(2), not sendmsg: a container process sends on its channel after the
+// sentry's filter is loaded, where send without an address stays on the
+// fast path and sendmsg may not (a mediated send before the sentry holds the
+// listener would wait forever). SOCK_SEQPACKET keeps it one message.
+Result<void> SendMessage(int socket, MessageType type, std::string_view text) {
   char buf[sizeof(MessageType) + kMaxText];
   text = text.substr(0, kMaxText);
   std::memcpy(buf, &type, sizeof type);
   std::memcpy(buf + sizeof type, text.data(), text.size());
-  RETURN_IF_ERROR_WRAP(SendWithFd(socket, std::string_view(buf, sizeof type + text.size()), fd),
-                       "send on channel");
+  ssize_t n;
+  do {
+    n = ::send(socket, buf, sizeof type + text.size(), MSG_NOSIGNAL);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) return FailErrno("send on channel");
   return {};
 }
 
 }  // namespace
 
 Result<void> Channel::Send(MessageType type, std::string_view text) const {
-  return SendMessage(fd_.Get(), type, text, -1);
-}
-
-Result<void> Channel::SendFd(MessageType type, int fd) const {
-  return SendMessage(fd_.Get(), type, {}, fd);
+  return SendMessage(fd_.Get(), type, text);
 }
 
 Result<Message> Channel::Receive() const {
-  char buf[sizeof(MessageType) + kMaxText];
-  iovec iov{.iov_base = buf, .iov_len = sizeof buf};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  ssize_t n;
-  do {
-    n = ::recvmsg(fd_.Get(), &msg, MSG_CMSG_CLOEXEC);
-  } while (n < 0 && errno == EINTR);
-  if (n < 0) return FailErrno("receive on channel");
-  if (n == 0) return FailErrno(EPIPE, "channel closed");
   Message message;
-  for (cmsghdr* cmsg = CMSG_FIRSTHDR(&msg); cmsg != nullptr; cmsg = CMSG_NXTHDR(&msg, cmsg)) {
-    if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS) {
-      int fd = -1;
-      std::memcpy(&fd, CMSG_DATA(cmsg), sizeof fd);
-      message.fd.Reset(fd);
-    }
+  Result<std::string> data = ReceiveWithFd(fd_.Get(), sizeof(MessageType) + kMaxText, nullptr);
+  if (!data) {
+    if (data.error().code == EPIPE) return FailErrno(EPIPE, "channel closed");
+    return tl::unexpected(std::move(data).error().Wrap("receive on channel"));
   }
-  if (static_cast<std::size_t>(n) < sizeof(MessageType)) return Fail("short message on channel");
-  std::memcpy(&message.type, buf, sizeof message.type);
-  message.text.assign(buf + sizeof(MessageType), static_cast<std::size_t>(n) - sizeof(MessageType));
+  if (data->size() < sizeof(MessageType)) return Fail("short message on channel");
+  std::memcpy(&message.type, data->data(), sizeof message.type);
+  message.text = data->substr(sizeof(MessageType));
   return message;
 }
 

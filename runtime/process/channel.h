@@ -19,13 +19,12 @@ enum class MessageType : std::uint32_t {
   kStart,            // supervisor -> init: exec the process
   kError,            // either way: text is the one-line cause
   kCreated,          // supervisor -> create: the container is created
-  kSeccompListener,  // init or exec'd process -> runtime: the listener fd, attached
+  kSentryListener,   // init or exec'd process -> runtime: the sentry's listener's fd number
 };
 
 struct Message {
   MessageType type;
   std::string text;
-  UniqueFd fd;  // a descriptor sent along (SCM_RIGHTS), if any
 };
 
 class Channel {
@@ -34,9 +33,6 @@ class Channel {
   static Result<std::pair<Channel, Channel>> Pair();
 
   Result<void> Send(MessageType type, std::string_view text = {}) const;
-
-  // Sends `fd` along with the message; the caller keeps its copy.
-  Result<void> SendFd(MessageType type, int fd) const;
 
   // The next message. A closed peer is an error whose code is EPIPE (the
   // init closes its end by exec'ing, which is how `start` knows it did).

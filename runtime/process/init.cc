@@ -112,6 +112,7 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
       launched = BecomeAndExec(*spec.process, *executable,
                                LaunchOptions{.preserve_fds = options.preserve_fds,
                                              .seccomp = options.seccomp,
+                                             .sentry = options.sentry,
                                              .channel = &channel});
     }
     (void)channel.Send(MessageType::kError, launched.error().message);

@@ -19,6 +19,7 @@ struct InitOptions {
   int preserve_fds = 0;                     // fds 3 .. 3+N-1 stay open across exec
   int console_socket = -1;                  // connected --console-socket, for process.terminal
   const CompiledFilter* seccomp = nullptr;  // linux.seccomp, compiled; null for none
+  const CompiledFilter* sentry = nullptr;   // the sentry's filter; null: no sentry
 };
 
 [[noreturn]] void RunContainerInit(const config::Spec& spec, const Channel& channel,

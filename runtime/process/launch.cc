@@ -1,5 +1,6 @@
 #include "runtime/process/launch.h"
 
+#include "base/strings.h"
 #include "base/syscalls.h"
 #include "runtime/linux/exec.h"
 #include "runtime/linux/identity.h"
@@ -8,13 +9,31 @@ namespace vigil::runtime {
 
 namespace {
 
-Result<void> InstallSeccomp(const LaunchOptions& options) {
+// A profile never notifies (CompileProfile refuses SCMP_ACT_NOTIFY), so it
+// makes no listener.
+Result<void> InstallProfile(const LaunchOptions& options) {
   if (options.seccomp == nullptr) return {};
-  ASSIGN_OR_RETURN(UniqueFd listener, LoadSeccomp(*options.seccomp));
-  if (listener) {
-    RETURN_IF_ERROR(options.channel->SendFd(MessageType::kSeccompListener, listener.Get()));
-  }
+  return LoadSeccomp(*options.seccomp).map([](UniqueFd) {});
+}
+
+// From here on every syscall of this process goes through the sentry's
+// filter. The runtime takes its own copy of the listener (pidfd_getfd) from
+// the number announced here, hands it to the sentry, and says proceed; only
+// then may a mediated syscall come. Announcing goes by send(2), which stays
+// on the fast path.
+Result<void> InstallSentry(const LaunchOptions& options) {
+  if (options.sentry == nullptr) return {};
+  ASSIGN_OR_RETURN(UniqueFd listener, LoadSeccomp(*options.sentry));
+  RETURN_IF_ERROR(options.channel->Send(MessageType::kSentryListener, StrCat(listener.Get())));
+  RETURN_IF_ERROR(options.channel->Expect(MessageType::kProceed));
   return {};
+}
+
+// The OCI profile first, then the sentry's: the kernel runs both and takes
+// the stricter verdict either way.
+Result<void> InstallSeccomp(const LaunchOptions& options) {
+  RETURN_IF_ERROR(InstallProfile(options));
+  return InstallSentry(options);
 }
 
 }  // namespace

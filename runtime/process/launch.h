@@ -16,8 +16,10 @@ struct LaunchOptions {
   int preserve_fds = 0;
   // linux.seccomp, compiled by the runtime before the clone; null for none.
   const CompiledFilter* seccomp = nullptr;
-  // Where a NOTIFY profile's listener fd goes (kSeccompListener), for the
-  // runtime to pass on to linux.seccomp.listenerPath.
+  // The sentry's filter (sentry/table/sentry_filter.h); null: no sentry.
+  const CompiledFilter* sentry = nullptr;
+  // Where the sentry's listener is announced (kSentryListener, answered by
+  // kProceed).
   const Channel* channel = nullptr;
 };
 

@@ -36,6 +36,10 @@ class Tracee {
   // died or was interrupted, after which nothing may be done on its behalf.
   virtual bool Valid() = 0;
 
+  // The thread's execution domain (personality(2)): answers that the
+  // kernel adjusts for it (uname under PER_LINUX32) must be adjusted alike.
+  virtual Result<unsigned int> Personality() = 0;
+
   // Writes `value`'s bytes to `address`.
   template <typename T>
   Result<void> WriteObject(std::uint64_t address, const T& value) {

@@ -1,7 +1,9 @@
 // uname(2): the container's own hostname and domainname, the host's
-// machine and version, and the configured kernel release, so the workload
+// machine (i686 under PER_LINUX32) and version, and the configured kernel release, so the workload
 // can be kept from fingerprinting the host kernel.
 #include <cstring>
+
+#include <sys/personality.h>
 
 #include <algorithm>
 
@@ -17,6 +19,13 @@ Verdict HandleUname(HandlerContext& context) {
     std::memset(names->release, 0, sizeof names->release);
     std::copy_n(release.begin(), std::min(release.size(), sizeof names->release - 1),
                 names->release);
+  }
+  // The kernel reports a 32-bit machine to a PER_LINUX32 process (setarch
+  // i686); so must the sentry.
+  if (Result<unsigned int> persona = context.tracee.Personality();
+      persona && (*persona & PER_MASK) == PER_LINUX32) {
+    std::memset(names->machine, 0, sizeof names->machine);
+    std::strcpy(names->machine, "i686");
   }
   context.AuditArg("release", names->release);
   return AnswerWithObject(context, context.event.args[0], *names);

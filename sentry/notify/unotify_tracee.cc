@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 
+#include "base/file.h"
 #include "base/strings.h"
 #include "sentry/notify/unotify.h"
 
@@ -14,7 +16,7 @@ Result<UnotifyTracee> UnotifyTracee::Open(int listener, std::uint64_t id, pid_t 
   UniqueFd memory(::open(StrCat("/proc/", tid, "/mem").c_str(), O_RDWR | O_CLOEXEC));
   if (!memory) return FailErrno(StrCat("open the memory of thread ", tid));
   if (!unotify::IdValid(listener, id)) return FailErrno(ENOENT, "the syscall no longer waits");
-  return UnotifyTracee(listener, id, std::move(memory));
+  return UnotifyTracee(listener, id, tid, std::move(memory));
 }
 
 // A partial copy counts as a fault: the syscall would have faulted too.
@@ -31,5 +33,15 @@ Result<void> UnotifyTracee::Write(std::uint64_t address, std::span<const std::by
 }
 
 bool UnotifyTracee::Valid() { return unotify::IdValid(listener_, id_); }
+
+// /proc/TID/personality: eight hex digits. A reused tid would answer for
+// another task, which the caller's Valid() check before acting catches.
+Result<unsigned int> UnotifyTracee::Personality() {
+  ASSIGN_OR_RETURN(std::string text, ReadFile(StrCat("/proc/", tid_, "/personality"), 64));
+  unsigned int persona = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), persona, 16);
+  if (ec != std::errc()) return Fail(StrCat("parse the personality of thread ", tid_));
+  return persona;
+}
 
 }  // namespace vigil::sentry

@@ -17,13 +17,15 @@ class UnotifyTracee final : public Tracee {
   Result<void> Read(std::uint64_t address, std::span<std::byte> out) override;
   Result<void> Write(std::uint64_t address, std::span<const std::byte> data) override;
   bool Valid() override;
+  Result<unsigned int> Personality() override;
 
  private:
-  UnotifyTracee(int listener, std::uint64_t id, UniqueFd memory)
-      : listener_(listener), id_(id), memory_(std::move(memory)) {}
+  UnotifyTracee(int listener, std::uint64_t id, pid_t tid, UniqueFd memory)
+      : listener_(listener), id_(id), tid_(tid), memory_(std::move(memory)) {}
 
   int listener_;
   std::uint64_t id_;
+  pid_t tid_;
   UniqueFd memory_;
 };
 

@@ -296,6 +296,8 @@ struct BundleConfig {
   std::string linux_extra_json;
   // The "hooks" object as raw JSON text; left out when empty.
   std::string hooks_json;
+  // The "annotations" object as raw JSON text; left out when empty.
+  std::string annotations_json;
 };
 
 inline std::string ToJson(const BundleConfig& c) {
@@ -344,7 +346,8 @@ inline std::string ToJson(const BundleConfig& c) {
          ", \"readonly\": " + (c.readonly_root ? "true" : "false") +
          "},\n  \"hostname\": " + JsonString(c.hostname) +
          (c.domainname.empty() ? "" : ",\n  \"domainname\": " + JsonString(c.domainname)) +
-         (c.hooks_json.empty() ? "" : ",\n  \"hooks\": " + c.hooks_json) + R"(,
+         (c.hooks_json.empty() ? "" : ",\n  \"hooks\": " + c.hooks_json) +
+         (c.annotations_json.empty() ? "" : ",\n  \"annotations\": " + c.annotations_json) + R"(,
   "mounts": [
     {"destination": "/proc", "type": "proc", "source": "proc"},
     {"destination": "/dev", "type": "tmpfs", "source": "tmpfs",

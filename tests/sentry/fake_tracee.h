@@ -28,6 +28,7 @@ class FakeTracee final : public Tracee {
     return {};
   }
   bool Valid() override { return valid; }
+  Result<unsigned int> Personality() override { return persona; }
 
   template <typename T>
   T ObjectAt(std::uint64_t address) const {
@@ -37,6 +38,7 @@ class FakeTracee final : public Tracee {
   }
 
   bool valid = true;
+  unsigned int persona = 0;
   int writes = 0;
 
  private:

@@ -1,6 +1,7 @@
 // Handler decisions against a fake tracee: the answer written, EFAULT for a
 // bad pointer, nothing done once the notification is stale.
 #include <gtest/gtest.h>
+#include <sys/personality.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 
@@ -18,6 +19,7 @@ Sandbox TestSandbox() {
   sandbox.uts_names = [] {
     utsname names{};
     std::strcpy(names.sysname, "Linux");
+    std::strcpy(names.machine, "x86_64");
     std::strcpy(names.nodename, "box");
     std::strcpy(names.release, "6.18.44-host");
     std::strcpy(names.domainname, "example");
@@ -52,6 +54,13 @@ TEST(Uname, KeepsTheHostReleaseUnlessConfigured) {
   FakeTracee tracee;
   HandleCall(SYS_uname, FakeTracee::kBase, tracee, TestSandbox());
   EXPECT_STREQ(tracee.ObjectAt<utsname>(FakeTracee::kBase).release, "6.18.44-host");
+}
+
+TEST(Uname, Linux32PersonalitySeesA32BitMachine) {
+  FakeTracee tracee;
+  tracee.persona = PER_LINUX32;
+  HandleCall(SYS_uname, FakeTracee::kBase, tracee, TestSandbox());
+  EXPECT_STREQ(tracee.ObjectAt<utsname>(FakeTracee::kBase).machine, "i686");
 }
 
 TEST(Uname, ALongReleaseIsTruncatedAndTerminated) {

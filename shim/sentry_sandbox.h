@@ -1,0 +1,25 @@
+// The sentry's view of one container (sentry::Sandbox), filled from what the
+// supervisor holds: the init, its cgroup and its namespaces.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+
+#include "base/result.h"
+#include "config/oci/spec.h"
+#include "runtime/cgroup/cgroup.h"
+#include "sentry/core/sandbox.h"
+
+namespace vigil::shim {
+
+// The annotation that sets the kernel release uname(2) reports.
+inline constexpr std::string_view kKernelReleaseAnnotation = "dev.vigil.kernel-release";
+
+// `cgroup` must outlive the sandbox. `init_start` is the init's start time
+// in clock ticks since boot.
+Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec& spec,
+                                      pid_t init_pid, std::uint64_t init_start,
+                                      const runtime::cgroup::Cgroup& cgroup);
+
+}  // namespace vigil::shim
