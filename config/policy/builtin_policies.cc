@@ -31,14 +31,14 @@ Policy AgentPolicy() {
   // The runtime-spec's usual maskedPaths plus the kernel log and the sysrq
   // trigger: host memory, keys, timers and hardware, none of a workload's
   // business. Hidden rather than denied, so probing finds nothing.
-  for (const char* path : {"/proc/kcore", "/proc/kmsg", "/proc/keys", "/proc/sysrq-trigger",
-                           "/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats",
-                           "/proc/sched_debug"}) {
+  for (const char* path :
+       {"/proc/kcore", "/proc/kmsg", "/proc/keys", "/proc/sysrq-trigger", "/proc/latency_stats",
+        "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug"}) {
     rule(path, FileAccess::kHidden);
   }
-  for (const char* dir : {"/proc/acpi", "/proc/asound", "/proc/scsi", "/sys/firmware",
-                          "/sys/devices/virtual/powercap", "/sys/kernel/debug",
-                          "/sys/kernel/security"}) {
+  for (const char* dir :
+       {"/proc/acpi", "/proc/asound", "/proc/scsi", "/sys/firmware",
+        "/sys/devices/virtual/powercap", "/sys/kernel/debug", "/sys/kernel/security"}) {
     rule(StrCat(dir, "/**"), FileAccess::kHidden);
   }
   // Scratch space.
@@ -46,8 +46,8 @@ Policy AgentPolicy() {
   rule("/var/tmp/**", FileAccess::kWrite);
   rule("/dev/shm/**", FileAccess::kWrite);
   // Devices every shell writes to ("> /dev/null") and the terminal.
-  for (const char* device : {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx",
-                             "/dev/pts/**"}) {
+  for (const char* device :
+       {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts/**"}) {
     rule(device, FileAccess::kWrite);
   }
   // Kernel interfaces: readable, never writable. The default says so too;

@@ -42,8 +42,8 @@ Result<Cidr> ParseCidr(std::string_view text) {
   Cidr cidr;
   cidr.family = address.find(':') == std::string::npos ? AF_INET : AF_INET6;
   if (::inet_pton(cidr.family, address.c_str(), cidr.address.data()) != 1) {
-    return Fail(StrCat("invalid ", cidr.family == AF_INET ? "IPv4" : "IPv6", " address ",
-                       Quote(address)));
+    return Fail(
+        StrCat("invalid ", cidr.family == AF_INET ? "IPv4" : "IPv6", " address ", Quote(address)));
   }
   int max_prefix = AddressBytes(cidr.family) * 8;
   cidr.prefix = max_prefix;
@@ -57,8 +57,8 @@ Result<Cidr> ParseCidr(std::string_view text) {
   }
   Cidr masked = Masked(cidr);
   if (masked != cidr) {
-    return Fail(StrCat(Quote(text), " has bits set beyond the /", cidr.prefix, " prefix; did you mean ",
-                       Quote(FormatCidr(masked)), "?"));
+    return Fail(StrCat(Quote(text), " has bits set beyond the /", cidr.prefix,
+                       " prefix; did you mean ", Quote(FormatCidr(masked)), "?"));
   }
   if (cidr.family == AF_INET6 && cidr.prefix >= 96 &&
       PrefixEqual(cidr.address.data(), kV4MappedPrefix, 96)) {

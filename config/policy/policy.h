@@ -60,10 +60,10 @@ struct Policy {
   FileAccess file_default = FileAccess::kWrite;
   std::vector<FileRule> files;  // the first matching rule wins
   bool egress_default_deny = false;
-  std::vector<EgressRule> egress;  // allowed destinations when egress_default_deny
-  bool unix_sockets = true;        // AF_UNIX connect/bind allowed
+  std::vector<EgressRule> egress;       // allowed destinations when egress_default_deny
+  bool unix_sockets = true;             // AF_UNIX connect/bind allowed
   std::vector<std::string> exec_allow;  // globs of executable paths; empty = any
-  bool exec_from_writable = true;  // false: exec only files on read-only mounts
+  bool exec_from_writable = true;       // false: exec only files on read-only mounts
   bool read_only_root = false;
   bool no_setuid = false;        // setuid/setgid bits have no effect (no_new_privs)
   bool noexec_writable = false;  // writable mounts get noexec (defence in depth)

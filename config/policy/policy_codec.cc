@@ -73,9 +73,7 @@ Result<void> Decode(json::Value v, const JsonPath& path, AuditLevel& out) {
   return DecodeChoice<AuditLevel>(v, path, kAuditChoices, out);
 }
 
-void Encode(json::Writer& w, FileAccess in) {
-  EncodeChoice<FileAccess>(w, kFileAccessChoices, in);
-}
+void Encode(json::Writer& w, FileAccess in) { EncodeChoice<FileAccess>(w, kFileAccessChoices, in); }
 
 void Encode(json::Writer& w, AuditLevel in) { EncodeChoice<AuditLevel>(w, kAuditChoices, in); }
 
@@ -125,9 +123,7 @@ Result<void> Decode(json::Value v, const JsonPath& path, FileRule& out) {
   return DecodeStrict<FileRule>(v, path, kFileRuleFields, out);
 }
 
-void Encode(json::Writer& w, const FileRule& in) {
-  EncodeObject<FileRule>(w, kFileRuleFields, in);
-}
+void Encode(json::Writer& w, const FileRule& in) { EncodeObject<FileRule>(w, kFileRuleFields, in); }
 
 Result<void> Decode(json::Value v, const JsonPath& path, EgressRule& out) {
   return DecodeStrict<EgressRule>(v, path, kEgressRuleFields, out);

@@ -1,6 +1,5 @@
 // The decisions a policy makes: file access, egress, exec.
 #include <netinet/in.h>
-#include <sys/un.h>
 
 #include <cstddef>
 #include <cstring>

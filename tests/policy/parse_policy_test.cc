@@ -124,8 +124,9 @@ TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {
             "policy.files.defualt: unknown property (expected one of: default, rules)");
   EXPECT_EQ(PolicyError(R"({"files": {"rules": [{"path": "/a", "access": "read", "x": 1}]}})"),
             "policy.files.rules[0].x: unknown property (expected one of: path, access)");
-  EXPECT_EQ(PolicyError(R"({"network": {"egress": "deny", "allow": [{"cidr": "::/0", "port": 1}]}})"),
-            "policy.network.allow[0].port: unknown property (expected one of: cidr, ports)");
+  EXPECT_EQ(
+      PolicyError(R"({"network": {"egress": "deny", "allow": [{"cidr": "::/0", "port": 1}]}})"),
+      "policy.network.allow[0].port: unknown property (expected one of: cidr, ports)");
   EXPECT_EQ(PolicyError(R"({"exec": {"fromwritable": false}})"),
             "policy.exec.fromwritable: unknown property (expected one of: allow, fromWritable)");
   EXPECT_EQ(PolicyError(R"({"read-only-root": true})"),

@@ -17,7 +17,8 @@ Policy Parse(std::string_view text) {
   return p ? *p : Policy{};
 }
 
-bool V4(const Policy& p, const char* ip, std::uint16_t port, socklen_t length = sizeof(sockaddr_in)) {
+bool V4(const Policy& p, const char* ip, std::uint16_t port,
+        socklen_t length = sizeof(sockaddr_in)) {
   sockaddr_in in{};
   in.sin_family = AF_INET;
   in.sin_port = htons(port);
@@ -74,7 +75,7 @@ TEST(EgressAllowedTest, Ipv4CidrsAndPorts) {
   EXPECT_FALSE(V4(p, "10.0.0.1", 8081));
   EXPECT_FALSE(V4(p, "10.0.0.1", 443));
   EXPECT_FALSE(V4(p, "11.0.0.1", 80));
-  EXPECT_TRUE(V4(p, "192.0.2.7", 1));      // /32, every port
+  EXPECT_TRUE(V4(p, "192.0.2.7", 1));  // /32, every port
   EXPECT_TRUE(V4(p, "192.0.2.7", 65535));
   EXPECT_FALSE(V4(p, "192.0.2.8", 1));
   EXPECT_FALSE(V4(p, "127.0.0.1", 80));
@@ -147,9 +148,7 @@ TEST(EgressAllowedTest, ShortAddressesFollowTheDefault) {
   EXPECT_TRUE(V4(allow, "10.1.2.3", 80, 4));
 }
 
-TEST(ExecAllowedTest, EmptyListAllowsAny) {
-  EXPECT_TRUE(ExecAllowed(Policy{}, "/tmp/a.out"));
-}
+TEST(ExecAllowedTest, EmptyListAllowsAny) { EXPECT_TRUE(ExecAllowed(Policy{}, "/tmp/a.out")); }
 
 TEST(ExecAllowedTest, GlobsDecide) {
   Policy p = Parse(R"({"exec": {"allow": ["/usr/bin/*", "/opt/tool/**", "/bin/sh"]}})");

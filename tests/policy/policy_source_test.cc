@@ -74,6 +74,15 @@ TEST(PolicyFromFlagTest, File) {
   EXPECT_EQ(p->audit, AuditLevel::kDenied);
 }
 
+TEST(PolicyFromFlagTest, AnyPathWithASlashIsAFile) {
+  TempDir dir;
+  std::string file = dir.Write("agent", R"({"audit": "off"})");  // not the profile
+  Result<Policy> p = PolicyFromFlag(file);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->audit, AuditLevel::kOff);
+  EXPECT_EQ(p->name, "custom");
+}
+
 TEST(PolicyFromFlagTest, RelativeFileEndingInJson) {
   TempDir dir;
   std::string file = dir.Write("relative.json", R"({"noSetuid": true})");
@@ -134,6 +143,8 @@ TEST(PolicyFromAnnotationTest, RefusesFiles) {
                 "\" looks like a file path; the annotation takes a profile name or inline JSON, "
                 "never a host file");
   EXPECT_THAT(ErrorOf(PolicyFromAnnotation("p.json")), HasSubstr("looks like a file path"));
+  EXPECT_THAT(ErrorOf(PolicyFromAnnotation("/etc/vigil/agent")),
+              HasSubstr("looks like a file path"));
 }
 
 }  // namespace
