@@ -1,0 +1,52 @@
+#include "config/policy/glob.h"
+
+#include <fnmatch.h>
+
+#include <string>
+
+namespace vigil::config {
+namespace {
+
+constexpr std::string_view kRecursiveSuffix = "/**";
+
+bool Fnmatch(const std::string& pattern, const std::string& path) {
+  return ::fnmatch(pattern.c_str(), path.c_str(), FNM_PATHNAME) == 0;
+}
+
+}  // namespace
+
+Result<void> CheckGlob(std::string_view pattern) {
+  if (!pattern.starts_with('/')) return Fail("must be an absolute path");
+  if (pattern.size() > 1 && pattern.ends_with('/')) return Fail("must not end with '/'");
+  std::string_view rest = pattern.substr(1);
+  while (!rest.empty()) {
+    std::size_t slash = rest.find('/');
+    std::string_view component = rest.substr(0, slash);
+    if (component.empty()) return Fail("must not contain an empty component (\"//\")");
+    if (component == "." || component == "..") {
+      return Fail("must be normalised (no \".\" or \"..\" components)");
+    }
+    bool last = slash == std::string_view::npos;
+    if (component.find("**") != std::string_view::npos && !(last && component == "**")) {
+      return Fail("\"**\" is only allowed as the last component (\"/dir/**\")");
+    }
+    rest = last ? std::string_view() : rest.substr(slash + 1);
+  }
+  return {};
+}
+
+bool GlobMatches(const std::string& pattern, std::string_view path) {
+  std::string path_text(path);
+  if (!pattern.ends_with(kRecursiveSuffix)) return Fnmatch(pattern, path_text);
+  // "/dir/**": the directory itself or anything below it, i.e. some prefix of
+  // the path ending at a component boundary matches "/dir".
+  std::string base = pattern.substr(0, pattern.size() - kRecursiveSuffix.size());
+  if (base.empty()) return path.starts_with('/');  // "/**": every path
+  for (std::size_t end = 1; end <= path_text.size(); ++end) {
+    if (end < path_text.size() && path_text[end] != '/') continue;
+    if (Fnmatch(base, path_text.substr(0, end))) return true;
+  }
+  return false;
+}
+
+}  // namespace vigil::config

@@ -1,0 +1,48 @@
+// ParsePolicy: decoding with the field tables, then the checks that span
+// several properties.
+#include <algorithm>
+
+#include "base/json/json_reader.h"
+#include "base/strings.h"
+#include "config/policy/policy.h"
+#include "config/policy/policy_codec.h"
+
+namespace vigil::config {
+namespace {
+
+Result<void> CheckPolicy(const Policy& policy) {
+  JsonPath root = PolicyRoot();
+  // An allow-list under a default-allow policy grants nothing; writing one
+  // almost certainly meant "deny everything else".
+  if (!policy.egress_default_deny && !policy.egress.empty()) {
+    return FailAt(root.Key("network").Key("allow"),
+                  "has no effect unless policy.network.egress is \"deny\"");
+  }
+  if (policy.name.empty()) return FailAt(root.Key("name"), "must not be empty");
+  // A built-in profile's name vouches for its decisions in audit logs and
+  // `vigil state`: a policy may carry it only if it is that profile.
+  std::span<const std::string_view> builtins = BuiltinPolicyNames();
+  if (std::find(builtins.begin(), builtins.end(), policy.name) != builtins.end()) {
+    Result<Policy> builtin = BuiltinPolicy(policy.name);
+    if (builtin && *builtin != policy) {
+      return FailAt(root.Key("name"),
+                    StrCat(Quote(policy.name),
+                           " is a built-in profile and this policy differs from it; "
+                           "choose another name or remove the property"));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<Policy> ParsePolicy(std::string_view json) {
+  Result<json::Document> doc = json::Document::Parse(json);
+  if (!doc) return tl::unexpected(std::move(doc).error().Wrap("policy"));
+  Policy policy;
+  RETURN_IF_ERROR(DecodeStrict<Policy>(doc->root(), PolicyRoot(), PolicyFields(), policy));
+  RETURN_IF_ERROR(CheckPolicy(policy));
+  return policy;
+}
+
+}  // namespace vigil::config

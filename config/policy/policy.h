@@ -1,0 +1,116 @@
+// The vigil policy: what a sandboxed workload may do beyond what its OCI
+// config already allows — which files it may write, read or even see, where it
+// may connect, what it may execute, and how much the sentry audits. The format
+// and the built-in profiles are documented in docs/policy.md.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace vigil::config {
+
+// What a file rule grants. kHidden makes the path look absent (ENOENT);
+// kDenied makes it visible but refuses access (EACCES).
+enum class FileAccess { kWrite, kRead, kHidden, kDenied };
+
+// A glob over absolute, normalised container paths (see glob.h) and the access
+// it grants.
+struct FileRule {
+  std::string pattern;
+  FileAccess access = FileAccess::kRead;
+  bool operator==(const FileRule&) const = default;
+};
+
+// An inclusive range of TCP/UDP ports.
+struct PortRange {
+  std::uint16_t first = 0;
+  std::uint16_t last = 65535;
+  bool operator==(const PortRange&) const = default;
+};
+
+// An address block. Bits of `address` beyond `prefix` are zero (the parser
+// refuses anything else); IPv4 uses the first 4 bytes.
+struct Cidr {
+  int family = AF_INET;  // AF_INET or AF_INET6
+  std::array<std::uint8_t, 16> address{};
+  int prefix = 0;
+  bool operator==(const Cidr&) const = default;
+};
+
+// An allowed egress destination.
+struct EgressRule {
+  Cidr cidr;
+  std::vector<PortRange> ports;  // empty = every port
+  bool operator==(const EgressRule&) const = default;
+};
+
+// Which mediated decisions the sentry writes to the audit log.
+enum class AuditLevel { kOff, kDenied, kAll };
+
+struct Policy {
+  std::string name = "custom";  // a built-in profile's name, or the policy's own label
+  FileAccess file_default = FileAccess::kWrite;
+  std::vector<FileRule> files;  // the first matching rule wins
+  bool egress_default_deny = false;
+  std::vector<EgressRule> egress;       // allowed destinations when egress_default_deny
+  bool unix_sockets = true;             // AF_UNIX connect/bind allowed
+  std::vector<std::string> exec_allow;  // globs of executable paths; empty = any
+  bool exec_from_writable = true;       // false: exec only files on read-only mounts
+  bool read_only_root = false;
+  bool no_setuid = false;        // setuid/setgid bits have no effect (no_new_privs)
+  bool noexec_writable = false;  // writable mounts get noexec (defence in depth)
+  AuditLevel audit = AuditLevel::kAll;
+  bool operator==(const Policy&) const = default;
+};
+
+// Parses a policy document. Every property is optional and unknown ones are
+// errors; errors name the JSON path from "policy", e.g.
+// `policy.files.rules[2].access: expected one of "read", "write", "hidden",
+// "deny", got string "x"`.
+[[nodiscard]] Result<Policy> ParsePolicy(std::string_view json);
+
+// A built-in profile: "default", "agent" or "audit-only". An unknown name is
+// an error listing the known ones.
+[[nodiscard]] Result<Policy> BuiltinPolicy(std::string_view name);
+
+// The built-in profiles' names, in the order the docs present them.
+std::span<const std::string_view> BuiltinPolicyNames();
+
+// The value of `--policy`: inline JSON when it starts with '{'; a JSON file
+// when it contains '/' or ends in ".json"; otherwise a built-in profile name.
+// Errors start with "--policy: ".
+[[nodiscard]] Result<Policy> PolicyFromFlag(std::string_view value);
+
+// The value of the annotation dev.vigil.policy: inline JSON when it starts
+// with '{', otherwise a built-in profile name. File paths are refused: the
+// annotation comes from whoever wrote the bundle, and must not make the
+// runtime read host files. Errors start with "annotation dev.vigil.policy: ".
+[[nodiscard]] Result<Policy> PolicyFromAnnotation(std::string_view value);
+
+// The whole policy as JSON (every property written), which ParsePolicy reads
+// back to an equal Policy for any policy ParsePolicy or BuiltinPolicy made.
+std::string DumpPolicy(const Policy& policy);
+
+// The access `policy` grants to `resolved_path`, an absolute normalised path
+// inside the container: the first matching rule's, else file_default.
+FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path);
+
+// Whether connecting or sending to `address` is allowed. AF_INET and AF_INET6
+// are checked against the egress rules (an IPv4-mapped IPv6 address as the
+// IPv4 address it reaches); AF_UNIX against unix_sockets; any other family,
+// and an address too short for its family, only under a default-allow policy.
+bool EgressAllowed(const Policy& policy, const sockaddr* address, socklen_t length);
+
+// Whether `resolved_path` matches exec_allow (any path when it is empty). The
+// exec_from_writable check needs the mount table and is the sentry's.
+bool ExecAllowed(const Policy& policy, std::string_view resolved_path);
+
+}  // namespace vigil::config

@@ -1,0 +1,66 @@
+// The policy document's field tables: the single list of its properties, from
+// which ParsePolicy's decoding and DumpPolicy's encoding both derive. Keep
+// docs/policy.md in step with them.
+#include "config/policy/policy_codec.h"
+
+namespace vigil::config {
+namespace {
+
+Result<void> DecodeEgressDefault(json::Value v, const JsonPath& path, Policy& out) {
+  return DecodeChoice<bool>(v, path, kEgressDefaultChoices, out.egress_default_deny);
+}
+
+void EncodeEgressDefault(json::Writer& w, std::string_view key, const Policy& in) {
+  w.Key(key);
+  EncodeChoice<bool>(w, kEgressDefaultChoices, in.egress_default_deny);
+}
+
+Result<void> DecodeExecAllow(json::Value v, const JsonPath& path, Policy& out) {
+  if (v.kind() != json::Kind::kArray) return Expected(path, "array", v);
+  out.exec_allow.assign(v.size(), "");
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    RETURN_IF_ERROR(DecodeGlob(v.Element(i), path.Index(i), out.exec_allow[i]));
+  }
+  return {};
+}
+
+void EncodeExecAllow(json::Writer& w, std::string_view key, const Policy& in) {
+  w.Key(key);
+  Encode(w, in.exec_allow);
+}
+
+// "files": {...}
+constexpr Field<Policy> kFilesFields[] = {
+    Prop<&Policy::file_default>("default"),
+    Prop<&Policy::files>("rules"),
+};
+
+// "network": {...}
+constexpr Field<Policy> kNetworkFields[] = {
+    {"egress", DecodeEgressDefault, EncodeEgressDefault},
+    Prop<&Policy::egress>("allow"),
+    Prop<&Policy::unix_sockets>("unix"),
+};
+
+// "exec": {...}
+constexpr Field<Policy> kExecFields[] = {
+    {"allow", DecodeExecAllow, EncodeExecAllow},
+    Prop<&Policy::exec_from_writable>("fromWritable"),
+};
+
+constexpr Field<Policy> kPolicyFields[] = {
+    Prop<&Policy::name>("name"),
+    Section<kFilesFields>("files"),
+    Section<kNetworkFields>("network"),
+    Section<kExecFields>("exec"),
+    Prop<&Policy::read_only_root>("readOnlyRoot"),
+    Prop<&Policy::no_setuid>("noSetuid"),
+    Prop<&Policy::noexec_writable>("noexecWritable"),
+    Prop<&Policy::audit>("audit"),
+};
+
+}  // namespace
+
+std::span<const Field<Policy>> PolicyFields() { return kPolicyFields; }
+
+}  // namespace vigil::config

@@ -1,0 +1,85 @@
+#include "config/policy/glob.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace vigil::config {
+namespace {
+
+std::string GlobError(std::string_view pattern) {
+  Result<void> r = CheckGlob(pattern);
+  return r ? "" : r.error().message;
+}
+
+TEST(CheckGlobTest, AcceptsAbsoluteNormalisedPatterns) {
+  for (const char* p : {"/", "/etc/shadow", "/tmp/**", "/**", "/usr/bin/*", "/home/*/.ssh/**",
+                        "/dev/tty?", "/[ab]in/sh"}) {
+    EXPECT_EQ(GlobError(p), "") << p;
+  }
+}
+
+TEST(CheckGlobTest, RefusesRelativeAndUnnormalisedPatterns) {
+  EXPECT_EQ(GlobError("tmp/**"), "must be an absolute path");
+  EXPECT_EQ(GlobError(""), "must be an absolute path");
+  EXPECT_EQ(GlobError("/tmp/"), "must not end with '/'");
+  EXPECT_EQ(GlobError("/tmp//x"), "must not contain an empty component (\"//\")");
+  EXPECT_EQ(GlobError("/tmp/../etc"), "must be normalised (no \".\" or \"..\" components)");
+  EXPECT_EQ(GlobError("/./etc"), "must be normalised (no \".\" or \"..\" components)");
+}
+
+TEST(CheckGlobTest, RefusesDoubleStarExceptAsLastComponent) {
+  const std::string kMessage = "\"**\" is only allowed as the last component (\"/dir/**\")";
+  EXPECT_EQ(GlobError("/a/**/b"), kMessage);
+  EXPECT_EQ(GlobError("/a**"), kMessage);
+  EXPECT_EQ(GlobError("/a/**x"), kMessage);
+  EXPECT_EQ(GlobError("/a/x**"), kMessage);
+  EXPECT_EQ(GlobError("/a/***"), kMessage);
+}
+
+TEST(GlobMatchesTest, TrailingDoubleStarMatchesTheDirectoryAndBelow) {
+  EXPECT_TRUE(GlobMatches("/tmp/**", "/tmp"));
+  EXPECT_TRUE(GlobMatches("/tmp/**", "/tmp/a"));
+  EXPECT_TRUE(GlobMatches("/tmp/**", "/tmp/a/b"));
+  EXPECT_TRUE(GlobMatches("/tmp/**", "/tmp/.hidden/x"));
+  EXPECT_FALSE(GlobMatches("/tmp/**", "/tmpx"));
+  EXPECT_FALSE(GlobMatches("/tmp/**", "/tmpx/a"));
+  EXPECT_FALSE(GlobMatches("/tmp/**", "/"));
+  EXPECT_FALSE(GlobMatches("/tmp/**", "/var/tmp"));
+}
+
+TEST(GlobMatchesTest, RootDoubleStarMatchesEverything) {
+  EXPECT_TRUE(GlobMatches("/**", "/"));
+  EXPECT_TRUE(GlobMatches("/**", "/etc/passwd"));
+}
+
+TEST(GlobMatchesTest, StarDoesNotCrossSlash) {
+  EXPECT_TRUE(GlobMatches("/usr/bin/*", "/usr/bin/python3"));
+  EXPECT_FALSE(GlobMatches("/usr/bin/*", "/usr/bin/x/y"));
+  EXPECT_FALSE(GlobMatches("/usr/*", "/usr/bin/python3"));
+  EXPECT_FALSE(GlobMatches("/usr/bin/?", "/usr/bin/ab"));
+  EXPECT_TRUE(GlobMatches("/usr/bin/?", "/usr/bin/a"));
+  EXPECT_FALSE(GlobMatches("/a?b", "/a/b"));
+  EXPECT_FALSE(GlobMatches("/a[/]b", "/a/b"));
+}
+
+TEST(GlobMatchesTest, StarMatchesLeadingDots) {
+  EXPECT_TRUE(GlobMatches("/home/*", "/home/.bashrc"));
+}
+
+TEST(GlobMatchesTest, GlobsBeforeDoubleStar) {
+  EXPECT_TRUE(GlobMatches("/home/*/.ssh/**", "/home/alice/.ssh"));
+  EXPECT_TRUE(GlobMatches("/home/*/.ssh/**", "/home/alice/.ssh/id_ed25519"));
+  EXPECT_FALSE(GlobMatches("/home/*/.ssh/**", "/home/alice/x/.ssh/id"));
+  EXPECT_FALSE(GlobMatches("/home/*/.ssh/**", "/home/alice/.sshx"));
+}
+
+TEST(GlobMatchesTest, PlainPathsMatchExactly) {
+  EXPECT_TRUE(GlobMatches("/etc/shadow", "/etc/shadow"));
+  EXPECT_FALSE(GlobMatches("/etc/shadow", "/etc/shadow-"));
+  EXPECT_FALSE(GlobMatches("/etc/shadow", "/etc/shadow/x"));
+  EXPECT_FALSE(GlobMatches("/etc", "/etc/passwd"));
+}
+
+}  // namespace
+}  // namespace vigil::config

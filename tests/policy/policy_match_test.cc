@@ -1,0 +1,164 @@
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/un.h>
+
+#include <cstddef>
+#include <string>
+
+#include "config/policy/policy.h"
+
+namespace vigil::config {
+namespace {
+
+Policy Parse(std::string_view text) {
+  Result<Policy> p = ParsePolicy(text);
+  EXPECT_TRUE(p) << p.error().message;
+  return p ? *p : Policy{};
+}
+
+bool V4(const Policy& p, const char* ip, std::uint16_t port,
+        socklen_t length = sizeof(sockaddr_in)) {
+  sockaddr_in in{};
+  in.sin_family = AF_INET;
+  in.sin_port = htons(port);
+  EXPECT_EQ(::inet_pton(AF_INET, ip, &in.sin_addr), 1) << ip;
+  return EgressAllowed(p, reinterpret_cast<const sockaddr*>(&in), length);
+}
+
+bool V6(const Policy& p, const char* ip, std::uint16_t port,
+        socklen_t length = sizeof(sockaddr_in6)) {
+  sockaddr_in6 in6{};
+  in6.sin6_family = AF_INET6;
+  in6.sin6_port = htons(port);
+  EXPECT_EQ(::inet_pton(AF_INET6, ip, &in6.sin6_addr), 1) << ip;
+  return EgressAllowed(p, reinterpret_cast<const sockaddr*>(&in6), length);
+}
+
+bool Family(const Policy& p, sa_family_t family) {
+  sockaddr_storage ss{};
+  ss.ss_family = family;
+  return EgressAllowed(p, reinterpret_cast<const sockaddr*>(&ss), sizeof ss);
+}
+
+const char* kEgressPolicy = R"({"network": {"egress": "deny", "allow": [
+    {"cidr": "10.0.0.0/8", "ports": [80, "8000-8080"]},
+    {"cidr": "192.0.2.7/32"},
+    {"cidr": "2001:db8::/32", "ports": [443]},
+    {"cidr": "2001:db8:ffff::7/128"}]}})";
+
+TEST(FileAccessForTest, FirstMatchingRuleWins) {
+  Policy p = Parse(R"({"files": {"default": "read", "rules": [
+      {"path": "/etc/shadow", "access": "hidden"},
+      {"path": "/etc/**", "access": "deny"},
+      {"path": "/etc/hosts", "access": "write"},
+      {"path": "/tmp/**", "access": "write"}]}})");
+  EXPECT_EQ(FileAccessFor(p, "/etc/shadow"), FileAccess::kHidden);
+  EXPECT_EQ(FileAccessFor(p, "/etc/hosts"), FileAccess::kDenied);  // /etc/** comes first
+  EXPECT_EQ(FileAccessFor(p, "/etc"), FileAccess::kDenied);
+  EXPECT_EQ(FileAccessFor(p, "/tmp/x"), FileAccess::kWrite);
+  EXPECT_EQ(FileAccessFor(p, "/tmpx"), FileAccess::kRead);
+  EXPECT_EQ(FileAccessFor(p, "/usr/lib/libc.so.6"), FileAccess::kRead);
+}
+
+TEST(FileAccessForTest, DefaultWithoutRules) {
+  EXPECT_EQ(FileAccessFor(Policy{}, "/anything"), FileAccess::kWrite);
+  EXPECT_EQ(FileAccessFor(Parse(R"({"files": {"default": "deny"}})"), "/x"), FileAccess::kDenied);
+}
+
+TEST(EgressAllowedTest, Ipv4CidrsAndPorts) {
+  Policy p = Parse(kEgressPolicy);
+  EXPECT_TRUE(V4(p, "10.1.2.3", 80));
+  EXPECT_TRUE(V4(p, "10.255.255.255", 8000));
+  EXPECT_TRUE(V4(p, "10.0.0.1", 8080));
+  EXPECT_FALSE(V4(p, "10.0.0.1", 7999));
+  EXPECT_FALSE(V4(p, "10.0.0.1", 8081));
+  EXPECT_FALSE(V4(p, "10.0.0.1", 443));
+  EXPECT_FALSE(V4(p, "11.0.0.1", 80));
+  EXPECT_TRUE(V4(p, "192.0.2.7", 1));  // /32, every port
+  EXPECT_TRUE(V4(p, "192.0.2.7", 65535));
+  EXPECT_FALSE(V4(p, "192.0.2.8", 1));
+  EXPECT_FALSE(V4(p, "127.0.0.1", 80));
+}
+
+TEST(EgressAllowedTest, Ipv6CidrsAndPorts) {
+  Policy p = Parse(kEgressPolicy);
+  EXPECT_TRUE(V6(p, "2001:db8:1::1", 443));
+  EXPECT_FALSE(V6(p, "2001:db8:1::1", 80));
+  EXPECT_FALSE(V6(p, "2001:db9::1", 443));
+  EXPECT_TRUE(V6(p, "2001:db8:ffff::7", 22));  // /128, every port
+  EXPECT_FALSE(V6(p, "2001:db8:ffff::8", 22));
+  EXPECT_FALSE(V6(p, "::1", 443));
+}
+
+TEST(EgressAllowedTest, Ipv4MappedIpv6IsJudgedAsIpv4) {
+  Policy p = Parse(kEgressPolicy);
+  EXPECT_TRUE(V6(p, "::ffff:10.1.2.3", 80));
+  EXPECT_FALSE(V6(p, "::ffff:10.1.2.3", 443));
+  EXPECT_FALSE(V6(p, "::ffff:203.0.113.9", 80));
+  // An IPv6 /0 does not open IPv4 through mapped addresses.
+  Policy v6_only = Parse(R"({"network": {"egress": "deny", "allow": [{"cidr": "::/0"}]}})");
+  EXPECT_TRUE(V6(v6_only, "2001:db8::1", 1));
+  EXPECT_FALSE(V6(v6_only, "::ffff:203.0.113.9", 80));
+  EXPECT_FALSE(V4(v6_only, "203.0.113.9", 80));
+}
+
+TEST(EgressAllowedTest, ZeroPrefixesAllowAFamily) {
+  Policy p = Parse(R"({"network": {"egress": "deny", "allow": [{"cidr": "0.0.0.0/0"}]}})");
+  EXPECT_TRUE(V4(p, "203.0.113.9", 443));
+  EXPECT_TRUE(V4(p, "0.0.0.0", 0));
+  EXPECT_TRUE(V6(p, "::ffff:203.0.113.9", 443));
+  EXPECT_FALSE(V6(p, "2001:db8::1", 443));
+}
+
+TEST(EgressAllowedTest, DefaultAllowAllowsEverything) {
+  Policy p;
+  EXPECT_TRUE(V4(p, "203.0.113.9", 443));
+  EXPECT_TRUE(V6(p, "2001:db8::1", 443));
+  EXPECT_TRUE(Family(p, AF_UNIX));
+  EXPECT_TRUE(Family(p, AF_NETLINK));
+  EXPECT_TRUE(Family(p, AF_UNSPEC));
+}
+
+TEST(EgressAllowedTest, UnixSockets) {
+  EXPECT_TRUE(Family(Parse(R"({"network": {"egress": "deny"}})"), AF_UNIX));
+  EXPECT_FALSE(Family(Parse(R"({"network": {"unix": false}})"), AF_UNIX));
+  EXPECT_FALSE(Family(Parse(R"({"network": {"egress": "deny", "unix": false}})"), AF_UNIX));
+}
+
+TEST(EgressAllowedTest, OtherFamiliesFollowTheDefault) {
+  Policy deny = Parse(R"({"network": {"egress": "deny", "allow": [{"cidr": "0.0.0.0/0"}]}})");
+  EXPECT_FALSE(Family(deny, AF_NETLINK));
+  EXPECT_FALSE(Family(deny, AF_PACKET));
+  EXPECT_FALSE(Family(deny, AF_VSOCK));
+  // AF_UNSPEC would reach an IPv4 address through udp_sendmsg.
+  EXPECT_FALSE(Family(deny, AF_UNSPEC));
+}
+
+TEST(EgressAllowedTest, ShortAddressesFollowTheDefault) {
+  Policy deny = Parse(kEgressPolicy);
+  EXPECT_FALSE(EgressAllowed(deny, nullptr, 0));
+  EXPECT_FALSE(V4(deny, "10.1.2.3", 80, sizeof(sockaddr_in) - 1));
+  EXPECT_TRUE(V4(deny, "10.1.2.3", 80, sizeof(sockaddr_in)));
+  EXPECT_FALSE(V6(deny, "2001:db8::1", 443, offsetof(sockaddr_in6, sin6_scope_id) - 1));
+  // RFC 2133's shorter sockaddr_in6, without sin6_scope_id, is accepted.
+  EXPECT_TRUE(V6(deny, "2001:db8::1", 443, offsetof(sockaddr_in6, sin6_scope_id)));
+  Policy allow;
+  EXPECT_TRUE(EgressAllowed(allow, nullptr, 0));
+  EXPECT_TRUE(V4(allow, "10.1.2.3", 80, 4));
+}
+
+TEST(ExecAllowedTest, EmptyListAllowsAny) { EXPECT_TRUE(ExecAllowed(Policy{}, "/tmp/a.out")); }
+
+TEST(ExecAllowedTest, GlobsDecide) {
+  Policy p = Parse(R"({"exec": {"allow": ["/usr/bin/*", "/opt/tool/**", "/bin/sh"]}})");
+  EXPECT_TRUE(ExecAllowed(p, "/usr/bin/python3"));
+  EXPECT_FALSE(ExecAllowed(p, "/usr/bin/sub/x"));
+  EXPECT_TRUE(ExecAllowed(p, "/opt/tool/bin/x"));
+  EXPECT_TRUE(ExecAllowed(p, "/bin/sh"));
+  EXPECT_FALSE(ExecAllowed(p, "/bin/bash"));
+  EXPECT_FALSE(ExecAllowed(p, "/tmp/a.out"));
+}
+
+}  // namespace
+}  // namespace vigil::config
