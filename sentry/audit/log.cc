@@ -15,8 +15,7 @@ AuditLog::AuditLog(UniqueFd fd, std::string path, std::size_t capacity)
     : fd_(std::move(fd)),
       path_(std::move(path)),
       capacity_(capacity),
-      high_water_(std::min(kHighWater, capacity / 2)),
-      writer_(std::make_unique<json::Writer>()) {
+      high_water_(std::min(kHighWater, capacity / 2)) {
   // Allocate once up front; clear() and erase() keep the capacity.
   buffer_.reserve(std::min(capacity_, kHighWater) + 256);
 }
@@ -39,8 +38,9 @@ AuditLog AuditLog::Adopt(UniqueFd fd, std::string name, std::size_t capacity_byt
 }
 
 void AuditLog::Append(const Record& record) {
-  WriteRecord(*writer_, record);
-  std::string line = writer_->Take();
+  // A json::Writer cannot start a second document (yajl keeps its state
+  // "complete" after Take), so each record gets a fresh one.
+  std::string line = EncodeRecord(record);
   if (buffer_.size() + line.size() + 1 > capacity_) {
     if (unreported_ == 0) first_drop_time_ = Rfc3339NanoNow();
     ++dropped_;
@@ -55,7 +55,7 @@ void AuditLog::ReportDropped() {
   // Goes after the records kept so far: every record dropped since the last
   // flush came after them (the buffer was full), so the line marks the gap
   // where it is. It may take the buffer past its capacity by one short line.
-  json::Writer& w = *writer_;
+  json::Writer w;
   w.BeginObject();
   w.Key("time");
   w.String(first_drop_time_);

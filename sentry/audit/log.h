@@ -6,10 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 
-#include "base/json/json_writer.h"
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "sentry/audit/record.h"
@@ -66,7 +64,6 @@ class AuditLog {
   std::size_t capacity_;
   std::size_t high_water_;
   std::string buffer_;  // complete lines, reused between flushes
-  std::unique_ptr<json::Writer> writer_;  // reused for every record
   std::uint64_t dropped_ = 0;
   std::uint64_t unreported_ = 0;  // dropped since the last "dropped" line
   std::string first_drop_time_;

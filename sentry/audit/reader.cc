@@ -65,8 +65,12 @@ Result<AuditLine> ParseAuditLine(std::string_view line) {
       dropped && !root.Find("syscall")) {
     std::optional<std::string_view> text = dropped->NumberText();
     std::uint64_t n = 0;
-    if (!text || std::from_chars(text->data(), text->data() + text->size(), n).ptr !=
-                     text->data() + text->size()) {
+    bool ok = false;
+    if (text) {
+      auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
+      ok = ec == std::errc() && ptr == text->data() + text->size();
+    }
+    if (!ok) {
       return Fail(StrCat("audit record: \"dropped\": expected a count, got ",
                          dropped->Describe()));
     }
@@ -82,27 +86,44 @@ Result<AuditLine> ParseAuditLine(std::string_view line) {
 
 Result<std::vector<std::string>> AuditTail::ReadNewLines() {
   std::vector<std::string> lines;
+  if (fd_) {
+    RETURN_IF_ERROR(ReadAppended(lines));
+    // Replaced (rotated, or written anew by rename): the old file is read to
+    // its end above, the new one from its start below.
+    struct stat now {}, open {};
+    if (::stat(path_.c_str(), &now) == 0 && ::fstat(fd_.Get(), &open) == 0 &&
+        (now.st_ino != open.st_ino || now.st_dev != open.st_dev)) {
+      fd_.Reset();
+      offset_ = 0;
+      partial_.clear();
+    }
+  }
   if (!fd_) {
     fd_.Reset(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd_) {
       if (errno == ENOENT) return lines;
       return FailErrno(StrCat("open ", path_));
     }
+    RETURN_IF_ERROR(ReadAppended(lines));
   }
+  return lines;
+}
+
+Result<void> AuditTail::ReadAppended(std::vector<std::string>& lines) {
   struct stat st {};
   if (::fstat(fd_.Get(), &st) != 0) return FailErrno(StrCat("stat ", path_));
-  if (static_cast<std::uint64_t>(st.st_size) < offset_) {
+  if (static_cast<std::uint64_t>(st.st_size) < offset_) {  // truncated
     offset_ = 0;
     partial_.clear();
   }
-  char buf[64 << 10];
+  char buf[16 << 10];
   while (true) {
     ssize_t n = ::pread(fd_.Get(), buf, sizeof buf, static_cast<off_t>(offset_));
     if (n < 0) {
       if (errno == EINTR) continue;
       return FailErrno(StrCat("read ", path_));
     }
-    if (n == 0) break;
+    if (n == 0) return {};
     offset_ += static_cast<std::uint64_t>(n);
     std::string_view chunk(buf, static_cast<std::size_t>(n));
     while (!chunk.empty()) {
@@ -117,7 +138,6 @@ Result<std::vector<std::string>> AuditTail::ReadNewLines() {
       chunk.remove_prefix(newline + 1);
     }
   }
-  return lines;
 }
 
 Result<std::vector<Record>> ReadAuditFile(const std::string& path, std::uint64_t* dropped) {

@@ -36,13 +36,16 @@ class AuditTail {
   explicit AuditTail(std::string path) : path_(std::move(path)) {}
 
   // The complete lines added since the last call, without their newlines.
-  // A file that does not exist (yet) has none. A file that shrank (it was
-  // truncated or replaced) is read again from its start.
+  // A file that does not exist (yet) has none. A file that shrank (was
+  // truncated) is read again from its start; so is a file replaced under
+  // the same path, once the old one is read to its end.
   Result<std::vector<std::string>> ReadNewLines();
 
   [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
+  Result<void> ReadAppended(std::vector<std::string>& lines);
+
   std::string path_;
   UniqueFd fd_;
   std::uint64_t offset_ = 0;  // bytes consumed, including partial_

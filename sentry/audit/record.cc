@@ -45,11 +45,12 @@ void WriteArgValue(json::Writer& w, const Arg& arg) {
   if (arg.is_number && IsCanonicalInteger(arg.value)) {
     const char* begin = arg.value.data();
     const char* end = begin + arg.value.size();
-    if (std::int64_t s = 0; std::from_chars(begin, end, s).ptr == end) {
+    auto parsed = [end](std::from_chars_result r) { return r.ec == std::errc() && r.ptr == end; };
+    if (std::int64_t s = 0; parsed(std::from_chars(begin, end, s))) {
       w.Int(s);
       return;
     }
-    if (std::uint64_t u = 0; std::from_chars(begin, end, u).ptr == end) {
+    if (std::uint64_t u = 0; parsed(std::from_chars(begin, end, u))) {
       w.Uint(u);
       return;
     }

@@ -57,7 +57,7 @@ std::string_view ErrnoName(int error);
 // EDEADLOCK and ENOTSUP; nullopt for an unknown name.
 std::optional<int> ParseErrnoName(std::string_view name);
 
-// Writes `record` as one JSON object into `w` (which the caller may reuse):
+// Writes `record` as one JSON object into `w`:
 //   {"time":..,"id":..,"pid":..,"tid":..,"exe":..,"syscall":..,
 //    "args":{NAME:VALUE,..},"decision":..,"errno":"EACCES","latencyUs":..}
 // "errno" is omitted when 0, and is a number when ErrnoName has no name.
