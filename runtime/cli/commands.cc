@@ -23,6 +23,8 @@ constexpr FlagSpec kGlobalFlags[] = {
 };
 
 constexpr Command kCommands[] = {
+    {"audit", "print the sentry's audit records for a container (--follow: as they come)",
+     "<container-id>", kAuditFlags, RunAudit},
     {"check", "validate a bundle's config.json and print it in canonical form", "", kCheckFlags,
      RunCheck},
     {"create", "create a container from a bundle; it waits for start", "<container-id>",

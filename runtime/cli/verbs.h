@@ -5,6 +5,9 @@
 
 namespace vigil::cli {
 
+extern const FlagSpec kAuditFlags[4];
+Result<int> RunAudit(const Invocation& invocation);
+
 extern const FlagSpec kCheckFlags[1];
 Result<int> RunCheck(const Invocation& invocation);
 

@@ -1,0 +1,91 @@
+#include "sentry/audit/log.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "base/strings.h"
+#include "base/time.h"
+
+namespace vigil::sentry::audit {
+
+AuditLog::AuditLog(UniqueFd fd, std::string path, std::size_t capacity)
+    : fd_(std::move(fd)),
+      path_(std::move(path)),
+      capacity_(capacity),
+      high_water_(std::min(kHighWater, capacity / 2)) {
+  // Allocate once up front; clear() and erase() keep the capacity.
+  buffer_.reserve(std::min(capacity_, kHighWater) + 256);
+}
+
+AuditLog::AuditLog(AuditLog&&) noexcept = default;
+AuditLog& AuditLog::operator=(AuditLog&&) noexcept = default;
+
+AuditLog::~AuditLog() {
+  if (fd_) (void)Flush();
+}
+
+Result<AuditLog> AuditLog::Open(std::string path, std::size_t capacity_bytes) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600));
+  if (!fd) return FailErrno(StrCat("open audit log ", path));
+  return AuditLog(std::move(fd), std::move(path), capacity_bytes);
+}
+
+AuditLog AuditLog::Adopt(UniqueFd fd, std::string name, std::size_t capacity_bytes) {
+  return AuditLog(std::move(fd), std::move(name), capacity_bytes);
+}
+
+void AuditLog::Append(const Record& record) {
+  // A json::Writer cannot start a second document (yajl keeps its state
+  // "complete" after Take), so each record gets a fresh one.
+  std::string line = EncodeRecord(record);
+  if (buffer_.size() + line.size() + 1 > capacity_) {
+    if (unreported_ == 0) first_drop_time_ = Rfc3339NanoNow();
+    ++dropped_;
+    ++unreported_;
+    return;
+  }
+  buffer_ += line;
+  buffer_ += '\n';
+}
+
+void AuditLog::ReportDropped() {
+  // Goes after the records kept so far: every record dropped since the last
+  // flush came after them (the buffer was full), so the line marks the gap
+  // where it is. It may take the buffer past its capacity by one short line.
+  json::Writer w;
+  w.BeginObject();
+  w.Key("time");
+  w.String(first_drop_time_);
+  w.Key("dropped");
+  w.Uint(unreported_);
+  w.EndObject();
+  buffer_ += w.Take();
+  buffer_ += '\n';
+  unreported_ = 0;
+}
+
+Result<void> AuditLog::Flush() {
+  if (unreported_ > 0) ReportDropped();
+  std::size_t written = 0;
+  Result<void> result;
+  while (written < buffer_.size()) {
+    ssize_t n = ::write(fd_.Get(), buffer_.data() + written, buffer_.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      result = FailErrno(StrCat("write audit log ", path_));
+      break;
+    }
+    if (n == 0) {  // not seen for files; never spin on it
+      result = Fail(StrCat("write audit log ", path_, ": wrote nothing"));
+      break;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  buffer_.erase(0, written);
+  return result;
+}
+
+}  // namespace vigil::sentry::audit
