@@ -19,8 +19,10 @@ import resource
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 CASES = []  # (name, function), in registration order
@@ -417,6 +419,47 @@ class Case:
         """After create+start of a probe: waits for it to stop and parses its output."""
         self.wait_status(cid, "stopped")
         return self.parse_probe(self.output_of_create(), "create's stdout")
+
+    def console(self):
+        """A --console-socket: returns (path, box); a thread receives the pty
+        master and reads it into box["data"] until the terminal closes."""
+        path = self.path("console.sock")
+        srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        srv.bind(path)
+        srv.listen(1)
+        srv.settimeout(COMMAND_TIMEOUT)
+        box = {"data": b""}
+
+        def serve():
+            try:
+                conn, _ = srv.accept()
+                _, fds, _, _ = socket.recv_fds(conn, 4096, 1)
+                conn.close()
+                box["fd"] = fds[0]
+                while True:
+                    try:
+                        chunk = os.read(fds[0], 4096)
+                    except OSError:
+                        break
+                    if not chunk:
+                        break
+                    box["data"] += chunk
+            except OSError as e:
+                box["error"] = str(e)
+            finally:
+                srv.close()
+
+        t = threading.Thread(target=serve, daemon=True)
+        t.start()
+        box["thread"] = t
+        self.cleanups.append(lambda: os.close(box["fd"]) if "fd" in box else None)
+        return path, box
+
+    def terminal_output(self, box, cid):
+        """Waits for `cid` to stop and for its terminal output."""
+        self.wait_status(cid, "stopped")
+        box["thread"].join(3)
+        return box["data"].decode(errors="replace")
 
     # -- the host's view ---------------------------------------------------
     def container_pids(self):
