@@ -77,6 +77,11 @@ def propagation_case(mode, want_prefix):
         prop = mount_at(c, p, "/")["propagation"]
         if want_prefix is None:
             c.eq(prop, [], "propagation of / (private)")
+        elif want_prefix == "not-shared":
+            # A slave of the host's /: a master only if the host's / is
+            # shared, never shared itself.
+            c.expect(not any(x.startswith("shared:") for x in prop),
+                     "propagation of / is %s, want no shared peer group" % prop)
         else:
             c.expect(any(x.startswith(want_prefix) for x in prop),
                      "propagation of / is %s, want %s…" % (prop, want_prefix))
@@ -84,7 +89,7 @@ def propagation_case(mode, want_prefix):
 
 
 register("linux.rootfsPropagation.private", propagation_case("private", None))
-register("linux.rootfsPropagation.slave", propagation_case("slave", "master:"))
+register("linux.rootfsPropagation.slave", propagation_case("slave", "not-shared"))
 register("linux.rootfsPropagation.shared", propagation_case("shared", "shared:"))
 
 
