@@ -307,7 +307,7 @@ class Case:
 
     @property
     def cgroups_path(self):
-        return self.linux["cgroupsPath"]
+        return self.linux.get("cgroupsPath", "/vigil-conf-" + self.token)
 
     # -- the runtime -------------------------------------------------------
     def rt(self, *args, timeout=COMMAND_TIMEOUT, stdin=None, cwd=None):
