@@ -391,3 +391,13 @@ def _(c):
     seccomp(c, [{"names": ["mkdir"], "action": "SCMP_ACT_NO_SUCH"}])
     r = c.run()
     c.expect(r.rc not in (0, None), "an unknown seccomp action ran: %s" % r)
+
+
+@case("linux.namespaces.time.new")
+def _(c):
+    c.set_namespace("time")
+    c.linux["timeOffsets"] = {"monotonic": {"secs": 86400, "nanosecs": 0}}
+    p = c.probe("read", "/proc/self/timens_offsets")
+    c.expect(p["ns"]["time"] != host_ns("time"), "time namespace is the host's")
+    lines = {l.split()[0]: l.split()[1:] for l in c.check(p).get("data", "").splitlines()}
+    c.eq(lines.get("monotonic"), ["86400", "0"], "monotonic offset")
