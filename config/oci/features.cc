@@ -103,6 +103,9 @@ std::string FeaturesJson() {
       {"prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop"});
   std::vector<std::string_view> mount_options;
   for (const MountOption& option : MountOptions()) mount_options.push_back(option.name);
+  for (const RecursiveMountOption& option : RecursiveMountOptions()) {
+    mount_options.push_back(option.name);
+  }
   for (std::string_view name : NamesOf(kPropagationNames)) mount_options.push_back(name);
   std::sort(mount_options.begin(), mount_options.end());
   WriteNames(w, "mountOptions", mount_options);

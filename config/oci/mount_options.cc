@@ -41,7 +41,40 @@ constexpr MountOption kMountOptions[] = {
     {"sync", MS_SYNCHRONOUS, false},
 };
 
+// The access-time modes are one field (MOUNT_ATTR__ATIME): setting one
+// clears the field first.
+constexpr std::uint64_t kAtime = MOUNT_ATTR__ATIME;
+constexpr RecursiveMountOption kRecursiveMountOptions[] = {
+    {"ratime", MOUNT_ATTR_RELATIME, kAtime},  // no flag means relatime; there is no plain "atime"
+    {"rdev", 0, MOUNT_ATTR_NODEV},
+    {"rdiratime", 0, MOUNT_ATTR_NODIRATIME},
+    {"rexec", 0, MOUNT_ATTR_NOEXEC},
+    {"rnoatime", MOUNT_ATTR_NOATIME, kAtime},
+    {"rnodev", MOUNT_ATTR_NODEV, 0},
+    {"rnodiratime", MOUNT_ATTR_NODIRATIME, 0},
+    {"rnoexec", MOUNT_ATTR_NOEXEC, 0},
+    {"rnorelatime", MOUNT_ATTR_STRICTATIME, kAtime},
+    {"rnostrictatime", MOUNT_ATTR_RELATIME, kAtime},
+    {"rnosuid", MOUNT_ATTR_NOSUID, 0},
+    {"rnosymfollow", MOUNT_ATTR_NOSYMFOLLOW, 0},
+    {"rrelatime", MOUNT_ATTR_RELATIME, kAtime},
+    {"rro", MOUNT_ATTR_RDONLY, 0},
+    {"rrw", 0, MOUNT_ATTR_RDONLY},
+    {"rstrictatime", MOUNT_ATTR_STRICTATIME, kAtime},
+    {"rsuid", 0, MOUNT_ATTR_NOSUID},
+    {"rsymfollow", 0, MOUNT_ATTR_NOSYMFOLLOW},
+};
+
 }  // namespace
+
+std::span<const RecursiveMountOption> RecursiveMountOptions() { return kRecursiveMountOptions; }
+
+std::optional<RecursiveMountOption> FindRecursiveMountOption(std::string_view name) {
+  for (const RecursiveMountOption& option : kRecursiveMountOptions) {
+    if (option.name == name) return option;
+  }
+  return std::nullopt;
+}
 
 std::span<const MountOption> MountOptions() { return kMountOptions; }
 

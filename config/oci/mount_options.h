@@ -3,6 +3,7 @@
 // as its data string ("size=64m", "mode=755").
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -19,5 +20,16 @@ std::span<const MountOption> MountOptions();
 
 // The table entry for `name`, or nullopt for filesystem data.
 std::optional<MountOption> FindMountOption(std::string_view name);
+
+// The recursive options ("rro", "rnosuid", ...): mount attributes applied
+// to a mount and every mount below it, with mount_setattr(2) (Linux 5.12).
+struct RecursiveMountOption {
+  std::string_view name;
+  std::uint64_t set;    // MOUNT_ATTR_* to set
+  std::uint64_t clear;  // MOUNT_ATTR_* to clear
+};
+
+std::span<const RecursiveMountOption> RecursiveMountOptions();
+std::optional<RecursiveMountOption> FindRecursiveMountOption(std::string_view name);
 
 }  // namespace vigil::config

@@ -5,6 +5,7 @@
 
 #include "base/strings.h"
 #include "config/oci/codec.h"
+#include "config/oci/sysctl.h"
 #include "config/oci/validate_internal.h"
 
 namespace vigil::config {
@@ -86,7 +87,11 @@ Result<void> CheckSysctls(const Linux& linux_spec, const JsonPath& path) {
       "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.sem",
       "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced",
   };
-  for (const auto& [key, value] : linux_spec.sysctl) {
+  for (const auto& [name, value] : linux_spec.sysctl) {
+    if (!SysctlRelativePath(name)) {
+      return FailAt(path.Key(name), "not a sysctl name (an empty, \".\" or \"..\" component)");
+    }
+    const std::string key = DottedSysctl(name);
     NamespaceType needed;
     if (key.starts_with("net.")) {
       needed = NamespaceType::kNetwork;
@@ -97,10 +102,10 @@ Result<void> CheckSysctls(const Linux& linux_spec, const JsonPath& path) {
     } else if (key == "kernel.hostname" || key == "kernel.domainname") {
       needed = NamespaceType::kUts;
     } else {
-      return FailAt(path.Key(key), "not namespaced: setting it would change the host");
+      return FailAt(path.Key(name), "not namespaced: setting it would change the host");
     }
     if (!HasNamespace(linux_spec, needed)) {
-      return FailAt(path.Key(key),
+      return FailAt(path.Key(name),
                     StrCat("needs a ", Quote(NameOf(needed)), " namespace in linux.namespaces"));
     }
   }

@@ -11,18 +11,24 @@
 namespace vigil::cli {
 namespace {
 
+// A decimal id; `what` names the flag and its form in the error.
+Result<std::uint32_t> ParseId(std::string_view part, std::string_view text, std::string_view what) {
+  std::uint32_t id = 0;
+  auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), id);
+  if (ec != std::errc() || end != part.data() + part.size()) {
+    return Fail(StrCat(what, ", got ", Quote(text)));
+  }
+  return id;
+}
+
 // "uid" or "uid:gid", as runc's --user takes it.
 Result<void> ApplyUser(std::string_view text, config::User& user) {
+  constexpr std::string_view kWhat = "--user: expected UID[:GID]";
   std::string_view uid = text.substr(0, text.find(':'));
-  auto parse = [&](std::string_view part, std::uint32_t& out) -> Result<void> {
-    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
-    if (ec != std::errc() || end != part.data() + part.size()) {
-      return Fail(StrCat("--user: expected UID[:GID], got ", Quote(text)));
-    }
-    return {};
-  };
-  RETURN_IF_ERROR(parse(uid, user.uid));
-  if (uid.size() < text.size()) RETURN_IF_ERROR(parse(text.substr(uid.size() + 1), user.gid));
+  ASSIGN_OR_RETURN(user.uid, ParseId(uid, text, kWhat));
+  if (uid.size() < text.size()) {
+    ASSIGN_OR_RETURN(user.gid, ParseId(text.substr(uid.size() + 1), text, kWhat));
+  }
   return {};
 }
 
@@ -41,6 +47,11 @@ Result<config::Process> BuildProcess(const Invocation& invocation, const std::st
   for (const std::string& env : flags.Values("env")) process.env.push_back(env);
   if (auto cwd = flags.Value("cwd")) process.cwd = *cwd;
   if (auto user = flags.Value("user")) RETURN_IF_ERROR(ApplyUser(*user, process.user));
+  // Added to the configured groups, as runc does.
+  for (const std::string& gid : flags.Values("additional-gids")) {
+    ASSIGN_OR_RETURN(std::uint32_t id, ParseId(gid, gid, "--additional-gids: expected a GID"));
+    process.user.additional_gids.push_back(id);
+  }
   process.terminal = flags.IsSet("tty");
   for (const std::string& cap : flags.Values("cap")) {
     if (!process.capabilities) process.capabilities.emplace();
@@ -56,7 +67,7 @@ Result<config::Process> BuildProcess(const Invocation& invocation, const std::st
 
 }  // namespace
 
-const FlagSpec kExecFlags[11] = {
+const FlagSpec kExecFlags[12] = {
     {"process", "p", true, "FILE", "the process as JSON (config.json's \"process\")"},
     {"detach", "d", false, "", "return once the process runs"},
     {"pid-file", "", true, "FILE", "write the process's pid to FILE"},
@@ -65,6 +76,7 @@ const FlagSpec kExecFlags[11] = {
     {"env", "e", true, "KEY=VALUE", "add an environment variable (repeatable)"},
     {"cwd", "", true, "DIR", "working directory inside the container"},
     {"user", "u", true, "UID[:GID]", "user to run as"},
+    {"additional-gids", "g", true, "GID", "an additional group (repeatable)"},
     {"cap", "c", true, "CAP", "add a capability (repeatable)"},
     {"no-new-privs", "", false, "", "set no_new_privs"},
     {"preserve-fds", "", true, "N", "pass N descriptors after stdio through"},

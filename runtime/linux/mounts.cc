@@ -1,5 +1,6 @@
 #include "runtime/linux/mounts.h"
 
+#include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -27,6 +28,10 @@ MountFlags ParseMountOptions(const std::vector<std::string>& options) {
   for (const std::string& option : options) {
     if (const config::NamedValue* p = config::FindName(config::kPropagationNames, option)) {
       out.propagation = p->value;
+    } else if (std::optional<config::RecursiveMountOption> r =
+                   config::FindRecursiveMountOption(option)) {
+      out.recursive_set = (out.recursive_set & ~r->clear) | r->set;
+      out.recursive_clear = (out.recursive_clear & ~r->set) | r->clear;
     } else if (std::optional<config::MountOption> o = config::FindMountOption(option)) {
       if (o->clear) {
         out.flags &= ~o->flags;
@@ -76,7 +81,8 @@ Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup
     }
   }
   bool needs_remount = bind && f.flags != 0;
-  if (!needs_remount && f.propagation == 0) return {};
+  bool recursive = f.recursive_set != 0 || f.recursive_clear != 0;
+  if (!needs_remount && f.propagation == 0 && !recursive) return {};
   // The descriptor still names the directory under the new mount; reopen the
   // destination to reach the mount itself.
   ASSIGN_OR_RETURN(UniqueFd mounted, OpenInRoot(root_fd, mount.destination));
@@ -91,6 +97,12 @@ Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup
   if (f.propagation != 0 &&
       ::mount(nullptr, mounted_path.c_str(), nullptr, f.propagation, nullptr) != 0) {
     return FailErrno(StrCat(where, ": set propagation"));
+  }
+  if (recursive) {
+    mount_attr attr{.attr_set = f.recursive_set, .attr_clr = f.recursive_clear};
+    if (::mount_setattr(mounted.Get(), "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) != 0) {
+      return FailErrno(StrCat(where, ": apply the recursive options"));
+    }
   }
   return {};
 }

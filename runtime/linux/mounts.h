@@ -1,6 +1,7 @@
 // Turning a config.json mount into mount(2) calls inside the rootfs.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "base/result.h"
@@ -13,6 +14,8 @@ struct MountFlags {
   unsigned long flags = 0;        // MS_* set by the options
   unsigned long propagation = 0;  // MS_SHARED/SLAVE/PRIVATE/UNBINDABLE (| MS_REC)
   std::string data;               // filesystem options: "size=64m,mode=755"
+  std::uint64_t recursive_set = 0;    // MOUNT_ATTR_* from "rro", "rnosuid", ...
+  std::uint64_t recursive_clear = 0;  // MOUNT_ATTR_* from "rrw", "rsuid", ...
   bool bind = false;
   bool recursive_bind = false;
 };

@@ -18,16 +18,25 @@
 namespace vigil::runtime {
 namespace {
 
-// The container's mount events must not reach the host: by default the root
-// becomes a recursive slave (host mounts still propagate in), as runc does.
-Result<void> IsolatePropagation(const config::Spec& spec) {
-  unsigned long propagation = MS_SLAVE | MS_REC;
-  const std::string& requested = spec.linux_spec ? spec.linux_spec->rootfs_propagation : "";
-  if (const config::NamedValue* p = config::FindName(config::kPropagationNames, requested)) {
-    propagation = p->value;
+// The container's mount events must not reach the host: while the rootfs
+// is assembled, the whole tree is a recursive slave (host mounts still
+// propagate in), whatever linux.rootfsPropagation asks for. That applies
+// to the container's own root once it is entered (ApplyRootPropagation):
+// asked for earlier, "shared" would make the host's peers see the
+// container's mounts, and pivot_root refuses a shared parent anyway.
+Result<void> IsolatePropagation() {
+  if (::mount(nullptr, "/", nullptr, MS_SLAVE | MS_REC, nullptr) != 0) {
+    return FailErrno("make / a recursive slave");
   }
-  if (::mount(nullptr, "/", nullptr, propagation, nullptr) != 0) {
-    return FailErrno("set propagation of /");
+  return {};
+}
+
+Result<void> ApplyRootPropagation(const config::Spec& spec) {
+  const std::string& requested = spec.linux_spec ? spec.linux_spec->rootfs_propagation : "";
+  const config::NamedValue* propagation = config::FindName(config::kPropagationNames, requested);
+  if (propagation == nullptr) return {};
+  if (::mount(nullptr, "/", nullptr, propagation->value, nullptr) != 0) {
+    return FailErrno(StrCat("set linux.rootfsPropagation ", Quote(requested), " on /"));
   }
   return {};
 }
@@ -39,6 +48,10 @@ Result<void> PivotInto(const std::string& rootfs) {
   // pivot_root(".", ".") stacks the old root on top of the new one; it is
   // then detached, with no directory needed for it inside the image.
   if (::syscall(SYS_pivot_root, ".", ".") != 0) return FailErrno("pivot_root");
+  // Into the old root itself: "." from the new root's directory would name
+  // the new root mount, and making that a slave would strip the container's
+  // own mounts of a shared propagation they asked for.
+  if (::fchdir(old_root.Get()) != 0) return FailErrno("fchdir to the old root");
   if (::mount(nullptr, ".", nullptr, MS_SLAVE | MS_REC, nullptr) != 0) {
     return FailErrno("make the old root a slave");
   }
@@ -104,7 +117,7 @@ Result<void> MakeCwd(const std::string& cwd) {
 }  // namespace
 
 Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options) {
-  RETURN_IF_ERROR(IsolatePropagation(spec));
+  RETURN_IF_ERROR(IsolatePropagation());
   const std::string& rootfs = spec.root->path;
   // pivot_root needs the new root to be a mount point.
   if (::mount(rootfs.c_str(), rootfs.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
@@ -137,7 +150,8 @@ Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options)
 }
 
 Result<void> EnterRootfs(const config::Spec& spec, const RootfsOptions& options) {
-  return options.no_pivot ? ChrootInto(spec.root->path) : PivotInto(spec.root->path);
+  RETURN_IF_ERROR(options.no_pivot ? ChrootInto(spec.root->path) : PivotInto(spec.root->path));
+  return ApplyRootPropagation(spec);
 }
 
 Result<void> FinishRootfs(const config::Spec& spec) {

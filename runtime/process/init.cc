@@ -4,10 +4,10 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include <algorithm>
 
 #include "base/file.h"
 #include "base/strings.h"
+#include "config/oci/sysctl.h"
 #include "runtime/linux/exec.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
@@ -33,8 +33,8 @@ Result<void> SetUtsNames(const config::Spec& spec) {
 
 Result<void> WriteSysctls(const config::Linux& linux_spec) {
   for (const auto& [key, value] : linux_spec.sysctl) {
-    std::string path = "/proc/sys/" + key;
-    std::replace(path.begin() + 10, path.end(), '.', '/');
+    // Validation refused keys without a path.
+    std::string path = "/proc/sys/" + config::SysctlRelativePath(key).value_or(key);
     RETURN_IF_ERROR_WRAP(WriteExisting(path, value), StrCat("sysctl ", key));
   }
   return {};

@@ -66,10 +66,6 @@ const std::vector<SyscallGroup>& SyscallGroups() {
           "pivot_root", "mount", "umount2", "open_tree", "move_mount", "fsopen", "fsconfig",
           "fsmount", "fspick", "mount_setattr", "open_tree_attr"}},
       {Tier::kDenied, Guard::kNone, Handler::kNone, EPERM,
-       "the sentry resolves paths from the container's root; a second root would make them disagree",
-       Names{
-          "chroot"}},
-      {Tier::kDenied, Guard::kNone, Handler::kNone, EPERM,
        "namespaces are fixed once the container runs",
        Names{
           "unshare", "setns"}},
@@ -214,6 +210,10 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "the container's own UTS namespace",
        Names{
           "sethostname", "setdomainname"}},
+      {Tier::kFast, Guard::kNone, Handler::kNone, 0,
+       "needs CAP_SYS_CHROOT and stays inside the container's mount namespace; path handlers resolve from the caller's own root (/proc/TID/root)",
+       Names{
+          "chroot"}},
       {Tier::kFast, Guard::kNone, Handler::kNone, 0,
        "process lifetime",
        Names{

@@ -64,7 +64,7 @@ TEST(SyscallTable, DangerousSyscallsAreDenied) {
   for (std::string_view name :
        {"io_uring_setup", "userfaultfd", "ptrace", "process_vm_writev", "bpf", "perf_event_open",
         "keyctl", "init_module", "finit_module", "kexec_load", "reboot", "mount", "fsopen",
-        "open_tree", "unshare", "setns", "clone3", "open_by_handle_at", "pivot_root", "chroot"}) {
+        "open_tree", "unshare", "setns", "clone3", "open_by_handle_at", "pivot_root"}) {
     const SyscallEntry* entry = FindSyscall(name);
     ASSERT_NE(entry, nullptr) << name;
     EXPECT_EQ(entry->tier, Tier::kDenied) << name;
