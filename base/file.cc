@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "base/scope_guard.h"
@@ -18,17 +19,19 @@ Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
   struct stat st {};
   if (::fstat(fd.Get(), &st) != 0) return FailErrno(StrCat("stat ", path));
   if (!S_ISREG(st.st_mode)) return Fail(StrCat(path, ": not a regular file"));
+  // Read straight into the string, never through a large stack buffer:
+  // this also runs on the sentry's small fiber stacks.
+  constexpr std::size_t kChunk = 4096;
   std::string out;
-  char buf[65536];
   for (;;) {
-    ssize_t n = ::read(fd.Get(), buf, sizeof buf);
+    const std::size_t size = out.size();
+    out.resize(size + kChunk);
+    ssize_t n = ::read(fd.Get(), out.data() + size, kChunk);
+    out.resize(size + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return FailErrno(StrCat("read ", path));
     if (n == 0) break;
-    if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
-      return Fail(StrCat(path, ": larger than ", max_bytes, " bytes"));
-    }
-    out.append(buf, static_cast<std::size_t>(n));
+    if (out.size() > max_bytes) return Fail(StrCat(path, ": larger than ", max_bytes, " bytes"));
   }
   return out;
 }

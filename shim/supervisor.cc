@@ -29,6 +29,7 @@
 #include "sentry/loop/event_loop.h"
 #include "sentry/notify/unotify.h"
 #include "sentry/notify/unotify_server.h"
+#include "shim/audit_observer.h"
 #include "shim/control.h"
 #include "shim/sentry_sandbox.h"
 
@@ -105,6 +106,7 @@ class Supervisor {
   // seccomp listener of the container.
   std::unique_ptr<sentry::EventLoop> loop_;
   sentry::Sandbox sandbox_;
+  std::optional<AuditObserver> audit_;
   std::unique_ptr<sentry::UnotifyServer> sentry_;
 };
 
@@ -129,13 +131,19 @@ Result<void> Supervisor::Create() {
 // writes the record on one. Untouched stack pages cost no memory.
 constexpr std::size_t kFibers = 64;
 constexpr std::size_t kFiberStack = 128 * 1024;
+// How long audit records may wait in memory before they are written.
+constexpr std::chrono::milliseconds kAuditFlushPeriod(200);
 
 Result<void> Supervisor::StartSentry() {
   ASSIGN_OR_RETURN(loop_, sentry::EventLoop::Create(kFibers, kFiberStack));
   ASSIGN_OR_RETURN(std::uint64_t init_start, ProcessStartTime(init_pid_));
   ASSIGN_OR_RETURN(sandbox_,
                    SentrySandbox(args_.record.id, args_.spec, init_pid_, init_start, *cgroup_));
-  sentry_ = std::make_unique<sentry::UnotifyServer>(*loop_, sandbox_, nullptr);
+  ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
+  audit_.emplace(std::move(log), args_.record.id, args_.policy.audit);
+  sentry_ = std::make_unique<sentry::UnotifyServer>(
+      *loop_, sandbox_, [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); });
+  RETURN_IF_ERROR(loop_->Every(kAuditFlushPeriod, [this] { audit_->Flush(); }));
   RETURN_IF_ERROR(loop_->Watch(signal_fd_.Get(), [this](std::uint32_t) { ForwardSignals(); }));
   return loop_->Watch(control_fd_.Get(), [this](std::uint32_t) { ServeControl(); });
 }
@@ -310,6 +318,7 @@ Result<siginfo_t> Supervisor::Supervise() {
 }
 
 void Supervisor::MarkStopped() {
+  if (audit_) audit_->Flush();
   args_.record.status = ContainerStatus::kStopped;
   (void)args_.dir.SaveRecord(args_.record);
   ::unlink(args_.dir.ControlSocketPath().c_str());

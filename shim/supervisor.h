@@ -6,6 +6,7 @@
 #pragma once
 
 #include "config/oci/spec.h"
+#include "config/policy/policy.h"
 #include "runtime/container/record.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/process/channel.h"
@@ -18,6 +19,7 @@ struct SupervisorArgs {
   runtime::ContainerRecord record;
   config::Spec spec;
   runtime::InitOptions init;
+  config::Policy policy;  // the sentry's
   bool systemd_cgroup = false;  // linux.cgroupsPath is "slice:prefix:name"
 };
 

@@ -17,6 +17,8 @@ struct GlobalOptions {
   bool debug = false;
   bool systemd_cgroup = false;  // accepted; the cgroupfs driver runs underneath
   std::string rootless = "auto";
+  std::string policy;  // --policy: a profile name, inline JSON or a file
+  std::string audit;   // --audit: the audit log of the containers created
   log::Options log;
 };
 

@@ -18,6 +18,11 @@ constexpr FlagSpec kGlobalFlags[] = {
     {"debug", "", false, "", "log debug messages"},
     {"systemd-cgroup", "", false, "", "accepted for compatibility; cgroupfs is used"},
     {"rootless", "", true, "BOOL", "accepted for compatibility: true, false or auto"},
+    {"policy", "", true, "POLICY",
+     "the sentry's policy: a profile (default, agent, audit-only), inline JSON or a file; "
+     "the annotation dev.vigil.policy overrides it"},
+    {"audit", "", true, "FILE", "append the sentry's audit records to FILE (default: "
+     "audit.jsonl in the container's state directory)"},
     {"help", "h", false, "", "show help"},
     {"version", "v", false, "", "print the version"},
 };

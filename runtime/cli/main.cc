@@ -18,6 +18,8 @@ Result<GlobalOptions> ReadGlobalOptions(const ParsedFlags& flags) {
     ASSIGN_OR_RETURN(global.log.format, log::ParseFormat(*format));
   }
   if (auto rootless = flags.Value("rootless")) global.rootless = *rootless;
+  if (auto policy = flags.Value("policy")) global.policy = *policy;
+  if (auto audit = flags.Value("audit")) global.audit = *audit;
   global.debug = flags.IsSet("debug");
   global.systemd_cgroup = flags.IsSet("systemd-cgroup");
   global.log.min_level = global.debug ? log::Level::kDebug : log::Level::kWarning;

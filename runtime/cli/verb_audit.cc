@@ -31,7 +31,7 @@ struct Options {
 // dev.vigil.audit); otherwise audit.jsonl in the container's state directory.
 std::string AuditPath(const std::string& root, const runtime::ContainerRecord& record) {
   if (!record.audit_path.empty()) return record.audit_path;
-  return StrCat(root, "/", record.id, "/audit.jsonl");
+  return StrCat(root, "/", record.id, "/", runtime::kAuditLogName);
 }
 
 bool Stopped(const std::string& root, const std::string& id) {

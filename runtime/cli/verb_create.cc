@@ -27,6 +27,8 @@ Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
       .console_socket = invocation.flags.Value("console-socket").value_or(""),
       .no_pivot = invocation.flags.IsSet("no-pivot"),
       .systemd_cgroup = invocation.global.systemd_cgroup,
+      .policy = invocation.global.policy,
+      .audit_path = invocation.global.audit,
   };
   ASSIGN_OR_RETURN(options.preserve_fds, invocation.flags.Count("preserve-fds"));
   // systemd socket activation: LISTEN_FDS descriptors pass through too.

@@ -15,6 +15,7 @@
 #include "config/oci/config.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/process/console.h"
+#include "config/policy/policy.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/supervisor.h"
 
@@ -54,6 +55,46 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
   return {};
 }
 
+// The sentry's policy: the annotation (so that a pod can choose), else
+// --policy (the runtime's default, e.g. from Docker's runtimeArgs), else the
+// "default" profile.
+Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string& flag) {
+  if (auto it = spec.annotations.find(std::string(kPolicyAnnotation)); it != spec.annotations.end()) {
+    return config::PolicyFromAnnotation(it->second);
+  }
+  if (!flag.empty()) return config::PolicyFromFlag(flag);
+  return config::BuiltinPolicy("default");
+}
+
+// Where the audit records go: the annotation, else --audit, else the state
+// directory. The annotation comes with the container, so it may only name a
+// file in kAuditAnnotationDir (a bare name, or an absolute path there), never
+// any file the runtime could write.
+Result<std::string> ResolveAuditPath(const config::Spec& spec, const CreateOptions& options,
+                                     const StateDir& dir) {
+  auto it = spec.annotations.find(std::string(kAuditAnnotation));
+  if (it == spec.annotations.end()) {
+    if (!options.audit_path.empty()) {
+      return std::filesystem::absolute(options.audit_path).lexically_normal().string();
+    }
+    return dir.DefaultAuditLogPath();
+  }
+  const std::string& value = it->second;
+  const std::filesystem::path allowed(kAuditAnnotationDir);
+  std::filesystem::path path = value.find('/') == std::string::npos
+                                   ? allowed / value
+                                   : std::filesystem::path(value).lexically_normal();
+  if (value.empty() || value == "." || value == ".." || path.parent_path() != allowed) {
+    return Fail(StrCat("annotation ", kAuditAnnotation, ": ", Quote(value),
+                       " is not a file in ", kAuditAnnotationDir,
+                       " (use --audit for any other path)"));
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(allowed, ec);
+  if (ec) return Fail(StrCat("create ", kAuditAnnotationDir, ": ", ec.message()));
+  return path.string();
+}
+
 }  // namespace
 
 Result<std::optional<CompiledFilter>> CompileProfile(const config::Spec& spec) {
@@ -91,6 +132,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
       .annotations = spec.annotations,
       .status = config::ContainerStatus::kCreating,
   };
+  ASSIGN_OR_RETURN(config::Policy policy, ResolvePolicy(spec, options.policy));
+  ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options, dir));
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
@@ -116,6 +159,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                                       .console_socket = console.Get(),
                                                       .seccomp = seccomp ? &*seccomp : nullptr,
                                                       .sentry = &sentry},
+                                             .policy = std::move(policy),
                                              .systemd_cgroup = options.systemd_cgroup},
                         std::move(theirs));
   }

@@ -5,12 +5,19 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "base/result.h"
 #include "config/oci/spec.h"
 #include "runtime/linux/seccomp_filter.h"
 
 namespace vigil::runtime {
+
+// The annotations that choose the sentry's policy and audit log.
+inline constexpr std::string_view kPolicyAnnotation = "dev.vigil.policy";
+inline constexpr std::string_view kAuditAnnotation = "dev.vigil.audit";
+// Where dev.vigil.audit may put a log.
+inline constexpr std::string_view kAuditAnnotationDir = "/var/log/vigil";
 
 struct CreateOptions {
   std::string root;  // state directory (--root)
@@ -21,6 +28,8 @@ struct CreateOptions {
   bool no_pivot = false;
   bool systemd_cgroup = false;
   int preserve_fds = 0;
+  std::string policy;      // --policy; empty: the "default" profile
+  std::string audit_path;  // --audit; empty: dev.vigil.audit or the state directory
 };
 
 // linux.seccomp compiled (nullopt without one); unknown syscall names are

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "base/result.h"
+#include "base/strings.h"
 #include "base/unique_fd.h"
 #include "config/oci/spec.h"
 #include "runtime/container/record.h"
@@ -16,6 +17,9 @@ namespace vigil::runtime {
 // Container ids as runc accepts them: letters, digits, '_', '+', '-', '.',
 // not "." or "..", at most 1024 characters.
 Result<void> ValidateId(std::string_view id);
+
+// The file name of the audit log in a container's state directory.
+inline constexpr std::string_view kAuditLogName = "audit.jsonl";
 
 class StateDir {
  public:
@@ -30,6 +34,8 @@ class StateDir {
   const std::string& path() const { return path_; }
   const std::string& id() const { return id_; }
   std::string ControlSocketPath() const { return path_ + "/control.sock"; }
+  // The sentry's audit log unless --audit or dev.vigil.audit say otherwise.
+  std::string DefaultAuditLogPath() const { return StrCat(path_, "/", kAuditLogName); }
 
   Result<ContainerRecord> LoadRecord() const;
   Result<void> SaveRecord(const ContainerRecord& record) const;

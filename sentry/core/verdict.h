@@ -3,14 +3,14 @@
 
 #include <cstdint>
 
+#include "sentry/audit/record.h"
+
 namespace vigil::sentry {
 
-enum class Decision : std::uint8_t {
-  kAllow,    // performed on the workload's behalf, as asked
-  kDeny,     // refused by the policy
-  kEmulate,  // answered by the sentry without the host kernel doing it
-  kKill,     // the workload was killed
-};
+// kAllow: performed on the workload's behalf, as asked; kDeny: refused by
+// the policy; kEmulate: answered by the sentry without the host kernel
+// doing it; kKill: the workload was killed.
+using Decision = audit::Decision;
 
 struct Verdict {
   enum class Kind : std::uint8_t {

@@ -5,7 +5,11 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
+
+#include "base/strings.h"
 
 #include "tests/integration/runtime_harness.h"
 
@@ -94,6 +98,74 @@ TEST_P(SentryTest, KillingTheSupervisorKillsTheWorkload) {
   Outcome deleted = Runtime({"delete", "--force", id});
   EXPECT_TRUE(deleted.ok()) << deleted;
   ExpectNothingLeftOf(id);
+}
+
+// Each mediated syscall leaves one record, which `vigil audit` prints.
+TEST_P(SentryTest, AuditLogRecordsEachMediatedDecision) {
+  BundleConfig config;
+  config.args = {"sh", "-c", "uname -r >/dev/null; uname -n >/dev/null; sleep 1000"};
+  WriteConfig(config);
+  const std::string id = NewId();
+  CreateAndStart(id);
+  // Two from the script's unames (busybox's sleep may add its own).
+  Outcome json;
+  EXPECT_TRUE(Eventually([&] {
+    json = Runtime({"audit", "--format", "json", id});
+    return json.ok() && std::count(json.out.begin(), json.out.end(), '\n') >= 2;
+  })) << json;
+  EXPECT_THAT(json.out, HasSubstr(R"("syscall":"uname")"));
+  EXPECT_THAT(json.out, HasSubstr(R"("decision":"emulate")"));
+  EXPECT_THAT(json.out, HasSubstr(StrCat(R"("id":")", id, R"(")")));
+  EXPECT_THAT(json.out, HasSubstr(R"("exe":"/bin/busybox")"));
+  Outcome summary = Runtime({"audit", "--summary", id});
+  ASSERT_TRUE(summary.ok()) << summary;
+  EXPECT_THAT(summary.out, ContainsRegex("[0-9]+ +uname +emulate"));
+  Outcome denied = Runtime({"audit", "--denied", id});
+  ASSERT_TRUE(denied.ok()) << denied;
+  EXPECT_EQ(denied.out, "");
+  EXPECT_TRUE(Runtime({"delete", "--force", id}).ok());
+}
+
+TEST_P(SentryTest, PolicyCanTurnAuditingOff) {
+  BundleConfig config;
+  config.args = {"sh", "-c", "uname -r"};
+  config.annotations_json = R"({"dev.vigil.policy": "{\"audit\": \"off\"}"})";
+  WriteConfig(config);
+  const std::string id = NewId();
+  Outcome created = Create(id);
+  ASSERT_TRUE(created.ok()) << created;
+  ASSERT_TRUE(Runtime({"start", id}).ok());
+  EXPECT_TRUE(WaitForStatus(id, "stopped"));
+  Outcome audit = Runtime({"audit", id});
+  ASSERT_TRUE(audit.ok()) << audit;
+  EXPECT_EQ(audit.out, "");
+  EXPECT_TRUE(Runtime({"delete", id}).ok());
+}
+
+TEST_P(SentryTest, BadPolicyAnnotationIsRefusedLeavingNothing) {
+  BundleConfig config;
+  config.annotations_json = R"({"dev.vigil.policy": "{\"files\": {\"default\": \"maybe\"}}"})";
+  WriteConfig(config);
+  const std::string id = NewId();
+  Outcome created = Create(id);
+  EXPECT_FALSE(created.ok());
+  EXPECT_THAT(created.err, HasSubstr("dev.vigil.policy"));
+  EXPECT_THAT(created.err, HasSubstr("policy.files.default"));
+  ExpectFailedCreateLeftNothing(id);
+}
+
+// The annotation comes with the container: it cannot point the runtime at
+// an arbitrary host file.
+TEST_P(SentryTest, AuditAnnotationCannotNameAnyHostFile) {
+  BundleConfig config;
+  config.annotations_json = R"({"dev.vigil.audit": "/etc/cron.d/audit"})";
+  WriteConfig(config);
+  const std::string id = NewId();
+  Outcome created = Create(id);
+  EXPECT_FALSE(created.ok());
+  EXPECT_THAT(created.err, HasSubstr("dev.vigil.audit"));
+  EXPECT_FALSE(std::filesystem::exists("/etc/cron.d/audit"));
+  ExpectFailedCreateLeftNothing(id);
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtimes, SentryTest,
