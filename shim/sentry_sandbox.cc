@@ -53,11 +53,15 @@ class UtsReader {
 }  // namespace
 
 Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec& spec,
-                                      pid_t init_pid, std::uint64_t init_start,
+                                      const config::Policy& policy, pid_t init_pid,
+                                      std::uint64_t init_start,
                                       const runtime::cgroup::Cgroup& cgroup) {
   ASSIGN_OR_RETURN(std::shared_ptr<UtsReader> uts, UtsReader::Open(init_pid));
   sentry::Sandbox sandbox;
   sandbox.container_id = id;
+  sandbox.policy = &policy;
+  sandbox.own_network =
+      spec.linux_spec && spec.linux_spec->FindNamespace(config::NamespaceType::kNetwork) != nullptr;
   if (auto it = spec.annotations.find(std::string(kKernelReleaseAnnotation));
       it != spec.annotations.end()) {
     sandbox.kernel_release = it->second;

@@ -16,10 +16,11 @@ namespace vigil::shim {
 // The annotation that sets the kernel release uname(2) reports.
 inline constexpr std::string_view kKernelReleaseAnnotation = "dev.vigil.kernel-release";
 
-// `cgroup` must outlive the sandbox. `init_start` is the init's start time
-// in clock ticks since boot.
+// `policy` and `cgroup` must outlive the sandbox. `init_start` is the
+// init's start time in clock ticks since boot.
 Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec& spec,
-                                      pid_t init_pid, std::uint64_t init_start,
+                                      const config::Policy& policy, pid_t init_pid,
+                                      std::uint64_t init_start,
                                       const runtime::cgroup::Cgroup& cgroup);
 
 }  // namespace vigil::shim

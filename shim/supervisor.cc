@@ -138,7 +138,8 @@ Result<void> Supervisor::StartSentry() {
   ASSIGN_OR_RETURN(loop_, sentry::EventLoop::Create(kFibers, kFiberStack));
   ASSIGN_OR_RETURN(std::uint64_t init_start, ProcessStartTime(init_pid_));
   ASSIGN_OR_RETURN(sandbox_,
-                   SentrySandbox(args_.record.id, args_.spec, init_pid_, init_start, *cgroup_));
+                   SentrySandbox(args_.record.id, args_.spec, args_.policy, init_pid_, init_start,
+                                 *cgroup_));
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
   audit_.emplace(std::move(log), args_.record.id, args_.policy.audit);
   sentry_ = std::make_unique<sentry::UnotifyServer>(

@@ -133,12 +133,14 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
       .status = config::ContainerStatus::kCreating,
   };
   ASSIGN_OR_RETURN(config::Policy policy, ResolvePolicy(spec, options.policy));
+  record.policy = config::DumpPolicy(policy);
   ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options, dir));
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
-  ASSIGN_OR_RETURN(CompiledFilter sentry, sentry::BuildSentryFilter());
+  ASSIGN_OR_RETURN(CompiledFilter sentry,
+                   sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy)));
   UniqueFd console;
   if (spec.process->terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));

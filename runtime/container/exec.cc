@@ -25,6 +25,7 @@
 #include "runtime/process/console.h"
 #include "runtime/process/launch.h"
 #include "runtime/process/wait.h"
+#include "config/policy/policy.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/control.h"
 
@@ -128,7 +129,11 @@ Result<int> ExecInContainer(const ExecOptions& options) {
     return Fail("process.terminal is true but no --console-socket was given");
   }
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
-  ASSIGN_OR_RETURN(CompiledFilter sentry, sentry::BuildSentryFilter());
+  ASSIGN_OR_RETURN(config::Policy policy, record.policy.empty()
+                                               ? config::BuiltinPolicy("default")
+                                               : config::ParsePolicy(record.policy));
+  ASSIGN_OR_RETURN(CompiledFilter sentry,
+                   sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy)));
   UniqueFd console;
   if (options.process.terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));

@@ -24,6 +24,7 @@ constexpr Field<ContainerRecord> kRecordFields[] = {
     Bind<&ContainerRecord::init_start>("initStart"),
     Bind<&ContainerRecord::cgroup_paths>("cgroupPaths"),
     Bind<&ContainerRecord::audit_path>("auditPath"),
+    Bind<&ContainerRecord::policy>("policy"),
 };
 
 }  // namespace

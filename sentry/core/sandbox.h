@@ -10,6 +10,7 @@
 #include <string>
 
 #include "base/result.h"
+#include "config/policy/policy.h"
 
 namespace vigil::sentry {
 
@@ -20,6 +21,11 @@ struct ContainerMemory {
 
 struct Sandbox {
   std::string container_id;
+  // The policy the handlers enforce; never null once the sentry serves.
+  const config::Policy* policy = nullptr;
+  // The container has a network namespace of its own, so its loopback
+  // (127.0.0.0/8, ::1) is not the host's.
+  bool own_network = false;
   // uname(2)'s release as the workload sees it; empty: the host's.
   std::string kernel_release;
   // When the container started, in seconds since the host booted.

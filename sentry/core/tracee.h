@@ -12,6 +12,7 @@
 #include <string>
 
 #include "base/result.h"
+#include "base/unique_fd.h"
 
 namespace vigil::sentry {
 
@@ -39,6 +40,15 @@ class Tracee {
   // The thread's execution domain (personality(2)): answers that the
   // kernel adjusts for it (uname under PER_LINUX32) must be adjusted alike.
   virtual Result<unsigned int> Personality() = 0;
+
+  // A duplicate of the thread's descriptor `fd` (pidfd_getfd): the same
+  // open file, to act on as the workload asked. EBADF if it has none.
+  virtual Result<UniqueFd> Descriptor(int fd) = 0;
+
+  // The thread's root and working directory (O_PATH), the bases for
+  // resolving its paths inside the container (DESIGN.md §2 rule 4).
+  virtual Result<UniqueFd> Root() = 0;
+  virtual Result<UniqueFd> WorkingDirectory() = 0;
 
   // Writes `value`'s bytes to `address`.
   template <typename T>

@@ -10,6 +10,14 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleUname(context);
     case Handler::kSysinfo:
       return HandleSysinfo(context);
+    case Handler::kConnect:
+      return HandleConnect(context);
+    case Handler::kSendto:
+      return HandleSendto(context);
+    case Handler::kSendmsg:
+      return HandleSendmsg(context);
+    case Handler::kSendmmsg:
+      return HandleSendmmsg(context);
     case Handler::kNone:
       break;
   }

@@ -3,6 +3,8 @@
 // that intercepted the call.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,6 +21,9 @@ struct HandlerContext {
   const SyscallEvent& event;
   Tracee& tracee;
   const Sandbox& sandbox;
+  // Suspends the handler until `fd` has one of `events` (EPOLLIN,
+  // EPOLLOUT): the event loop serves others meanwhile.
+  std::function<Result<void>(int fd, std::uint32_t events)> wait;
   // Decoded arguments for the audit record, paths as resolved.
   std::vector<std::pair<std::string, std::string>> audit_args;
 
@@ -33,5 +38,9 @@ Verdict Handle(Handler handler, HandlerContext& context);
 
 Verdict HandleUname(HandlerContext& context);
 Verdict HandleSysinfo(HandlerContext& context);
+Verdict HandleConnect(HandlerContext& context);
+Verdict HandleSendto(HandlerContext& context);
+Verdict HandleSendmsg(HandlerContext& context);
+Verdict HandleSendmmsg(HandlerContext& context);
 
 }  // namespace vigil::sentry

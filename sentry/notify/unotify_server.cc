@@ -45,7 +45,12 @@ void UnotifyServer::Serve(int listener, const SyscallEvent& event, std::uint64_t
     log::Warning(tracee.error().message);
     verdict = Verdict::Fail(EPERM, Decision::kDeny);  // cannot be mediated safely
   } else if (const SyscallEntry* entry = FindSyscall(event.number); entry != nullptr) {
-    HandlerContext context{.event = event, .tracee = *tracee, .sandbox = sandbox_};
+    HandlerContext context{.event = event,
+                           .tracee = *tracee,
+                           .sandbox = sandbox_,
+                           .wait = [this](int fd, std::uint32_t events) {
+                             return loop_.Wait(fd, events);
+                           }};
     verdict = Handle(entry->handler, context);
     audit_args = std::move(context.audit_args);
   }

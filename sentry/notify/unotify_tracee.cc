@@ -1,6 +1,7 @@
 #include "sentry/notify/unotify_tracee.h"
 
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,9 +9,16 @@
 
 #include "base/file.h"
 #include "base/strings.h"
+#include "base/syscalls.h"
 #include "sentry/notify/unotify.h"
 
 namespace vigil::sentry {
+namespace {
+
+// pidfd_open(2)'s PIDFD_THREAD (O_EXCL): a pidfd for one thread.
+constexpr unsigned int kPidfdThread = O_EXCL;
+
+}  // namespace
 
 Result<UnotifyTracee> UnotifyTracee::Open(int listener, std::uint64_t id, pid_t tid) {
   UniqueFd memory(::open(StrCat("/proc/", tid, "/mem").c_str(), O_RDWR | O_CLOEXEC));
@@ -42,6 +50,31 @@ Result<unsigned int> UnotifyTracee::Personality() {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), persona, 16);
   if (ec != std::errc()) return Fail(StrCat("parse the personality of thread ", tid_));
   return persona;
+}
+
+// A pidfd for the thread itself (PIDFD_THREAD, Linux 6.9), checked against
+// the notification after it is open: then it is this thread's, not a
+// reused tid's.
+Result<UniqueFd> UnotifyTracee::Descriptor(int fd) {
+  if (!pidfd_) {
+    long pidfd = ::syscall(SYS_pidfd_open, tid_, kPidfdThread);
+    if (pidfd < 0) return FailErrno(StrCat("pidfd_open thread ", tid_));
+    pidfd_.Reset(static_cast<int>(pidfd));
+    if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
+  }
+  return PidfdGetfd(pidfd_.Get(), fd);
+}
+
+// /proc/TID/root and cwd are links to the thread's own directories; the
+// open is checked against the notification like the memory's.
+Result<UniqueFd> UnotifyTracee::Root() { return OpenAnchored("root"); }
+Result<UniqueFd> UnotifyTracee::WorkingDirectory() { return OpenAnchored("cwd"); }
+
+Result<UniqueFd> UnotifyTracee::OpenAnchored(std::string_view link) {
+  UniqueFd fd(::open(StrCat("/proc/", tid_, "/", link).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!fd) return FailErrno(StrCat("open /proc/", tid_, "/", link));
+  if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
+  return fd;
 }
 
 }  // namespace vigil::sentry

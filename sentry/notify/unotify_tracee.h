@@ -4,6 +4,8 @@
 // another process's even if the tid is reused later (DESIGN.md §2 rule 3).
 #pragma once
 
+#include <string_view>
+
 #include "base/unique_fd.h"
 #include "sentry/core/tracee.h"
 
@@ -18,8 +20,13 @@ class UnotifyTracee final : public Tracee {
   Result<void> Write(std::uint64_t address, std::span<const std::byte> data) override;
   bool Valid() override;
   Result<unsigned int> Personality() override;
+  Result<UniqueFd> Descriptor(int fd) override;
+  Result<UniqueFd> Root() override;
+  Result<UniqueFd> WorkingDirectory() override;
 
  private:
+  Result<UniqueFd> OpenAnchored(std::string_view link);
+
   UnotifyTracee(int listener, std::uint64_t id, pid_t tid, UniqueFd memory)
       : listener_(listener), id_(id), tid_(tid), memory_(std::move(memory)) {}
 
@@ -27,6 +34,7 @@ class UnotifyTracee final : public Tracee {
   std::uint64_t id_;
   pid_t tid_;
   UniqueFd memory_;
+  UniqueFd pidfd_;  // opened on first use
 };
 
 }  // namespace vigil::sentry

@@ -12,6 +12,7 @@ namespace vigil::sentry {
 struct SyscallGroup {
   Tier tier;
   Guard guard;
+  Scope scope;
   Handler handler;
   int deny_errno;
   std::string_view note;

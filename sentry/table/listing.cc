@@ -20,7 +20,10 @@ bool Selected(const SyscallEntry& entry, std::optional<Tier> tier) {
 // What decides the call beyond its tier: the handler, the BPF guard, or the
 // errno of a denial.
 std::string Detail(const SyscallEntry& entry) {
-  if (entry.handler != Handler::kNone) return StrCat("handler ", NameOf(entry.handler));
+  if (entry.handler != Handler::kNone) {
+    // A scoped syscall is mediated only when the policy restricts it.
+    return StrCat("handler ", NameOf(entry.handler), entry.scope == Scope::kAlways ? "" : "*");
+  }
   if (entry.guard != Guard::kNone) return "guarded";
   if (entry.tier == Tier::kDenied) return strerrorname_np(entry.deny_errno);
   return "";
@@ -59,7 +62,8 @@ std::string SyscallListingText(std::optional<Tier> tier) {
     by_tier += StrCat(by_tier.empty() ? "" : ", ", n, " ", NameOf(t));
   }
   out += StrCat("\n", total, " syscalls: ", by_tier,
-                ". Any other number: ENOSYS. Other architectures and x32: the process is killed.\n");
+                ". Any other number: ENOSYS. Other architectures and x32: the process is killed.\n"
+                "* mediated only when the policy restricts egress or unix sockets, else fast.\n");
   return out;
 }
 
@@ -78,6 +82,10 @@ std::string SyscallListingJson(std::optional<Tier> tier) {
     if (entry.handler != Handler::kNone) {
       writer.Key("handler");
       writer.String(NameOf(entry.handler));
+    }
+    if (entry.scope == Scope::kNetworkPolicy) {
+      writer.Key("mediatedWhen");
+      writer.String("the policy restricts egress or unix sockets");
     }
     if (entry.guard != Guard::kNone) {
       writer.Key("guarded");

@@ -46,6 +46,7 @@ class RuleSink {
 Result<void> AddGuarded(RuleSink& sink, Guard guard) {
   switch (guard) {
     case Guard::kNone:
+    case Guard::kWithAddress:  // only mediated calls look at the address
       return sink.Add(SCMP_ACT_ALLOW);
     case Guard::kCloneNoNamespaces:
       RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A0(SCMP_CMP_MASKED_EQ, kNamespaceFlags, 0)}));
@@ -95,13 +96,21 @@ Result<void> AddGuarded(RuleSink& sink, Guard guard) {
   return Fail("unknown guard");
 }
 
-Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry) {
+Result<void> AddMediated(RuleSink& sink, Guard guard) {
+  if (guard != Guard::kWithAddress) return sink.Add(SCMP_ACT_NOTIFY);
+  // sendto's destination pointer is a register: without one the call
+  // cannot reach a new peer and stays on the fast path.
+  RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A4(SCMP_CMP_EQ, 0)}));
+  return sink.Add(SCMP_ACT_NOTIFY, {SCMP_A4(SCMP_CMP_NE, 0)});
+}
+
+Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry, const FilterOptions& options) {
   RuleSink sink(ctx, entry);
-  switch (entry.tier) {
+  switch (EffectiveTier(entry, options)) {
     case Tier::kFast:
       return AddGuarded(sink, entry.guard);
     case Tier::kMediated:
-      return sink.Add(SCMP_ACT_NOTIFY);
+      return AddMediated(sink, entry.guard);
     case Tier::kTraced:
       return sink.Add(SCMP_ACT_TRACE(0));
     case Tier::kDenied:
@@ -115,7 +124,7 @@ Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry) {
 
 }  // namespace
 
-Result<runtime::CompiledFilter> BuildSentryFilter() {
+Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options) {
   runtime::SeccompContext filter(seccomp_init(SCMP_ACT_ERRNO(kDefaultErrno)));
   if (!filter) return Fail("libseccomp could not create the sentry's filter");
   for (auto [attribute, value] :
@@ -128,12 +137,16 @@ Result<runtime::CompiledFilter> BuildSentryFilter() {
   }
   runtime::CompiledFilter compiled{.flags = SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV};
   for (const SyscallEntry& entry : SyscallTable()) {
-    RETURN_IF_ERROR(AddEntry(filter.get(), entry));
-    if (entry.tier == Tier::kMediated) compiled.has_notify = true;
+    RETURN_IF_ERROR(AddEntry(filter.get(), entry, options));
+    if (EffectiveTier(entry, options) == Tier::kMediated) compiled.has_notify = true;
   }
   if (!compiled.has_notify) compiled.flags = 0;
   ASSIGN_OR_RETURN(compiled.program, runtime::ExportBpf(filter.get()));
   return compiled;
+}
+
+FilterOptions FilterOptionsFor(const config::Policy& policy) {
+  return {.mediate_network = policy.egress_default_deny || !policy.unix_sockets};
 }
 
 }  // namespace vigil::sentry

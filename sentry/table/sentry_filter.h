@@ -13,7 +13,9 @@
 #pragma once
 
 #include "base/result.h"
+#include "config/policy/policy.h"
 #include "runtime/linux/seccomp_filter.h"
+#include "sentry/table/syscall_table.h"
 
 namespace vigil::sentry {
 
@@ -21,6 +23,11 @@ namespace vigil::sentry {
 // SECCOMP_FILTER_FLAG_NEW_LISTENER; WAIT_KILLABLE_RECV is set so that a
 // notified task cannot be interrupted by a signal after the sentry has
 // received its notification (a handler is never half-applied).
-Result<runtime::CompiledFilter> BuildSentryFilter();
+// `options` turn on the policy-scoped mediation (FilterOptions).
+Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options);
+
+// What `policy` needs mediated: the network syscalls when it restricts
+// egress or unix sockets.
+FilterOptions FilterOptionsFor(const config::Policy& policy);
 
 }  // namespace vigil::sentry

@@ -23,6 +23,7 @@ std::vector<SyscallEntry> BuildTable() {
       const SyscallGroup& group = *it->second;
       entry.tier = group.tier;
       entry.guard = group.guard;
+      entry.scope = group.scope;
       entry.handler = group.handler;
       entry.deny_errno = group.deny_errno;
       entry.note = group.note;
@@ -79,8 +80,27 @@ std::string_view NameOf(Handler handler) {
       return "uname";
     case Handler::kSysinfo:
       return "sysinfo";
+    case Handler::kConnect:
+      return "connect";
+    case Handler::kSendto:
+      return "sendto";
+    case Handler::kSendmsg:
+      return "sendmsg";
+    case Handler::kSendmmsg:
+      return "sendmmsg";
   }
   return "?";
+}
+
+Tier EffectiveTier(const SyscallEntry& entry, const FilterOptions& options) {
+  if (entry.tier != Tier::kMediated) return entry.tier;
+  switch (entry.scope) {
+    case Scope::kAlways:
+      return Tier::kMediated;
+    case Scope::kNetworkPolicy:
+      return options.mediate_network ? Tier::kMediated : Tier::kFast;
+  }
+  return Tier::kMediated;
 }
 
 }  // namespace vigil::sentry

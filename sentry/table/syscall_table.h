@@ -25,6 +25,15 @@ enum class Guard : std::uint8_t {
   kCloneNoNamespaces,  // clone: any CLONE_NEW* flag -> EPERM
   kSeccompNoListener,  // seccomp: SECCOMP_FILTER_FLAG_NEW_LISTENER -> EPERM
   kSocketFamilies,     // socket: AF_UNIX, AF_INET/6 stream or datagram, NETLINK_ROUTE only
+  kWithAddress,        // sendto: mediated only with a destination (arg 4), else fast
+};
+
+// When a mediated syscall is mediated: always, or only when the sandbox's
+// policy restricts what it governs (otherwise it runs on the fast path and
+// costs nothing).
+enum class Scope : std::uint8_t {
+  kAlways,
+  kNetworkPolicy,  // the policy restricts egress or unix sockets
 };
 
 // The sentry handler serving a mediated syscall.
@@ -32,6 +41,10 @@ enum class Handler : std::uint8_t {
   kNone,
   kUname,
   kSysinfo,
+  kConnect,
+  kSendto,
+  kSendmsg,
+  kSendmmsg,
 };
 
 struct SyscallEntry {
@@ -39,6 +52,7 @@ struct SyscallEntry {
   std::string_view name;
   Tier tier = Tier::kDenied;
   Guard guard = Guard::kNone;
+  Scope scope = Scope::kAlways;
   Handler handler = Handler::kNone;
   int deny_errno = 0;  // kDenied only
   std::string_view note;
@@ -53,5 +67,14 @@ const SyscallEntry* FindSyscall(std::string_view name);
 
 std::string_view NameOf(Tier tier);
 std::string_view NameOf(Handler handler);
+
+// What the sentry's filter for one sandbox mediates beyond kAlways.
+struct FilterOptions {
+  bool mediate_network = false;
+};
+
+// `entry`'s tier in a sandbox with `options`: a scoped entry whose scope is
+// off runs on the fast path.
+Tier EffectiveTier(const SyscallEntry& entry, const FilterOptions& options);
 
 }  // namespace vigil::sentry

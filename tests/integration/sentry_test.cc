@@ -3,13 +3,18 @@
 // served too, and nothing left running when the supervisor dies.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <string>
 
 #include "base/strings.h"
+#include "base/unique_fd.h"
 
 #include "tests/integration/runtime_harness.h"
 
@@ -18,6 +23,34 @@ namespace {
 
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
+
+// A listener on the host's 127.0.0.1 that counts the connections it gets.
+class HostListener {
+ public:
+  HostListener() {
+    fd_.Reset(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    sockaddr_in in{.sin_family = AF_INET, .sin_port = 0, .sin_addr = {htonl(INADDR_LOOPBACK)}};
+    ::bind(fd_.Get(), reinterpret_cast<sockaddr*>(&in), sizeof in);
+    ::listen(fd_.Get(), 8);
+    socklen_t size = sizeof in;
+    ::getsockname(fd_.Get(), reinterpret_cast<sockaddr*>(&in), &size);
+    port_ = ntohs(in.sin_port);
+  }
+  std::uint16_t port() const { return port_; }
+  int Accepted() {
+    while (int conn = ::accept4(fd_.Get(), nullptr, nullptr, SOCK_CLOEXEC)) {
+      if (conn < 0) break;
+      ::close(conn);
+      ++accepted_;
+    }
+    return accepted_;
+  }
+
+ private:
+  UniqueFd fd_;
+  std::uint16_t port_ = 0;
+  int accepted_ = 0;
+};
 
 class SentryTest : public RuntimeTest {
  protected:
@@ -166,6 +199,56 @@ TEST_P(SentryTest, AuditAnnotationCannotNameAnyHostFile) {
   EXPECT_THAT(created.err, HasSubstr("dev.vigil.audit"));
   EXPECT_FALSE(std::filesystem::exists("/etc/cron.d/audit"));
   ExpectFailedCreateLeftNothing(id);
+}
+
+// DESIGN.md's test of the egress policy: a container on the host's network
+// tries the host's loopback.
+TEST_P(SentryTest, AgentPolicyDeniesEgressToTheHostsLoopbackAndAuditsIt) {
+  HostListener host;
+  BundleConfig config;
+  config.namespaces = {"pid", "ipc", "uts", "mount"};  // the host's network
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  config.args = {"sh", "-c", StrCat("echo hi | nc -w 2 127.0.0.1 ", host.port(), "; echo status=$?")};
+  WriteConfig(config);
+  const std::string audit = scratch_ + "/audit.jsonl";
+  Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_THAT(run.out, HasSubstr("status=1"));
+  EXPECT_THAT(run.err, HasSubstr("Network is unreachable"));
+  EXPECT_EQ(host.Accepted(), 0);
+  std::string records = ReadWholeFile(audit);
+  EXPECT_THAT(records, ContainsRegex(StrCat(R"("syscall":"connect","args":\{"address":"127\.0\.0\.1:)",
+                                            host.port(), R"("\},"decision":"deny","errno":"ENETUNREACH")")));
+}
+
+TEST_P(SentryTest, DefaultPolicyLetsConnectsThrough) {
+  HostListener host;
+  BundleConfig config;
+  config.namespaces = {"pid", "ipc", "uts", "mount"};
+  // The listener never answers: nc is stopped once it has connected.
+  config.args = {"sh", "-c", StrCat("timeout -s KILL 2 nc 127.0.0.1 ", host.port(), "; true")};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_TRUE(Eventually([&] { return host.Accepted() == 1; }));
+}
+
+// With its own network namespace the container's loopback is its own, and
+// the agent profile leaves it alone.
+TEST_P(SentryTest, AgentPolicyKeepsTheContainersOwnLoopback) {
+  BundleConfig config;
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  config.readonly_root = false;
+  for (auto* set : {&config.capabilities->bounding, &config.capabilities->effective,
+                    &config.capabilities->permitted}) {
+    set->push_back("CAP_NET_ADMIN");  // to bring lo up
+  }
+  Outcome run = RunScript(config,
+                          "ip link set lo up && nc -l -p 9000 > /tmp/got & sleep 0.3; "
+                          "echo hello | nc -w 1 127.0.0.1 9000; "
+                          "for i in 1 2 3 4 5 6 7 8 9 10; do [ -s /tmp/got ] && break; sleep 0.3; done; "
+                          "cat /tmp/got");
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "hello\n");
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtimes, SentryTest,

@@ -2,7 +2,11 @@
 // region, and a switch that makes the notification go stale.
 #pragma once
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <string>
 #include <cstring>
 #include <vector>
 
@@ -29,6 +33,14 @@ class FakeTracee final : public Tracee {
   }
   bool Valid() override { return valid; }
   Result<unsigned int> Personality() override { return persona; }
+  // Descriptors are the test process's own: the fake workload shares them.
+  Result<UniqueFd> Descriptor(int fd) override {
+    int dup = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (dup < 0) return FailErrno("fake descriptor");
+    return UniqueFd(dup);
+  }
+  Result<UniqueFd> Root() override { return OpenDir(root); }
+  Result<UniqueFd> WorkingDirectory() override { return OpenDir(cwd); }
 
   template <typename T>
   T ObjectAt(std::uint64_t address) const {
@@ -38,10 +50,17 @@ class FakeTracee final : public Tracee {
   }
 
   bool valid = true;
+  std::string root = "/";
+  std::string cwd = "/";
   unsigned int persona = 0;
   int writes = 0;
 
  private:
+  static Result<UniqueFd> OpenDir(const std::string& path) {
+    UniqueFd fd(::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!fd) return FailErrno("fake directory");
+    return fd;
+  }
   bool Mapped(std::uint64_t address, std::size_t size) const {
     return address >= kBase && address - kBase + size <= memory_.size();
   }

@@ -22,7 +22,7 @@ namespace {
 // Runs `body` in a child under the sentry's filter; returns its wait status.
 // Nobody serves the listener, so `body` must not make a mediated syscall.
 int RunFiltered(const std::function<int()>& body) {
-  Result<runtime::CompiledFilter> filter = BuildSentryFilter();
+  Result<runtime::CompiledFilter> filter = BuildSentryFilter({});
   EXPECT_TRUE(filter) << filter.error().message;
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -49,7 +49,7 @@ int SocketErrno(int family, int type, int protocol) {
 }
 
 TEST(SentryFilter, LoadsWithAListener) {
-  Result<runtime::CompiledFilter> filter = BuildSentryFilter();
+  Result<runtime::CompiledFilter> filter = BuildSentryFilter({});
   ASSERT_TRUE(filter) << filter.error().message;
   EXPECT_TRUE(filter->has_notify);
   EXPECT_EQ(filter->flags, unsigned{SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV});

@@ -44,8 +44,13 @@ TEST(SyscallTable, TierAndHandlerAgree) {
     EXPECT_FALSE(entry.note.empty());
     EXPECT_EQ(entry.tier == Tier::kMediated, entry.handler != Handler::kNone);
     EXPECT_EQ(entry.tier == Tier::kDenied, entry.deny_errno != 0);
-    if (entry.guard != Guard::kNone) {
+    if (entry.guard == Guard::kWithAddress) {
+      EXPECT_EQ(entry.tier, Tier::kMediated);
+    } else if (entry.guard != Guard::kNone) {
       EXPECT_EQ(entry.tier, Tier::kFast);
+    }
+    if (entry.scope != Scope::kAlways) {
+      EXPECT_EQ(entry.tier, Tier::kMediated);
     }
   }
 }

@@ -36,7 +36,7 @@ class FilteredChild {
   // Forks a child that loads the sentry filter, passes its listener's
   // number, waits for a byte, then calls uname and sysinfo and reports.
   FilteredChild() {
-    Result<runtime::CompiledFilter> filter = BuildSentryFilter();
+    Result<runtime::CompiledFilter> filter = BuildSentryFilter({});
     EXPECT_TRUE(filter);
     int to_parent[2], to_child[2];
     EXPECT_EQ(::pipe2(to_parent, O_CLOEXEC), 0);

@@ -1,0 +1,119 @@
+#include "sentry/handlers/destination.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <netinet/in.h>
+#include <sys/un.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/strings.h"
+#include "base/syscalls.h"
+
+namespace vigil::sentry {
+namespace {
+
+bool IsLoopback(const Destination& destination) {
+  if (destination.family() == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&destination.address);
+    return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+  }
+  if (destination.family() == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&destination.address);
+    if (IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr)) return true;
+    // ::ffff:127.x.y.z reaches IPv4 loopback.
+    return IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) && in6->sin6_addr.s6_addr[12] == 127;
+  }
+  return false;
+}
+
+// The path of a unix address ("" for unnamed and abstract ones).
+std::string UnixPath(const Destination& destination) {
+  const auto* un = reinterpret_cast<const sockaddr_un*>(&destination.address);
+  const std::size_t offset = offsetof(sockaddr_un, sun_path);
+  if (destination.length <= offset || un->sun_path[0] == '\0') return "";
+  const std::size_t max = destination.length - offset;
+  return std::string(un->sun_path, strnlen(un->sun_path, max));
+}
+
+}  // namespace
+
+Result<Destination> CopyDestination(Tracee& tracee, std::uint64_t pointer, std::uint64_t length) {
+  Destination destination;
+  if (length > sizeof destination.address || length < sizeof(sa_family_t)) {
+    return FailErrno(EINVAL, "address length");
+  }
+  destination.length = static_cast<socklen_t>(length);
+  RETURN_IF_ERROR(tracee.Read(
+      pointer, std::as_writable_bytes(std::span(reinterpret_cast<char*>(&destination.address),
+                                                destination.length))));
+  return destination;
+}
+
+std::string DescribeDestination(const Destination& destination) {
+  char text[INET6_ADDRSTRLEN] = {};
+  switch (destination.family()) {
+    case AF_INET: {
+      const auto* in = reinterpret_cast<const sockaddr_in*>(&destination.address);
+      ::inet_ntop(AF_INET, &in->sin_addr, text, sizeof text);
+      return StrCat(text, ":", ntohs(in->sin_port));
+    }
+    case AF_INET6: {
+      const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&destination.address);
+      ::inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof text);
+      return StrCat("[", text, "]:", ntohs(in6->sin6_port));
+    }
+    case AF_UNIX: {
+      std::string path = UnixPath(destination);
+      if (!path.empty()) return StrCat("unix:", path);
+      const auto* un = reinterpret_cast<const sockaddr_un*>(&destination.address);
+      const std::size_t offset = offsetof(sockaddr_un, sun_path);
+      if (destination.length <= offset + 1) return "unix:(unnamed)";
+      return StrCat("unix:@", std::string(un->sun_path + 1, destination.length - offset - 1));
+    }
+    default:
+      return StrCat("family ", destination.family());
+  }
+}
+
+int EgressVerdict(const Sandbox& sandbox, const Destination& destination) {
+  const config::Policy& policy = *sandbox.policy;
+  switch (destination.family()) {
+    case AF_INET:
+    case AF_INET6:
+      if (sandbox.own_network && IsLoopback(destination)) return 0;
+      return config::EgressAllowed(policy, destination.get(), destination.length) ? 0 : ENETUNREACH;
+    case AF_UNIX:
+      return policy.unix_sockets ? 0 : EACCES;
+    case AF_UNSPEC:  // dissolves a datagram socket's association
+      return 0;
+    default:
+      // Sockets of other families are only NETLINK_ROUTE (the filter
+      // refuses the rest at socket()), which talks to the kernel.
+      return 0;
+  }
+}
+
+Result<void> AnchorUnixPath(Tracee& tracee, Destination& destination) {
+  if (destination.family() != AF_UNIX) return {};
+  std::string path = UnixPath(destination);
+  if (path.empty()) return {};
+  // A relative path resolves from the working directory, which then acts as
+  // the root: ".." cannot climb above it (stricter than the kernel, never
+  // looser).
+  ASSIGN_OR_RETURN(UniqueFd base, path[0] == '/' ? tracee.Root() : tracee.WorkingDirectory());
+  Result<UniqueFd> socket_file =
+      Openat2(base.Get(), path.c_str(), O_PATH, 0, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+  if (!socket_file) return tl::unexpected(socket_file.error());
+  auto* un = reinterpret_cast<sockaddr_un*>(&destination.address);
+  std::string reach = StrCat("/proc/self/fd/", socket_file->Get());
+  std::memset(un->sun_path, 0, sizeof un->sun_path);
+  std::memcpy(un->sun_path, reach.c_str(), reach.size());
+  destination.length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + reach.size() + 1);
+  destination.anchor = std::move(*socket_file);
+  return {};
+}
+
+}  // namespace vigil::sentry

@@ -1,0 +1,47 @@
+// A destination address named by connect, sendto or sendmsg: copied once
+// from the workload (DESIGN.md §2 rule 2), decided against the egress
+// policy, and made safe for the sentry to use on the workload's behalf.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <string>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+#include "sentry/handlers/handler.h"
+
+namespace vigil::sentry {
+
+struct Destination {
+  sockaddr_storage address{};
+  socklen_t length = 0;
+  // For a unix socket path: the socket file opened (O_PATH) inside the
+  // container, which `address` then names as /proc/self/fd/N so that the
+  // kernel cannot resolve the path anywhere else.
+  UniqueFd anchor;
+
+  int family() const { return address.ss_family; }
+  const sockaddr* get() const { return reinterpret_cast<const sockaddr*>(&address); }
+};
+
+// Copies `length` bytes of sockaddr from `pointer` (EINVAL beyond
+// sockaddr_storage, EFAULT for a bad pointer, as the kernel answers).
+Result<Destination> CopyDestination(Tracee& tracee, std::uint64_t pointer, std::uint64_t length);
+
+// "10.0.0.1:80", "[::1]:53", "unix:/run/x.sock", "unix:@abstract", "family 16".
+std::string DescribeDestination(const Destination& destination);
+
+// The errno that refuses `destination` under the sandbox's policy, or 0:
+// ENETUNREACH for an IP destination outside the egress allow-list (as if no
+// route led there), EACCES for a unix socket when they are not allowed.
+// Loopback is the container's own when it has a network namespace.
+int EgressVerdict(const Sandbox& sandbox, const Destination& destination);
+
+// For a unix socket path, opens the socket file in the workload's root (or
+// working directory, for a relative path) and rewrites the address to reach
+// exactly that file. Other addresses are left as they are.
+Result<void> AnchorUnixPath(Tracee& tracee, Destination& destination);
+
+}  // namespace vigil::sentry

@@ -1,0 +1,266 @@
+// The network handlers against a fake tracee whose "workload" is this test
+// process: its sockets are real, so the operations the sentry performs on
+// its behalf can be observed.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "base/strings.h"
+#include "sentry/handlers/destination.h"
+#include "sentry/handlers/handler.h"
+#include "tests/sentry/fake_tracee.h"
+
+namespace vigil::sentry {
+namespace {
+
+constexpr std::uint64_t kAddress = FakeTracee::kBase;          // where sockaddrs go
+constexpr std::uint64_t kPayload = FakeTracee::kBase + 1024;   // where data goes
+constexpr std::uint64_t kHeader = FakeTracee::kBase + 2048;    // a msghdr
+constexpr std::uint64_t kIov = FakeTracee::kBase + 2200;       // its iovec
+constexpr std::uint64_t kControl = FakeTracee::kBase + 2300;   // its control data
+
+config::Policy DenyAllButPort(std::uint16_t port) {
+  Result<config::Policy> policy = config::ParsePolicy(
+      StrCat(R"({"network": {"egress": "deny", "allow": [{"cidr": "127.0.0.1/32", "ports": [)", port,
+             R"(]}], "unix": false}})"));
+  EXPECT_TRUE(policy) << policy.error().message;
+  return *policy;
+}
+
+struct Listener {
+  Listener() {
+    fd.Reset(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    sockaddr_in in{.sin_family = AF_INET, .sin_port = 0, .sin_addr = {htonl(INADDR_LOOPBACK)}};
+    EXPECT_EQ(::bind(fd.Get(), reinterpret_cast<sockaddr*>(&in), sizeof in), 0);
+    EXPECT_EQ(::listen(fd.Get(), 4), 0);
+    socklen_t size = sizeof in;
+    ::getsockname(fd.Get(), reinterpret_cast<sockaddr*>(&in), &size);
+    port = ntohs(in.sin_port);
+  }
+  UniqueFd fd;
+  std::uint16_t port = 0;
+};
+
+sockaddr_in Loopback(std::uint16_t port) {
+  return {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr = {htonl(INADDR_LOOPBACK)}};
+}
+
+class NetworkHandlers : public ::testing::Test {
+ protected:
+  Verdict Call(int number, std::array<std::uint64_t, 6> args) {
+    SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
+    HandlerContext context{.event = event,
+                           .tracee = tracee_,
+                           .sandbox = sandbox_,
+                           .wait = [](int fd, std::uint32_t) {
+                             pollfd p{.fd = fd, .events = POLLOUT};
+                             ::poll(&p, 1, 5000);
+                             return Result<void>();
+                           }};
+    Verdict verdict = Handle(FindSyscall(number)->handler, context);
+    audit_args_ = context.audit_args;
+    return verdict;
+  }
+
+  void SetUp() override {
+    policy_ = DenyAllButPort(listener_.port);
+    sandbox_.policy = &policy_;
+  }
+
+  Listener listener_;
+  config::Policy policy_;
+  Sandbox sandbox_;
+  FakeTracee tracee_{4096};
+  std::vector<std::pair<std::string, std::string>> audit_args_;
+};
+
+TEST_F(NetworkHandlers, ConnectToAnAllowedDestinationIsPerformed) {
+  UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, Loopback(listener_.port)));
+  Verdict verdict = Call(SYS_connect, {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)});
+  EXPECT_EQ(verdict.error, 0);
+  EXPECT_EQ(verdict.decision, Decision::kAllow);
+  sockaddr_in peer{};
+  socklen_t size = sizeof peer;
+  ASSERT_EQ(::getpeername(socket.Get(), reinterpret_cast<sockaddr*>(&peer), &size), 0);
+  EXPECT_EQ(ntohs(peer.sin_port), listener_.port);
+  EXPECT_EQ(audit_args_.at(0).second, StrCat("127.0.0.1:", listener_.port));
+  // Still blocking afterwards: the workload's socket flags are restored.
+  EXPECT_EQ(::fcntl(socket.Get(), F_GETFL) & O_NONBLOCK, 0);
+}
+
+TEST_F(NetworkHandlers, ConnectOutsideTheAllowListIsUnreachableAndNotPerformed) {
+  Listener other;
+  UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, Loopback(other.port)));
+  Verdict verdict = Call(SYS_connect, {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)});
+  EXPECT_EQ(verdict.error, ENETUNREACH);
+  EXPECT_EQ(verdict.decision, Decision::kDeny);
+  sockaddr_in peer{};
+  socklen_t size = sizeof peer;
+  EXPECT_NE(::getpeername(socket.Get(), reinterpret_cast<sockaddr*>(&peer), &size), 0);
+}
+
+// With a network namespace of its own, the container's loopback is its own.
+TEST_F(NetworkHandlers, OwnLoopbackIsAllowedOnlyWithAnOwnNetworkNamespace) {
+  Listener other;
+  Destination destination;
+  sockaddr_in in = Loopback(other.port);
+  std::memcpy(&destination.address, &in, sizeof in);
+  destination.length = sizeof in;
+  EXPECT_EQ(EgressVerdict(sandbox_, destination), ENETUNREACH);
+  sandbox_.own_network = true;
+  EXPECT_EQ(EgressVerdict(sandbox_, destination), 0);
+  // ::ffff:127.0.0.1 is loopback too.
+  sockaddr_in6 mapped{.sin6_family = AF_INET6, .sin6_port = htons(other.port)};
+  ::inet_pton(AF_INET6, "::ffff:127.0.0.1", &mapped.sin6_addr);
+  std::memcpy(&destination.address, &mapped, sizeof mapped);
+  destination.length = sizeof mapped;
+  EXPECT_EQ(EgressVerdict(sandbox_, destination), 0);
+}
+
+TEST_F(NetworkHandlers, UnixSocketsFollowThePolicy) {
+  Destination destination;
+  destination.address.ss_family = AF_UNIX;
+  destination.length = sizeof(sa_family_t) + 2;
+  EXPECT_EQ(EgressVerdict(sandbox_, destination), EACCES);
+  policy_.unix_sockets = true;
+  EXPECT_EQ(EgressVerdict(sandbox_, destination), 0);
+}
+
+TEST_F(NetworkHandlers, BadAddressesFailAsTheKernelWould) {
+  UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  const auto fd = static_cast<std::uint64_t>(socket.Get());
+  EXPECT_EQ(Call(SYS_connect, {fd, 0x1, sizeof(sockaddr_in)}).error, EFAULT);
+  EXPECT_EQ(Call(SYS_connect, {fd, kAddress, 4096}).error, EINVAL);
+  EXPECT_EQ(Call(SYS_connect, {fd, kAddress, 1}).error, EINVAL);
+}
+
+TEST_F(NetworkHandlers, StaleNotificationDoesNothing) {
+  UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, Loopback(listener_.port)));
+  tracee_.valid = false;
+  Verdict verdict = Call(SYS_connect, {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)});
+  EXPECT_EQ(verdict.kind, Verdict::Kind::kStale);
+  sockaddr_in peer{};
+  socklen_t size = sizeof peer;
+  EXPECT_NE(::getpeername(socket.Get(), reinterpret_cast<sockaddr*>(&peer), &size), 0);
+}
+
+TEST_F(NetworkHandlers, SendtoSendsTheCopiedBytesToTheDecidedDestination) {
+  UniqueFd receiver(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  sockaddr_in in = Loopback(0);
+  ASSERT_EQ(::bind(receiver.Get(), reinterpret_cast<sockaddr*>(&in), sizeof in), 0);
+  socklen_t size = sizeof in;
+  ::getsockname(receiver.Get(), reinterpret_cast<sockaddr*>(&in), &size);
+  policy_ = DenyAllButPort(ntohs(in.sin_port));
+  UniqueFd sender(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, in));
+  ASSERT_TRUE(tracee_.Write(kPayload, std::as_bytes(std::span("datagram", 8))));
+  Verdict verdict = Call(SYS_sendto, {static_cast<std::uint64_t>(sender.Get()), kPayload, 8, 0,
+                                      kAddress, sizeof in});
+  EXPECT_EQ(verdict.error, 0);
+  EXPECT_EQ(verdict.value, 8);
+  char got[16] = {};
+  EXPECT_EQ(::recv(receiver.Get(), got, sizeof got, MSG_DONTWAIT), 8);
+  EXPECT_STREQ(got, "datagram");
+}
+
+// A descriptor passed with sendmsg arrives as a working duplicate.
+TEST_F(NetworkHandlers, SendmsgPassesDescriptorsAlong) {
+  policy_.unix_sockets = true;
+  int pair[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair), 0);
+  UniqueFd ours(pair[0]), theirs(pair[1]);
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe2(pipe_fds, O_CLOEXEC), 0);
+  UniqueFd read_end(pipe_fds[0]), write_end(pipe_fds[1]);
+
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr header{};
+  header.msg_iov = reinterpret_cast<iovec*>(kIov);
+  header.msg_iovlen = 1;
+  header.msg_control = reinterpret_cast<void*>(kControl);
+  header.msg_controllen = sizeof control;
+  msghdr layout{};
+  layout.msg_control = control;
+  layout.msg_controllen = sizeof control;
+  cmsghdr* cmsg = CMSG_FIRSTHDR(&layout);
+  cmsg->cmsg_level = SOL_SOCKET;
+  cmsg->cmsg_type = SCM_RIGHTS;
+  cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+  int passed = write_end.Get();
+  std::memcpy(CMSG_DATA(cmsg), &passed, sizeof passed);
+  iovec iov{.iov_base = reinterpret_cast<void*>(kPayload), .iov_len = 3};
+  ASSERT_TRUE(tracee_.WriteObject(kHeader, header));
+  ASSERT_TRUE(tracee_.WriteObject(kIov, iov));
+  ASSERT_TRUE(tracee_.Write(kControl, std::as_bytes(std::span(control))));
+  ASSERT_TRUE(tracee_.Write(kPayload, std::as_bytes(std::span("fd!", 3))));
+
+  Verdict verdict = Call(SYS_sendmsg, {static_cast<std::uint64_t>(ours.Get()), kHeader, 0});
+  EXPECT_EQ(verdict.error, 0);
+  EXPECT_EQ(verdict.value, 3);
+
+  char data[4] = {};
+  alignas(cmsghdr) char received[CMSG_SPACE(sizeof(int))] = {};
+  iovec in{.iov_base = data, .iov_len = sizeof data};
+  msghdr message{};
+  message.msg_iov = &in;
+  message.msg_iovlen = 1;
+  message.msg_control = received;
+  message.msg_controllen = sizeof received;
+  ASSERT_EQ(::recvmsg(theirs.Get(), &message, MSG_CMSG_CLOEXEC), 3);
+  cmsghdr* got = CMSG_FIRSTHDR(&message);
+  ASSERT_NE(got, nullptr);
+  int fd = -1;
+  std::memcpy(&fd, CMSG_DATA(got), sizeof fd);
+  UniqueFd passed_copy(fd);
+  ASSERT_EQ(::write(passed_copy.Get(), "x", 1), 1);
+  char c = 0;
+  EXPECT_EQ(::read(read_end.Get(), &c, 1), 1);
+  EXPECT_EQ(c, 'x');
+}
+
+TEST_F(NetworkHandlers, SendmmsgIsRefusedSoLibcFallsBack) {
+  EXPECT_EQ(Call(SYS_sendmmsg, {0, 0, 0}).error, ENOSYS);
+}
+
+// A unix socket path is reached through the socket file opened inside the
+// workload's root: an absolute symlink there stays inside that root.
+TEST_F(NetworkHandlers, UnixPathsResolveInsideTheWorkloadsRoot) {
+  policy_.unix_sockets = true;
+  char tmpl[] = "/tmp/vigil-unix-root-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string root = tmpl;
+  std::filesystem::create_directories(root + "/run");
+  UniqueFd server(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_un un{.sun_family = AF_UNIX};
+  const std::string real = root + "/run/real.sock";
+  std::strcpy(un.sun_path, real.c_str());
+  ASSERT_EQ(::bind(server.Get(), reinterpret_cast<sockaddr*>(&un), sizeof un), 0);
+  ASSERT_EQ(::listen(server.Get(), 1), 0);
+  // In the container: /link -> /run/real.sock (absolute, so inside its root).
+  std::filesystem::create_symlink("/run/real.sock", root + "/link");
+  tracee_.root = root;
+
+  sockaddr_un theirs{.sun_family = AF_UNIX};
+  std::strcpy(theirs.sun_path, "/link");
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, theirs));
+  UniqueFd client(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  Verdict verdict = Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, sizeof theirs});
+  EXPECT_EQ(verdict.error, 0);
+  EXPECT_EQ(audit_args_.at(0).second, "unix:/link");
+  std::filesystem::remove_all(root);
+}
+
+}  // namespace
+}  // namespace vigil::sentry
