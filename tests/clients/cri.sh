@@ -294,6 +294,10 @@ state_left() { ls -A "$tmp/runtime-root/$1/k8s.io" 2>/dev/null || true; }
 # shellcheck disable=SC2317  # run through expect
 cri_log() { awk '{ print $2, $3, $4 }' "$1"; }
 
+# remove_pod ID: StopPodSandbox, then RemovePodSandbox.
+# shellcheck disable=SC2317  # run through expect
+remove_pod() { cri stopp "$1" && cri rmp "$1"; }
+
 # wait_state ID STATE: until `cri inspect ID` starts with STATE (10 s).
 wait_state() {
   for _ in $(seq 50); do
@@ -338,6 +342,8 @@ $(failure_context)"
   expect_rc "$h: ExecSync exit status" 5 cri exec "$ctr_id" sh -c 'exit 5'
   expect "$h: ExecSync sees the container's process" "sleep 1000" \
     cri exec "$ctr_id" sh -c 'cat /proc/1/cmdline | tr "\0" " " | sed "s/ $//"'
+  # Without a policy annotation the root is writable, as with runc.
+  expect_rc "$h: the container's root is writable (no policy)" 0 cri exec "$ctr_id" touch /written
   # The pod's IPC namespace is its own, not the node's.
   local host_ipc
   host_ipc=$(readlink /proc/self/ns/ipc)
@@ -359,7 +365,42 @@ $(failure_context)"
   expect "$h: no state left under the handler's runtime root" "" state_left "$h"
 }
 
+# policy_cases: pods annotated dev.vigil.policy with handler vigil, whose
+# pod_annotations pass dev.vigil.* on (deploy/kubernetes/pod.yaml): the agent
+# profile is taken, and an unknown one is refused by vigil, which shows the
+# annotation reached it. (What the agent profile enforces is the sentry's to
+# test; this checks the route from the pod to vigil.)
+policy_cases() {
+  local pod=pod-agent pod_id ctr_id
+  mkdir -p "$tmp/logs/$pod"
+  pod_json "$pod" '"dev.vigil.policy": "agent"' >"$tmp/$pod.json"
+  container_json main sleep 1000 >"$tmp/$pod-ctr.json"
+  if ! pod_id=$(cri runp "$tmp/$pod.json" vigil 2>"$tmp/stderr") ||
+    ! ctr_id=$(cri create "$pod_id" "$tmp/$pod-ctr.json" "$tmp/$pod.json" 2>>"$tmp/stderr") ||
+    ! cri start "$ctr_id" 2>>"$tmp/stderr"; then
+    not_ok "vigil: a pod annotated dev.vigil.policy=agent runs" "$(cat "$tmp/stderr")
+$(failure_context)"
+    return
+  fi
+  ok "vigil: a pod annotated dev.vigil.policy=agent runs"
+  expect "vigil: ExecSync in the agent pod" "from-agent" cri exec "$ctr_id" echo from-agent
+  expect "vigil: the annotated pod stops and is removed" "" remove_pod "$pod_id"
+
+  pod="pod-bad-policy"
+  mkdir -p "$tmp/logs/$pod"
+  pod_json "$pod" '"dev.vigil.policy": "no-such-profile"' >"$tmp/$pod.json"
+  if pod_id=$(cri runp "$tmp/$pod.json" vigil 2>"$tmp/stderr"); then
+    not_ok "vigil: refuses a pod annotated with an unknown policy" "RunPodSandbox gave $pod_id"
+    remove_pod "$pod_id" >/dev/null 2>&1
+  elif grep -q 'dev.vigil.policy: unknown policy profile' "$tmp/stderr"; then
+    ok "vigil: refuses a pod annotated with an unknown policy (the annotation reaches it)"
+  else
+    not_ok "vigil: refuses a pod annotated with an unknown policy" "$(cat "$tmp/stderr")"
+  fi
+}
+
 pod_cases runc
 pod_cases vigil
+policy_cases
 
 finish
