@@ -43,9 +43,9 @@ Result<void> CopyJson(json::Value value, json::Writer& out) {
     case json::Kind::kNumber: {
       std::string_view text = *value.NumberText();
       const char* end = text.data() + text.size();
-      if (std::int64_t i; std::from_chars(text.data(), end, i).ptr == end) {
+      if (std::int64_t i = 0; std::from_chars(text.data(), end, i).ptr == end) {
         out.Int(i);
-      } else if (std::uint64_t u; std::from_chars(text.data(), end, u).ptr == end) {
+      } else if (std::uint64_t u = 0; std::from_chars(text.data(), end, u).ptr == end) {
         out.Uint(u);
       } else {
         return Fail(StrCat("cannot keep the number ", text,
