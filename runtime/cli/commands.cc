@@ -46,6 +46,9 @@ constexpr Command kCommands[] = {
      {},
      RunFeatures},
     {"help", "show the commands, or one command's flags", "[command]", {}, RunHelp},
+    {"install",
+     "register vigil as a runtime with Docker, containerd or podman (edits their config)",
+     "[-- runtime-args...]", kInstallFlags, RunInstall},
     {"kill", "send a signal (default SIGTERM) to the container", "<container-id> [signal]",
      kKillFlags, RunKill},
     {"list", "list the containers", "", kListFlags, RunList},
@@ -60,6 +63,8 @@ constexpr Command kCommands[] = {
     {"state", "print the container's state as JSON", "<container-id>", {}, RunState},
     {"syscalls", "list what the sentry does with every x86_64 system call", "", kSyscallsFlags,
      RunSyscalls},
+    {"uninstall", "remove what vigil install added to Docker's, containerd's or podman's config",
+     "", kUninstallFlags, RunUninstall},
     {"update", "change a running container's cgroup limits", "<container-id>", kUpdateFlags,
      RunUpdate},
 };

@@ -23,6 +23,11 @@ Result<int> RunEvents(const Invocation& invocation);
 extern const FlagSpec kExecFlags[12];
 Result<int> RunExec(const Invocation& invocation);
 
+extern const FlagSpec kInstallFlags[8];
+Result<int> RunInstall(const Invocation& invocation);
+extern const FlagSpec kUninstallFlags[6];
+Result<int> RunUninstall(const Invocation& invocation);
+
 extern const FlagSpec kKillFlags[1];
 Result<int> RunKill(const Invocation& invocation);
 
