@@ -14,7 +14,9 @@
 namespace vigil {
 
 Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
+  // below as not a regular file (for which the flag changes nothing).
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (!fd) return FailErrno(StrCat("open ", path));
   struct stat st {};
   if (::fstat(fd.Get(), &st) != 0) return FailErrno(StrCat("stat ", path));

@@ -15,6 +15,7 @@
 #include "config/oci/config.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/process/console.h"
+#include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/supervisor.h"
@@ -134,6 +135,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   };
   ASSIGN_OR_RETURN(config::Policy policy, ResolvePolicy(spec, options.policy));
   record.policy = config::DumpPolicy(policy);
+  config::ApplyPolicyToSpec(policy, spec);
   ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options, dir));
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));

@@ -63,6 +63,16 @@ TEST_F(FileTest, ReadRefusesLargeFilesAndDirectories) {
   EXPECT_EQ(missing.error().code, ENOENT);
 }
 
+// A FIFO in place of a file (config.json) is refused at once instead of
+// waiting for a writer that never comes.
+TEST_F(FileTest, ReadRefusesAFifoWithoutBlocking) {
+  std::string fifo = dir_ + "/config.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Result<std::string> read = ReadFile(fifo, 1024);
+  ASSERT_FALSE(read);
+  EXPECT_THAT(read.error().message, HasSubstr("not a regular file"));
+}
+
 TEST(UniqueFdTest, ClosesOnDestructionAndMove) {
   int raw = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   ASSERT_GE(raw, 0);

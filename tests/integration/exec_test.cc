@@ -65,7 +65,9 @@ TEST_P(ExecTest, DetachedWritesThePidFileAndLeavesTheProcessRunning) {
   std::from_chars(text.data(), text.data() + text.size(), pid);
   ASSERT_GT(pid, 0) << "pid file: " << text;
   EXPECT_TRUE(ProcessRunning(pid));
-  EXPECT_EQ(ReadWholeFile("/proc/" + std::to_string(pid) + "/comm"), "sleep\n");
+  // runc writes the pid file before its process has exec'd.
+  EXPECT_TRUE(Eventually(
+      [&] { return ReadWholeFile("/proc/" + std::to_string(pid) + "/comm") == "sleep\n"; }));
   // It belongs to the container: killing the container takes it along.
   ASSERT_TRUE(Runtime({"kill", id, "KILL"}).ok());
   EXPECT_TRUE(Eventually([&] { return !ProcessRunning(pid); }));

@@ -251,6 +251,25 @@ TEST_P(SentryTest, AgentPolicyKeepsTheContainersOwnLoopback) {
   EXPECT_EQ(run.out, "hello\n");
 }
 
+// The agent profile's container: root read-only, /tmp and the working
+// directory writable but not executable, setuid without effect.
+TEST_P(SentryTest, AgentProfileConfinesWritesAndExecution) {
+  std::filesystem::create_directories(bundle_ + "/rootfs/work");
+  BundleConfig config;
+  config.readonly_root = false;  // the profile makes it read-only
+  config.no_new_privileges = false;  // and sets no_new_privs
+  config.cwd = "/work";
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  Outcome run = RunScript(config,
+                          "touch /etc/x 2>/dev/null && echo root=writable || echo root=read-only; "
+                          "touch /tmp/x && echo tmp=writable; touch ./x && echo cwd=writable; "
+                          "cp /bin/busybox /tmp/bb && (/tmp/bb true 2>/dev/null && echo tmp=exec || "
+                          "echo tmp=noexec); grep NoNewPrivs /proc/self/status");
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out,
+            "root=read-only\ntmp=writable\ncwd=writable\ntmp=noexec\nNoNewPrivs:\t1\n");
+}
+
 INSTANTIATE_TEST_SUITE_P(Runtimes, SentryTest,
                          ::testing::Values(RuntimeUnderTest{"vigil", VIGIL_BINARY}), RuntimeName);
 

@@ -1,0 +1,85 @@
+#include "config/policy/container_setup.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <string_view>
+
+namespace vigil::config {
+namespace {
+
+constexpr std::string_view kWholeTree = "/**";
+
+bool HasMountAt(const Spec& spec, std::string_view destination) {
+  return std::any_of(spec.mounts.begin(), spec.mounts.end(),
+                     [&](const Mount& m) { return m.destination == destination; });
+}
+
+bool HasOption(const Mount& mount, std::string_view option) {
+  return std::find(mount.options.begin(), mount.options.end(), option) != mount.options.end();
+}
+
+// /dev, /proc and /sys hold the runtime's own mounts; a rule there is the
+// sentry's to enforce, not a scratch directory to create.
+bool IsSystemTree(std::string_view dir) {
+  for (std::string_view system : {"/dev", "/proc", "/sys"}) {
+    if (dir == system || (dir.starts_with(system) && dir[system.size()] == '/')) return true;
+  }
+  return false;
+}
+
+// "/tmp/**" -> "/tmp"; nothing for a pattern with wildcards before the tail.
+std::string WholeDirectory(std::string_view pattern) {
+  if (!pattern.ends_with(kWholeTree)) return "";
+  std::string_view dir = pattern.substr(0, pattern.size() - kWholeTree.size());
+  if (dir.empty() || dir.find_first_of("*?[") != std::string_view::npos) return "";
+  return std::string(dir);
+}
+
+Mount Scratch(const std::string& destination) {
+  return Mount{.destination = destination,
+               .type = "tmpfs",
+               .source = "tmpfs",
+               .options = {"nosuid", "nodev", "mode=1777"}};
+}
+
+void AddWritableDirectories(const Policy& policy, Spec& spec) {
+  for (const FileRule& rule : policy.files) {
+    if (rule.access != FileAccess::kWrite) continue;
+    std::string dir = WholeDirectory(rule.pattern);
+    if (dir.empty() || IsSystemTree(dir) || HasMountAt(spec, dir)) continue;
+    spec.mounts.push_back(Scratch(dir));
+  }
+  const std::string& cwd = spec.process ? spec.process->cwd : "/";
+  if (cwd == "/" || HasMountAt(spec, cwd)) return;
+  const std::string in_image = spec.root->path + cwd;
+  struct stat st {};
+  if (::stat(in_image.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    spec.mounts.push_back(
+        Mount{.destination = cwd, .type = "bind", .source = in_image, .options = {"rbind", "rw"}});
+  } else {
+    spec.mounts.push_back(Scratch(cwd));
+  }
+}
+
+bool Writable(const Mount& mount) {
+  const bool bind = mount.type == "bind" || HasOption(mount, "bind") || HasOption(mount, "rbind");
+  return (mount.type == "tmpfs" || bind) && !HasOption(mount, "ro");
+}
+
+}  // namespace
+
+void ApplyPolicyToSpec(const Policy& policy, Spec& spec) {
+  if (policy.read_only_root && spec.root) {
+    spec.root->readonly = true;
+    AddWritableDirectories(policy, spec);
+  }
+  if (policy.noexec_writable) {
+    for (Mount& mount : spec.mounts) {
+      if (Writable(mount) && !HasOption(mount, "noexec")) mount.options.push_back("noexec");
+    }
+  }
+  if (policy.no_setuid && spec.process) spec.process->no_new_privileges = true;
+}
+
+}  // namespace vigil::config

@@ -1,0 +1,21 @@
+// What a policy asks of the container's own setup, enforced by the kernel
+// before the workload runs rather than by the sentry per syscall: a
+// read-only root with writable scratch directories, nothing executable
+// from what is writable, no privilege from setuid binaries.
+#pragma once
+
+#include "config/oci/spec.h"
+#include "config/policy/policy.h"
+
+namespace vigil::config {
+
+// Rewrites `spec` (after its bundle was resolved: root.path absolute):
+// - readOnlyRoot: root.readonly; every directory a write rule grants as a
+//   whole ("/tmp/**") that is not already a mount gets a tmpfs, and the
+//   process's cwd (when not "/") stays writable: a bind of itself if the
+//   image has it, a tmpfs if not.
+// - noexecWritable: "noexec" on every writable tmpfs and bind mount.
+// - noSetuid: process.noNewPrivileges.
+void ApplyPolicyToSpec(const Policy& policy, Spec& spec);
+
+}  // namespace vigil::config

@@ -1,0 +1,89 @@
+#include "config/policy/container_setup.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace vigil::config {
+namespace {
+
+const Mount* MountAt(const Spec& spec, const std::string& destination) {
+  auto it = std::find_if(spec.mounts.begin(), spec.mounts.end(),
+                         [&](const Mount& m) { return m.destination == destination; });
+  return it == spec.mounts.end() ? nullptr : &*it;
+}
+
+bool Has(const Mount* mount, const std::string& option) {
+  return mount != nullptr &&
+         std::find(mount->options.begin(), mount->options.end(), option) != mount->options.end();
+}
+
+Spec BaseSpec(const std::string& rootfs, const std::string& cwd) {
+  Spec spec;
+  spec.root = Root{.path = rootfs, .readonly = false};
+  spec.process = Process{};
+  spec.process->cwd = cwd;
+  spec.mounts = {Mount{.destination = "/dev", .type = "tmpfs", .source = "tmpfs", .options = {"nosuid"}},
+                 Mount{.destination = "/proc", .type = "proc", .source = "proc"}};
+  return spec;
+}
+
+TEST(ContainerSetup, AgentGetsAReadOnlyRootWithNoexecScratchSpace) {
+  std::filesystem::path rootfs = std::filesystem::temp_directory_path() / "vigil-setup-rootfs";
+  std::filesystem::create_directories(rootfs / "work");
+  Spec spec = BaseSpec(rootfs.string(), "/work");
+  Result<Policy> agent = BuiltinPolicy("agent");
+  ASSERT_TRUE(agent);
+  ApplyPolicyToSpec(*agent, spec);
+
+  EXPECT_TRUE(spec.root->readonly);
+  EXPECT_TRUE(spec.process->no_new_privileges);
+  const Mount* tmp = MountAt(spec, "/tmp");
+  ASSERT_NE(tmp, nullptr);
+  EXPECT_EQ(tmp->type, "tmpfs");
+  EXPECT_TRUE(Has(tmp, "noexec"));
+  EXPECT_NE(MountAt(spec, "/var/tmp"), nullptr);
+  // The cwd exists in the image: bound onto itself, writable, noexec.
+  const Mount* work = MountAt(spec, "/work");
+  ASSERT_NE(work, nullptr);
+  EXPECT_EQ(work->type, "bind");
+  EXPECT_EQ(work->source, (rootfs / "work").string());
+  EXPECT_TRUE(Has(work, "rw"));
+  EXPECT_TRUE(Has(work, "noexec"));
+  // The runtime's own /dev is writable too: noexec; /proc is left alone.
+  EXPECT_TRUE(Has(MountAt(spec, "/dev"), "noexec"));
+  EXPECT_FALSE(Has(MountAt(spec, "/proc"), "noexec"));
+  // Rules under /dev are the sentry's, not new mounts.
+  EXPECT_EQ(MountAt(spec, "/dev/shm"), nullptr);
+  std::filesystem::remove_all(rootfs);
+}
+
+TEST(ContainerSetup, MissingCwdGetsAScratchTmpfs) {
+  Spec spec = BaseSpec("/nonexistent-rootfs", "/app");
+  ApplyPolicyToSpec(*BuiltinPolicy("agent"), spec);
+  const Mount* app = MountAt(spec, "/app");
+  ASSERT_NE(app, nullptr);
+  EXPECT_EQ(app->type, "tmpfs");
+}
+
+TEST(ContainerSetup, ExistingMountsAreKept) {
+  Spec spec = BaseSpec("/r", "/");
+  spec.mounts.push_back(Mount{.destination = "/tmp", .type = "bind", .source = "/host/tmp",
+                              .options = {"rbind", "ro"}});
+  ApplyPolicyToSpec(*BuiltinPolicy("agent"), spec);
+  EXPECT_EQ(std::count_if(spec.mounts.begin(), spec.mounts.end(),
+                          [](const Mount& m) { return m.destination == "/tmp"; }),
+            1);
+  EXPECT_FALSE(Has(MountAt(spec, "/tmp"), "noexec"));  // read-only: nothing to write and run
+}
+
+TEST(ContainerSetup, DefaultPolicyChangesNothing) {
+  Spec spec = BaseSpec("/r", "/work");
+  const Spec before = spec;
+  ApplyPolicyToSpec(*BuiltinPolicy("default"), spec);
+  EXPECT_EQ(spec, before);
+}
+
+}  // namespace
+}  // namespace vigil::config
