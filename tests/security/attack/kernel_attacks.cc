@@ -33,12 +33,22 @@
 namespace vigil::security {
 namespace {
 
-// A privileged syscall with harmless arguments, run in a child: refused
-// (EPERM/EACCES/ENOSYS/SIGSYS) is contained, anything else reached the kernel.
+// A privileged syscall with arguments the kernel rejects after its permission
+// check, run in a child: refused (EPERM/EACCES/ENOSYS/SIGSYS) is contained,
+// any other answer means the permission check passed.
 Outcome Privileged(const std::string& what, const std::function<long()>& call) {
   ChildResult r = InChild(call);
   std::string detail = what + ": " + r.Describe();
   if (r.exited && (r.ret >= 0 || !IsRefusal(r.err))) return Escaped(detail);
+  return Contained(detail);
+}
+
+// A call with valid arguments that returns an fd or an id: only success is
+// an escape (ENODEV, EINVAL, ... from a kernel that lacks the feature is not).
+Outcome Succeeds(const std::string& what, const std::function<long()>& call) {
+  ChildResult r = InChild(call);
+  std::string detail = what + ": " + r.Describe();
+  if (r.exited && r.ret >= 0) return Escaped(detail);
   return Contained(detail);
 }
 
@@ -102,7 +112,7 @@ Outcome Syslog(const Context&) {
 }
 
 Outcome Bpf(const Context&) {
-  return Privileged("bpf(PROG_LOAD socket filter)", [] {
+  return Succeeds("bpf(PROG_LOAD socket filter)", [] {
     static bpf_insn prog[] = {
         {BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0},  // r0 = 0
         {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
@@ -118,7 +128,7 @@ Outcome Bpf(const Context&) {
 }
 
 Outcome PerfEventOpen(const Context&) {
-  return Privileged("perf_event_open(self, sw cpu-clock, user only)", [] {
+  return Succeeds("perf_event_open(self, sw cpu-clock, user only)", [] {
     perf_event_attr attr{};
     attr.size = sizeof attr;
     attr.type = PERF_TYPE_SOFTWARE;
@@ -131,17 +141,17 @@ Outcome PerfEventOpen(const Context&) {
 }
 
 Outcome Userfaultfd(const Context&) {
-  return Privileged("userfaultfd(UFFD_USER_MODE_ONLY)", [] {
+  return Succeeds("userfaultfd(UFFD_USER_MODE_ONLY)", [] {
     return ::syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
   });
 }
 
 // The keyring is not namespaced: the container's root would see host root's.
 Outcome Keyctl(const Context&) {
-  Outcome a = Privileged("keyctl(GET_KEYRING_ID, user keyring)", [] {
+  Outcome a = Succeeds("keyctl(GET_KEYRING_ID, user keyring)", [] {
     return ::syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0);
   });
-  Outcome b = Privileged("add_key(user, process keyring)", [] {
+  Outcome b = Succeeds("add_key(user, process keyring)", [] {
     return ::syscall(SYS_add_key, "user", "vsec-test", "x", 1, KEY_SPEC_PROCESS_KEYRING);
   });
   std::string detail = a.detail + "; " + b.detail;
