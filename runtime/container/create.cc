@@ -13,10 +13,12 @@
 #include "base/strings.h"
 #include "base/time.h"
 #include "config/oci/config.h"
-#include "runtime/container/state_dir.h"
-#include "runtime/process/console.h"
 #include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
+#include "runtime/cgroup/cgroup.h"
+#include "runtime/cgroup/path.h"
+#include "runtime/container/state_dir.h"
+#include "runtime/process/console.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/supervisor.h"
 
@@ -94,6 +96,18 @@ Result<std::string> ResolveAuditPath(const config::Spec& spec, const CreateOptio
   std::filesystem::create_directories(allowed, ec);
   if (ec) return Fail(StrCat("create ", kAuditAnnotationDir, ": ", ec.message()));
   return path.string();
+}
+
+// The container's cgroup in every hierarchy, if it exists, removed; errors
+// only logged (the create has failed already).
+void RemoveCgroupOf(const config::Spec& spec, const CreateOptions& options) {
+  const std::string requested = spec.linux_spec ? spec.linux_spec->cgroups_path : "";
+  Result<std::vector<cgroup::Hierarchy>> hierarchies = cgroup::DiscoverHierarchies();
+  Result<std::string> path = cgroup::ResolveCgroupPath(requested, options.id, options.systemd_cgroup);
+  if (!hierarchies || !path) return;
+  if (Result<void> removed = cgroup::Cgroup::Open(*hierarchies, *path).Destroy(); !removed) {
+    log::Warning(StrCat("remove the cgroup of the failed container: ", removed.error().message));
+  }
 }
 
 }  // namespace
@@ -175,7 +189,12 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (created.error().code == EPIPE) return Fail("the supervisor exited during create");
+    if (created.error().code == EPIPE) {
+      // Killed before it could report (and undo): its init died with it,
+      // but the cgroup it may have made is still there.
+      RemoveCgroupOf(spec, options);
+      return Fail("the supervisor exited during create");
+    }
     return tl::unexpected(created.error());
   }
   if (!options.pid_file.empty()) {
