@@ -32,12 +32,6 @@ containerd_pid=""
 # Processes started with our socket as an argument: the shims containerd
 # started for us (-address SOCK), and ctr.
 # shellcheck disable=SC2317  # called from cleanup, a trap
-started_with_socket() {
-  local proc
-  for proc in /proc/[0-9]*; do
-    tr '\0' '\n' 2>/dev/null <"$proc/cmdline" | grep -qxF -- "$sock" && echo "${proc#/proc/}"
-  done
-}
 
 # Everything the test started: its tasks and containers through containerd,
 # then containerd, then by pid whatever is left (the processes in the tasks'
@@ -55,36 +49,8 @@ cleanup() {
     for id in $(timeout 10 "$ctr" -a "$sock" -n "$ns" container ls -q 2>/dev/null); do
       timeout 10 "$ctr" -a "$sock" -n "$ns" container delete "$id" >/dev/null 2>&1
     done
-    kill -TERM "$containerd_pid"
-    for _ in $(seq 50); do kill -0 "$containerd_pid" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL "$containerd_pid" 2>/dev/null
-    wait "$containerd_pid" 2>/dev/null
   fi
-  local cgroups=(/sys/fs/cgroup/"$ns" /sys/fs/cgroup/*/"$ns") dir pid
-  for dir in "${cgroups[@]}"; do
-    [[ -d $dir ]] || continue
-    find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null |
-      while read -r pid; do kill -KILL "$pid" 2>/dev/null; done
-  done
-  for pid in $(started_with_socket); do kill -KILL "$pid" 2>/dev/null; done
-  local address
-  for address in "$tmp"/state/io.containerd.runtime.v2.task/"$ns"/*/address; do
-    [[ -f $address ]] && rm -f "$(sed 's|^unix://||' "$address")"
-  done
-  for _ in $(seq 20); do
-    local left=0
-    for dir in "${cgroups[@]}"; do
-      [[ -d $dir ]] || continue
-      find "$dir" -depth -type d -exec rmdir {} + 2>/dev/null
-      [[ -d $dir ]] && left=1
-    done
-    ((left)) || break
-    sleep 0.1
-  done
-  local target
-  awk -v dir="$tmp/" 'index($5, dir) == 1 { print $5 }' /proc/self/mountinfo | sort -r |
-    while read -r target; do umount -l "$target" 2>/dev/null; done
-  rm -rf "$tmp"
+  containerd_teardown "$containerd_pid" "$sock" "$tmp" "$ns" "$ns"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

@@ -75,3 +75,50 @@ busybox_rootfs() {
     [[ $applet == busybox ]] || ln -sf busybox "$1/bin/$applet"
   done
 }
+
+# A private containerd's processes: every one started with its socket on the
+# command line (containerd itself, its shims).
+started_with_socket() {
+  local sock=$1 proc
+  for proc in /proc/[0-9]*; do
+    tr '\0' '\n' 2>/dev/null <"$proc/cmdline" | grep -qxF -- "$sock" && echo "${proc#/proc/}"
+  done
+}
+
+# Stops a private containerd (pid $1, socket $2, state under $3/state,
+# namespace $4, containers in cgroup parent $5) and removes everything it
+# left: shims, processes in its cgroups, shim sockets, cgroups, mounts under
+# $3, and $3 itself.
+containerd_teardown() {
+  local pid=$1 sock=$2 tmp=$3 ns=$4 cgroup_parent=$5
+  if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid"
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+  fi
+  local cgroups=(/sys/fs/cgroup/"$cgroup_parent" /sys/fs/cgroup/*/"$cgroup_parent") dir left
+  for dir in "${cgroups[@]}"; do
+    find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null |
+      while read -r left; do kill -KILL "$left" 2>/dev/null; done
+  done
+  for left in $(started_with_socket "$sock"); do kill -KILL "$left" 2>/dev/null; done
+  local address
+  for address in "$tmp"/state/io.containerd.runtime.v2.task/"$ns"/*/address; do
+    [[ -f $address ]] && rm -f "$(sed 's|^unix://||' "$address")"
+  done
+  for _ in $(seq 20); do
+    local remaining=0
+    for dir in "${cgroups[@]}"; do
+      [[ -d $dir ]] || continue
+      find "$dir" -depth -type d -exec rmdir {} + 2>/dev/null
+      [[ -d $dir ]] && remaining=1
+    done
+    ((remaining)) || break
+    sleep 0.1
+  done
+  local target
+  awk -v dir="$tmp/" 'index($5, dir) == 1 { print $5 }' /proc/self/mountinfo | sort -r |
+    while read -r target; do umount -l "$target" 2>/dev/null; done
+  rm -rf "$tmp"
+}

@@ -26,13 +26,7 @@ std::string ReadLinkOrEmpty(const std::string& path) {
   return ec ? "" : target;
 }
 
-class ProcessSettingsTest : public RuntimeTest {
- protected:
-  Outcome RunScript(BundleConfig config, const std::string& script) {
-    config.args = {"sh", "-c", script};
-    return RunWith(std::move(config));
-  }
-};
+class ProcessSettingsTest : public RuntimeTest {};
 
 TEST_P(ProcessSettingsTest, Linux32PersonalityReportsA32BitMachine) {
   if (IsRunc()) GTEST_SKIP() << kNewerThanRunc11;

@@ -495,6 +495,12 @@ class RuntimeTest : public ::testing::TestWithParam<RuntimeUnderTest> {
     return Run(NewId());
   }
 
+  // RunWith, the process being `sh -c script`.
+  Outcome RunScript(BundleConfig config, const std::string& script) {
+    config.args = {"sh", "-c", script};
+    return RunWith(std::move(config));
+  }
+
   // The pid written to --pid-file, or 0.
   pid_t PidFromFile(const std::string& id) const {
     std::string text = ReadWholeFile(PidFile(id));

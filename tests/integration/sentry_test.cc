@@ -52,13 +52,7 @@ class HostListener {
   int accepted_ = 0;
 };
 
-class SentryTest : public RuntimeTest {
- protected:
-  Outcome RunScript(BundleConfig config, const std::string& script) {
-    config.args = {"sh", "-c", script};
-    return RunWith(std::move(config));
-  }
-};
+class SentryTest : public RuntimeTest {};
 
 TEST_P(SentryTest, UnameReportsTheSandboxNamesAndTheConfiguredRelease) {
   BundleConfig config;
