@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -10,9 +12,13 @@
 #include "base/log.h"
 #include "base/strings.h"
 #include "base/unique_fd.h"
+#include "runtime/linux/devices.h"
 
 namespace vigil::shim {
 namespace {
+
+// Unix98 pseudo-terminal slaves (/dev/pts/N).
+constexpr unsigned kPtsMajor = 136;
 
 // The container's hostname and domainname, read live in its UTS namespace:
 // the supervisor steps in for one uname(2) and back out, so that nothing
@@ -50,6 +56,29 @@ class UtsReader {
   UniqueFd own_;
 };
 
+// The devices the container was given: the default ones, linux.devices,
+// and its terminals (/dev/pts/*, /dev/ptmx, /dev/tty, /dev/console).
+std::function<bool(mode_t, dev_t)> DeviceAllowList(const config::Spec& spec) {
+  static const std::vector<config::Device> kNone;
+  struct Node {
+    mode_t type;
+    dev_t device;
+  };
+  std::vector<Node> nodes;
+  for (const config::Device& d : runtime::DevicesFor(spec.linux_spec ? spec.linux_spec->devices : kNone)) {
+    const mode_t type = d.type == "b" ? S_IFBLK : S_IFCHR;
+    nodes.push_back({type, makedev(static_cast<unsigned>(d.major), static_cast<unsigned>(d.minor))});
+  }
+  for (unsigned minor : {0u, 1u, 2u}) nodes.push_back({S_IFCHR, makedev(5, minor)});
+  return [nodes = std::move(nodes)](mode_t type, dev_t device) {
+    if (type == S_IFCHR && major(device) == kPtsMajor) return true;
+    for (const Node& node : nodes) {
+      if (node.type == type && node.device == device) return true;
+    }
+    return false;
+  };
+}
+
 }  // namespace
 
 Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec& spec,
@@ -62,6 +91,9 @@ Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec&
   sandbox.policy = &policy;
   sandbox.own_network =
       spec.linux_spec && spec.linux_spec->FindNamespace(config::NamespaceType::kNetwork) != nullptr;
+  sandbox.user_namespace =
+      spec.linux_spec && spec.linux_spec->FindNamespace(config::NamespaceType::kUser) != nullptr;
+  sandbox.device_allowed = DeviceAllowList(spec);
   if (auto it = spec.annotations.find(std::string(kKernelReleaseAnnotation));
       it != spec.annotations.end()) {
     sandbox.kernel_release = it->second;

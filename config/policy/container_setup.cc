@@ -62,6 +62,16 @@ void AddWritableDirectories(const Policy& policy, Spec& spec) {
   }
 }
 
+// Hidden and denied rules first keep winning below the working directory.
+void GrantWorkingDirectory(Policy& policy, const std::string& cwd) {
+  if (cwd == "/") return;
+  auto after = std::find_if(policy.files.begin(), policy.files.end(), [](const FileRule& rule) {
+    return rule.access != FileAccess::kHidden && rule.access != FileAccess::kDenied;
+  });
+  policy.files.insert(after, FileRule{.pattern = cwd + std::string(kWholeTree),
+                                      .access = FileAccess::kWrite});
+}
+
 bool Writable(const Mount& mount) {
   const bool bind = mount.type == "bind" || HasOption(mount, "bind") || HasOption(mount, "rbind");
   return (mount.type == "tmpfs" || bind) && !HasOption(mount, "ro");
@@ -69,10 +79,11 @@ bool Writable(const Mount& mount) {
 
 }  // namespace
 
-void ApplyPolicyToSpec(const Policy& policy, Spec& spec) {
+void ApplyPolicyToSpec(Policy& policy, Spec& spec) {
   if (policy.read_only_root && spec.root) {
     spec.root->readonly = true;
     AddWritableDirectories(policy, spec);
+    GrantWorkingDirectory(policy, spec.process ? spec.process->cwd : "/");
   }
   if (policy.noexec_writable) {
     for (Mount& mount : spec.mounts) {

@@ -148,8 +148,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
       .status = config::ContainerStatus::kCreating,
   };
   ASSIGN_OR_RETURN(config::Policy policy, ResolvePolicy(spec, options.policy));
-  record.policy = config::DumpPolicy(policy);
   config::ApplyPolicyToSpec(policy, spec);
+  record.policy = config::DumpPolicy(policy);
   ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options, dir));
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));

@@ -2,6 +2,7 @@
 // it in; tests substitute their own sources.
 #pragma once
 
+#include <sys/types.h>
 #include <sys/utsname.h>
 
 #include <cstdint>
@@ -26,6 +27,15 @@ struct Sandbox {
   // The container has a network namespace of its own, so its loopback
   // (127.0.0.0/8, ::1) is not the host's.
   bool own_network = false;
+  // The container has a user namespace: its capabilities count for nothing
+  // on the host's files.
+  bool user_namespace = false;
+  // Whether a device node (S_IFCHR or S_IFBLK, and its number) is one the
+  // container was given (the sentry opens on its behalf from outside the
+  // container's device cgroup).
+  std::function<bool(mode_t type, dev_t device)> device_allowed = [](mode_t, dev_t) {
+    return false;
+  };
   // uname(2)'s release as the workload sees it; empty: the host's.
   std::string kernel_release;
   // When the container started, in seconds since the host booted.

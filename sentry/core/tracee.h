@@ -13,6 +13,7 @@
 
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "sentry/core/thread_status.h"
 
 namespace vigil::sentry {
 
@@ -49,6 +50,14 @@ class Tracee {
   // resolving its paths inside the container (DESIGN.md §2 rule 4).
   virtual Result<UniqueFd> Root() = 0;
   virtual Result<UniqueFd> WorkingDirectory() = 0;
+
+  // Where the thread's working directory and its descriptor `fd` are, as
+  // paths in the container (what it would see in /proc/self/cwd, fd/N).
+  virtual Result<std::string> WorkingDirectoryPath() = 0;
+  virtual Result<std::string> DescriptorPath(int fd) = 0;
+
+  // Its credentials and namespace ids (/proc/TID/status).
+  virtual Result<ThreadStatus> Status() = 0;
 
   // Writes `value`'s bytes to `address`.
   template <typename T>

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
+#include "base/unique_fd.h"
 #include "sentry/audit/record.h"
 
 namespace vigil::sentry {
@@ -16,11 +18,23 @@ struct Verdict {
   enum class Kind : std::uint8_t {
     kReturn,  // the syscall returns `value`, or fails with `error` if non-zero
     kStale,   // the syscall no longer waits (the thread died): answer nothing
+    kInstallFd,  // the syscall returns `fd`, installed in the workload
   };
   Kind kind = Kind::kReturn;
   Decision decision = Decision::kEmulate;
   std::int64_t value = 0;
   int error = 0;
+  // kInstallFd: the sentry's descriptor for the workload's new one, and
+  // whether that is close-on-exec.
+  std::shared_ptr<UniqueFd> fd;
+  bool cloexec = false;
+
+  static Verdict InstallFd(UniqueFd file, bool cloexec, Decision decision) {
+    return {.kind = Kind::kInstallFd,
+            .decision = decision,
+            .fd = std::make_shared<UniqueFd>(std::move(file)),
+            .cloexec = cloexec};
+  }
 
   static Verdict Return(std::int64_t value, Decision decision) {
     return {.decision = decision, .value = value};

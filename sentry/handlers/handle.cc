@@ -18,6 +18,10 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleSendmsg(context);
     case Handler::kSendmmsg:
       return HandleSendmmsg(context);
+    case Handler::kOpen:
+      return HandleOpen(context);
+    case Handler::kOpenat2:
+      return HandleOpenat2(context);
     case Handler::kNone:
       break;
   }

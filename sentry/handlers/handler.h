@@ -42,5 +42,7 @@ Verdict HandleConnect(HandlerContext& context);
 Verdict HandleSendto(HandlerContext& context);
 Verdict HandleSendmsg(HandlerContext& context);
 Verdict HandleSendmmsg(HandlerContext& context);
+Verdict HandleOpen(HandlerContext& context);
+Verdict HandleOpenat2(HandlerContext& context);
 
 }  // namespace vigil::sentry

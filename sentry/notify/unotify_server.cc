@@ -55,8 +55,22 @@ void UnotifyServer::Serve(int listener, const SyscallEvent& event, std::uint64_t
     audit_args = std::move(context.audit_args);
   }
   if (verdict.kind == Verdict::Kind::kStale) return;
-  if (Result<void> sent = unotify::Respond(listener, id, verdict.value, verdict.error); !sent) {
-    log::Warning(sent.error().message);
+  if (verdict.kind == Verdict::Kind::kInstallFd) {
+    // Installed and answered in one step, so a descriptor never lands in a
+    // thread that stopped waiting for it (DESIGN.md §2 rule 7).
+    Result<int> installed =
+        unotify::AddFdAndRespond(listener, id, verdict.fd->Get(), verdict.cloexec);
+    if (!installed) {
+      if (installed.error().code == ENOENT) return;
+      verdict = Verdict::Fail(installed.error().code, verdict.decision);
+    } else {
+      verdict.value = *installed;
+    }
+  }
+  if (verdict.kind != Verdict::Kind::kInstallFd) {
+    if (Result<void> sent = unotify::Respond(listener, id, verdict.value, verdict.error); !sent) {
+      log::Warning(sent.error().message);
+    }
   }
   if (observer_) {
     observer_(DecisionRecord{.event = event,

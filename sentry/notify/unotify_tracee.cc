@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <filesystem>
 
 #include "base/file.h"
 #include "base/strings.h"
@@ -75,6 +76,30 @@ Result<UniqueFd> UnotifyTracee::OpenAnchored(std::string_view link) {
   if (!fd) return FailErrno(StrCat("open /proc/", tid_, "/", link));
   if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
   return fd;
+}
+
+// Links of /proc/TID read the same way: the answer is trusted only if the
+// notification is still valid after it, so it was this thread's.
+Result<std::string> UnotifyTracee::ReadAnchored(std::string_view link) {
+  std::error_code ec;
+  std::string target =
+      std::filesystem::read_symlink(StrCat("/proc/", tid_, "/", link), ec).string();
+  if (ec) return FailErrno(ec.value() == ENOENT ? EBADF : ec.value(), StrCat("readlink ", link));
+  if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
+  return target;
+}
+
+Result<std::string> UnotifyTracee::WorkingDirectoryPath() { return ReadAnchored("cwd"); }
+
+Result<std::string> UnotifyTracee::DescriptorPath(int fd) {
+  if (fd < 0) return FailErrno(EBADF, "descriptor");
+  return ReadAnchored(StrCat("fd/", fd));
+}
+
+Result<ThreadStatus> UnotifyTracee::Status() {
+  ASSIGN_OR_RETURN(std::string text, ReadFile(StrCat("/proc/", tid_, "/status"), 16384));
+  if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
+  return ParseThreadStatus(text);
 }
 
 }  // namespace vigil::sentry

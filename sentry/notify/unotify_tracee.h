@@ -4,6 +4,7 @@
 // another process's even if the tid is reused later (DESIGN.md §2 rule 3).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "base/unique_fd.h"
@@ -23,9 +24,13 @@ class UnotifyTracee final : public Tracee {
   Result<UniqueFd> Descriptor(int fd) override;
   Result<UniqueFd> Root() override;
   Result<UniqueFd> WorkingDirectory() override;
+  Result<std::string> WorkingDirectoryPath() override;
+  Result<std::string> DescriptorPath(int fd) override;
+  Result<ThreadStatus> Status() override;
 
  private:
   Result<UniqueFd> OpenAnchored(std::string_view link);
+  Result<std::string> ReadAnchored(std::string_view link);
 
   UnotifyTracee(int listener, std::uint64_t id, pid_t tid, UniqueFd memory)
       : listener_(listener), id_(id), tid_(tid), memory_(std::move(memory)) {}

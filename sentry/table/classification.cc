@@ -223,6 +223,14 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "accept", "recvfrom", "recvmsg", "shutdown", "listen", "getsockname",
           "getpeername", "socketpair", "setsockopt", "getsockopt", "accept4", "recvmmsg"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpen, 0,
+       "resolved in the container's root, decided on the opened file against the file policy, reopened with the workload's credentials and installed with ADDFD",
+       Names{
+          "open", "creat", "openat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpenat2, 0,
+       "refused with ENOSYS under a file policy: callers fall back to openat",
+       Names{
+          "openat2"}},
       {Tier::kMediated, Guard::kNone, Scope::kNetworkPolicy, Handler::kConnect, 0,
        "decided on the copied address against the egress policy, performed on the workload's socket",
        Names{
@@ -259,16 +267,16 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
-       "names a path: mediated by the file policy once the file handlers land",
+       "names a path: resolved by the kernel in the workload's own root; mediated by the file policy once its handler lands",
        Names{
-          "open", "stat", "lstat", "access", "truncate", "getcwd", "chdir", "rename",
-          "mkdir", "rmdir", "creat", "link", "unlink", "symlink", "readlink", "chmod",
+          "stat", "lstat", "access", "truncate", "getcwd", "chdir", "rename",
+          "mkdir", "rmdir", "link", "unlink", "symlink", "readlink", "chmod",
           "chown", "lchown", "utime", "mknod", "ustat", "statfs", "sysfs", "setxattr",
           "lsetxattr", "getxattr", "lgetxattr", "listxattr", "llistxattr", "removexattr",
-          "lremovexattr", "utimes", "inotify_add_watch", "openat", "mkdirat", "mknodat",
+          "lremovexattr", "utimes", "inotify_add_watch", "mkdirat", "mknodat",
           "fchownat", "futimesat", "newfstatat", "unlinkat", "renameat", "linkat",
           "symlinkat", "readlinkat", "fchmodat", "faccessat", "utimensat",
-          "name_to_handle_at", "renameat2", "statx", "openat2", "faccessat2", "fchmodat2",
+          "name_to_handle_at", "renameat2", "statx", "faccessat2", "fchmodat2",
           "statmount", "listmount", "setxattrat", "getxattrat", "listxattrat",
           "removexattrat", "file_getattr", "file_setattr"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,

@@ -63,7 +63,8 @@ std::string SyscallListingText(std::optional<Tier> tier) {
   }
   out += StrCat("\n", total, " syscalls: ", by_tier,
                 ". Any other number: ENOSYS. Other architectures and x32: the process is killed.\n"
-                "* mediated only when the policy restricts egress or unix sockets, else fast.\n");
+                "* mediated only when the policy restricts them (network: egress or unix "
+                "sockets; files: any rule but write), else fast.\n");
   return out;
 }
 
@@ -83,9 +84,11 @@ std::string SyscallListingJson(std::optional<Tier> tier) {
       writer.Key("handler");
       writer.String(NameOf(entry.handler));
     }
-    if (entry.scope == Scope::kNetworkPolicy) {
+    if (entry.scope != Scope::kAlways) {
       writer.Key("mediatedWhen");
-      writer.String("the policy restricts egress or unix sockets");
+      writer.String(entry.scope == Scope::kNetworkPolicy
+                        ? "the policy restricts egress or unix sockets"
+                        : "the policy restricts files");
     }
     if (entry.guard != Guard::kNone) {
       writer.Key("guarded");

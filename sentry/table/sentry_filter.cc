@@ -6,6 +6,7 @@
 #include <seccomp.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <vector>
@@ -146,7 +147,12 @@ Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options) 
 }
 
 FilterOptions FilterOptionsFor(const config::Policy& policy) {
-  return {.mediate_network = policy.egress_default_deny || !policy.unix_sockets};
+  const bool files_restricted =
+      policy.file_default != config::FileAccess::kWrite ||
+      std::any_of(policy.files.begin(), policy.files.end(),
+                  [](const config::FileRule& rule) { return rule.access != config::FileAccess::kWrite; });
+  return {.mediate_network = policy.egress_default_deny || !policy.unix_sockets,
+          .mediate_files = files_restricted};
 }
 
 }  // namespace vigil::sentry

@@ -27,7 +27,7 @@ namespace vigil::sentry {
 Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options);
 
 // What `policy` needs mediated: the network syscalls when it restricts
-// egress or unix sockets.
+// egress or unix sockets, the open family when it restricts files.
 FilterOptions FilterOptionsFor(const config::Policy& policy);
 
 }  // namespace vigil::sentry

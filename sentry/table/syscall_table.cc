@@ -88,6 +88,10 @@ std::string_view NameOf(Handler handler) {
       return "sendmsg";
     case Handler::kSendmmsg:
       return "sendmmsg";
+    case Handler::kOpen:
+      return "open";
+    case Handler::kOpenat2:
+      return "openat2";
   }
   return "?";
 }
@@ -99,6 +103,8 @@ Tier EffectiveTier(const SyscallEntry& entry, const FilterOptions& options) {
       return Tier::kMediated;
     case Scope::kNetworkPolicy:
       return options.mediate_network ? Tier::kMediated : Tier::kFast;
+    case Scope::kFilePolicy:
+      return options.mediate_files ? Tier::kMediated : Tier::kFast;
   }
   return Tier::kMediated;
 }

@@ -34,6 +34,7 @@ enum class Guard : std::uint8_t {
 enum class Scope : std::uint8_t {
   kAlways,
   kNetworkPolicy,  // the policy restricts egress or unix sockets
+  kFilePolicy,     // the policy restricts files (a default or a rule other than write)
 };
 
 // The sentry handler serving a mediated syscall.
@@ -45,6 +46,8 @@ enum class Handler : std::uint8_t {
   kSendto,
   kSendmsg,
   kSendmmsg,
+  kOpen,
+  kOpenat2,
 };
 
 struct SyscallEntry {
@@ -71,6 +74,7 @@ std::string_view NameOf(Handler handler);
 // What the sentry's filter for one sandbox mediates beyond kAlways.
 struct FilterOptions {
   bool mediate_network = false;
+  bool mediate_files = false;
 };
 
 // `entry`'s tier in a sandbox with `options`: a scoped entry whose scope is

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "base/strings.h"
@@ -262,6 +263,33 @@ TEST_P(SentryTest, AgentProfileConfinesWritesAndExecution) {
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_EQ(run.out,
             "root=read-only\ntmp=writable\ncwd=writable\ntmp=noexec\nNoNewPrivs:\t1\n");
+}
+
+// A file policy: decided on the file a path resolves to, inside the
+// container, and audited.
+TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
+  std::ofstream(bundle_ + "/rootfs/etc/secret") << "s3cret\n";
+  std::ofstream(bundle_ + "/rootfs/etc/motd") << "hello\n";
+  BundleConfig config;
+  config.readonly_root = false;
+  config.extra_mounts_json = {R"({"destination": "/tmp", "type": "tmpfs", "source": "tmpfs"})"};
+  config.annotations_json = R"({"dev.vigil.policy": "{\"files\": {\"default\": \"read\", \"rules\": [)"
+                            R"({\"path\": \"/etc/secret\", \"access\": \"hidden\"}, )"
+                            R"({\"path\": \"/tmp/**\", \"access\": \"write\"}, )"
+                            R"({\"path\": \"/dev/**\", \"access\": \"write\"}]}}"})";
+  const std::string audit = scratch_ + "/audit.jsonl";
+  config.args = {"sh", "-c",
+                 "cat /etc/motd; cat /etc/secret || echo hidden; ln -s /etc/secret /tmp/l; "
+                 "cat /tmp/l || echo hidden-via-link; { echo x > /etc/motd; } 2>/dev/null || "
+                 "echo read-only; echo t > /tmp/t && cat /tmp/t; head -1 /proc/self/status; "
+                 "echo z > /dev/null && echo devnull"};
+  WriteConfig(config);
+  Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "hello\nhidden\nhidden-via-link\nread-only\nt\nName:\thead\ndevnull\n");
+  std::string records = ReadWholeFile(audit);
+  EXPECT_THAT(records, HasSubstr(R"("path":"/tmp/l","flags":"00","resolved":"/etc/secret"},"decision":"deny","errno":"ENOENT")"));
+  EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"deny","errno":"EACCES")"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtimes, SentryTest,

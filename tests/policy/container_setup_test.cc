@@ -36,6 +36,11 @@ TEST(ContainerSetup, AgentGetsAReadOnlyRootWithNoexecScratchSpace) {
   Result<Policy> agent = BuiltinPolicy("agent");
   ASSERT_TRUE(agent);
   ApplyPolicyToSpec(*agent, spec);
+  // The file policy agrees: the working directory is writable, hidden
+  // paths stay hidden.
+  EXPECT_EQ(FileAccessFor(*agent, "/work/out.txt"), FileAccess::kWrite);
+  EXPECT_EQ(FileAccessFor(*agent, "/etc/passwd"), FileAccess::kRead);
+  EXPECT_EQ(FileAccessFor(*agent, "/proc/kcore"), FileAccess::kHidden);
 
   EXPECT_TRUE(spec.root->readonly);
   EXPECT_TRUE(spec.process->no_new_privileges);
@@ -61,7 +66,8 @@ TEST(ContainerSetup, AgentGetsAReadOnlyRootWithNoexecScratchSpace) {
 
 TEST(ContainerSetup, MissingCwdGetsAScratchTmpfs) {
   Spec spec = BaseSpec("/nonexistent-rootfs", "/app");
-  ApplyPolicyToSpec(*BuiltinPolicy("agent"), spec);
+  Policy agent = *BuiltinPolicy("agent");
+  ApplyPolicyToSpec(agent, spec);
   const Mount* app = MountAt(spec, "/app");
   ASSERT_NE(app, nullptr);
   EXPECT_EQ(app->type, "tmpfs");
@@ -71,7 +77,8 @@ TEST(ContainerSetup, ExistingMountsAreKept) {
   Spec spec = BaseSpec("/r", "/");
   spec.mounts.push_back(Mount{.destination = "/tmp", .type = "bind", .source = "/host/tmp",
                               .options = {"rbind", "ro"}});
-  ApplyPolicyToSpec(*BuiltinPolicy("agent"), spec);
+  Policy agent = *BuiltinPolicy("agent");
+  ApplyPolicyToSpec(agent, spec);
   EXPECT_EQ(std::count_if(spec.mounts.begin(), spec.mounts.end(),
                           [](const Mount& m) { return m.destination == "/tmp"; }),
             1);
@@ -81,8 +88,11 @@ TEST(ContainerSetup, ExistingMountsAreKept) {
 TEST(ContainerSetup, DefaultPolicyChangesNothing) {
   Spec spec = BaseSpec("/r", "/work");
   const Spec before = spec;
-  ApplyPolicyToSpec(*BuiltinPolicy("default"), spec);
+  Policy policy = *BuiltinPolicy("default");
+  const Policy unchanged = policy;
+  ApplyPolicyToSpec(policy, spec);
   EXPECT_EQ(spec, before);
+  EXPECT_EQ(policy, unchanged);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <string>
 #include <cstring>
 #include <vector>
@@ -40,7 +41,22 @@ class FakeTracee final : public Tracee {
     return UniqueFd(dup);
   }
   Result<UniqueFd> Root() override { return OpenDir(root); }
-  Result<UniqueFd> WorkingDirectory() override { return OpenDir(cwd); }
+  Result<UniqueFd> WorkingDirectory() override { return OpenDir(root + cwd); }
+  // `cwd` is a path in the fake container (under `root`).
+  Result<std::string> WorkingDirectoryPath() override { return cwd; }
+  Result<std::string> DescriptorPath(int fd) override {
+    std::error_code ec;
+    std::string path = std::filesystem::read_symlink("/proc/self/fd/" + std::to_string(fd), ec);
+    if (ec) return FailErrno(EBADF, "fake descriptor path");
+    return path.starts_with(root) && root != "/" ? path.substr(root.size()) : path;
+  }
+  // This process's own credentials; the namespace ids as set.
+  Result<ThreadStatus> Status() override {
+    ThreadStatus status{.fsuid = ::geteuid(), .fsgid = ::getegid(), .umask = 022,
+                        .ns_tgid = ns_tgid, .ns_tid = ns_tid};
+    status.cap_effective = ~std::uint64_t{0};
+    return status;
+  }
 
   template <typename T>
   T ObjectAt(std::uint64_t address) const {
@@ -52,6 +68,8 @@ class FakeTracee final : public Tracee {
   bool valid = true;
   std::string root = "/";
   std::string cwd = "/";
+  pid_t ns_tgid = 1;
+  pid_t ns_tid = 1;
   unsigned int persona = 0;
   int writes = 0;
 

@@ -1,0 +1,65 @@
+#include "sentry/core/thread_status.h"
+
+#include <charconv>
+#include <string>
+
+namespace vigil::sentry {
+namespace {
+
+// The value of "Key:\t..." in `text`, empty if absent.
+std::string_view Field(std::string_view text, std::string_view key) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == ':') {
+      return line.substr(key.size() + 1);
+    }
+    at = end + 1;
+  }
+  return {};
+}
+
+// The numbers in `value` (whitespace separated), in `base`.
+template <typename T>
+std::vector<T> Numbers(std::string_view value, int base = 10) {
+  std::vector<T> out;
+  const char* p = value.data();
+  const char* end = value.data() + value.size();
+  while (p < end) {
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    if (p == end) break;
+    T number{};
+    auto [next, ec] = std::from_chars(p, end, number, base);
+    if (ec != std::errc()) break;
+    out.push_back(number);
+    p = next;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<ThreadStatus> ParseThreadStatus(std::string_view text) {
+  ThreadStatus status;
+  std::vector<std::uint32_t> uids = Numbers<std::uint32_t>(Field(text, "Uid"));
+  std::vector<std::uint32_t> gids = Numbers<std::uint32_t>(Field(text, "Gid"));
+  std::vector<std::uint64_t> caps = Numbers<std::uint64_t>(Field(text, "CapEff"), 16);
+  std::vector<std::uint32_t> umask = Numbers<std::uint32_t>(Field(text, "Umask"), 8);
+  std::vector<pid_t> tgids = Numbers<pid_t>(Field(text, "NStgid"));
+  std::vector<pid_t> tids = Numbers<pid_t>(Field(text, "NSpid"));
+  if (uids.size() != 4 || gids.size() != 4 || caps.size() != 1 || tgids.empty() || tids.empty()) {
+    return Fail("unexpected /proc/TID/status");
+  }
+  status.fsuid = uids[3];
+  status.fsgid = gids[3];
+  for (std::uint32_t gid : Numbers<std::uint32_t>(Field(text, "Groups"))) status.groups.push_back(gid);
+  status.cap_effective = caps[0];
+  if (!umask.empty()) status.umask = static_cast<mode_t>(umask[0]);
+  status.ns_tgid = tgids.back();
+  status.ns_tid = tids.back();
+  return status;
+}
+
+}  // namespace vigil::sentry

@@ -1,0 +1,30 @@
+// What /proc/TID/status says about a workload thread that the file
+// handlers need: its filesystem credentials (to act as it, DESIGN.md §2
+// rule 6) and its ids in its own pid namespace (to rewrite /proc/self).
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace vigil::sentry {
+
+struct ThreadStatus {
+  uid_t fsuid = 0;
+  gid_t fsgid = 0;
+  std::vector<gid_t> groups;
+  std::uint64_t cap_effective = 0;
+  mode_t umask = 022;
+  pid_t ns_tgid = 0;  // innermost NStgid
+  pid_t ns_tid = 0;   // innermost NSpid
+};
+
+// Parses the text of /proc/TID/status (ids as the reader's namespaces see
+// them: the sentry's, i.e. the host's).
+Result<ThreadStatus> ParseThreadStatus(std::string_view text);
+
+}  // namespace vigil::sentry

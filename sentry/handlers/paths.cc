@@ -1,0 +1,108 @@
+#include "sentry/handlers/paths.h"
+
+#include <fcntl.h>
+#include <limits.h>
+
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+
+#include "base/strings.h"
+
+namespace vigil::sentry {
+namespace {
+
+constexpr std::size_t kChunk = 256;
+
+Result<std::string> LinkOf(int fd) {
+  std::error_code ec;
+  std::string target = std::filesystem::read_symlink(StrCat("/proc/self/fd/", fd), ec).string();
+  if (ec) return FailErrno(ec.value(), "readlink an open file");
+  return target;
+}
+
+bool ReplacePrefix(std::string& path, std::string_view prefix, const std::string& with) {
+  if (!path.starts_with(prefix)) return false;
+  if (path.size() > prefix.size() && path[prefix.size()] != '/') return false;
+  path = with + path.substr(prefix.size());
+  return true;
+}
+
+}  // namespace
+
+Result<std::string> CopyPath(Tracee& tracee, std::uint64_t pointer) {
+  std::string path;
+  std::array<char, kChunk> chunk{};
+  while (path.size() < PATH_MAX) {
+    // Up to the end of the page, so that a string ending just before an
+    // unmapped page is not mistaken for a fault.
+    const std::uint64_t address = pointer + path.size();
+    const std::size_t to_page_end = 4096 - (address % 4096);
+    const std::size_t want = std::min(chunk.size(), to_page_end);
+    RETURN_IF_ERROR(tracee.Read(address, std::as_writable_bytes(std::span(chunk.data(), want))));
+    const char* nul = static_cast<const char*>(std::memchr(chunk.data(), '\0', want));
+    path.append(chunk.data(), nul != nullptr ? nul - chunk.data() : want);
+    if (nul != nullptr) {
+      if (path.empty()) return FailErrno(ENOENT, "empty path");
+      return path;
+    }
+  }
+  return FailErrno(ENAMETOOLONG, "path longer than PATH_MAX");
+}
+
+std::string RewriteSelf(const std::string& given, const ThreadStatus& thread) {
+  std::string path;
+  for (char c : given) {
+    if (c == '/' && !path.empty() && path.back() == '/') continue;
+    path += c;
+  }
+  const std::string process = StrCat("/proc/", thread.ns_tgid);
+  if (ReplacePrefix(path, "/proc/self", process)) return path;
+  if (ReplacePrefix(path, "/proc/thread-self", StrCat(process, "/task/", thread.ns_tid))) return path;
+  if (ReplacePrefix(path, "/dev/fd", process + "/fd")) return path;
+  if (ReplacePrefix(path, "/dev/stdin", process + "/fd/0")) return path;
+  if (ReplacePrefix(path, "/dev/stdout", process + "/fd/1")) return path;
+  ReplacePrefix(path, "/dev/stderr", process + "/fd/2");
+  return path;
+}
+
+std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& thread) {
+  for (const std::string& prefix :
+       {StrCat("/proc/", thread.ns_tgid, "/fd/"),
+        StrCat("/proc/", thread.ns_tgid, "/task/", thread.ns_tid, "/fd/")}) {
+    if (!path.starts_with(prefix)) continue;
+    std::string_view rest = std::string_view(path).substr(prefix.size());
+    int fd = -1;
+    auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), fd);
+    if (ec == std::errc() && end == rest.data() + rest.size() && fd >= 0) return fd;
+  }
+  return std::nullopt;
+}
+
+Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, int dirfd,
+                                  const std::string& path) {
+  if (path.starts_with('/')) return RewriteSelf(path, thread);
+  std::string base;
+  if (dirfd == AT_FDCWD) {
+    ASSIGN_OR_RETURN(base, tracee.WorkingDirectoryPath());
+  } else {
+    ASSIGN_OR_RETURN(base, tracee.DescriptorPath(dirfd));
+  }
+  // A directory deleted since it was entered: nothing can be found in it.
+  if (base.ends_with(" (deleted)") || !base.starts_with('/')) {
+    return FailErrno(ENOENT, "the base directory is gone");
+  }
+  return RewriteSelf(base + "/" + path, thread);
+}
+
+Result<std::string> PathInRoot(int fd, int root) {
+  ASSIGN_OR_RETURN(std::string path, LinkOf(fd));
+  ASSIGN_OR_RETURN(std::string root_path, LinkOf(root));
+  if (root_path == "/") return path;
+  if (path == root_path) return std::string("/");
+  if (path.starts_with(root_path + "/")) return path.substr(root_path.size());
+  return FailErrno(EXDEV, "outside the container's root");
+}
+
+}  // namespace vigil::sentry

@@ -1,0 +1,40 @@
+// Paths named by a workload thread, as the file handlers take them: copied
+// once (bounded by PATH_MAX), made absolute in the container, with the
+// names that mean "the caller itself" (/proc/self, /dev/fd/N, ...) rewritten
+// to the caller's own ids, since the sentry is not the caller.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+#include "sentry/core/thread_status.h"
+#include "sentry/core/tracee.h"
+
+namespace vigil::sentry {
+
+// The NUL-terminated string at `pointer`: EFAULT for a bad pointer,
+// ENAMETOOLONG past PATH_MAX, ENOENT when empty (as the kernel answers).
+Result<std::string> CopyPath(Tracee& tracee, std::uint64_t pointer);
+
+// `path` (relative to descriptor `dirfd`, or to the working directory for
+// AT_FDCWD) as an absolute path in the container, with the caller's own
+// names rewritten (RewriteSelf).
+Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, int dirfd,
+                                  const std::string& path);
+
+// /proc/self -> /proc/TGID, /proc/thread-self -> /proc/TGID/task/TID,
+// /dev/fd/N and /dev/std{in,out,err} -> /proc/TGID/fd/N (ids in the
+// container's pid namespace); "//" collapsed.
+std::string RewriteSelf(const std::string& path, const ThreadStatus& thread);
+
+// N when `path` is the caller's own /proc/TGID/fd/N (or task/TID/fd/N).
+std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& thread);
+
+// Where the open file `fd` is, as a path in the container whose root is
+// `root` (both readlinks of /proc/self/fd); EXDEV if it is outside.
+Result<std::string> PathInRoot(int fd, int root);
+
+}  // namespace vigil::sentry

@@ -1,0 +1,212 @@
+// The open handler against a fake tracee whose container root is a
+// temporary directory: decisions on the resolved file, the file actually
+// opened, creation in writable directories, and the caller's own names.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "base/strings.h"
+#include "sentry/handlers/handler.h"
+#include "sentry/handlers/paths.h"
+#include "tests/sentry/fake_tracee.h"
+
+namespace vigil::sentry {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::uint64_t kPath = FakeTracee::kBase;
+
+class OpenHandler : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/vigil-open-root-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    root_ = tmpl;
+    fs::create_directories(root_ + "/etc");
+    fs::create_directories(root_ + "/tmp");
+    fs::create_directories(root_ + "/work/sub");
+    Write("/etc/hostname", "container\n");
+    Write("/etc/secret", "s3cret\n");
+    tracee_.root = root_;
+    tracee_.cwd = "/work/sub";
+    Result<config::Policy> policy = config::ParsePolicy(R"({"files": {"default": "read", "rules": [
+        {"path": "/etc/secret", "access": "hidden"},
+        {"path": "/etc/denied", "access": "deny"},
+        {"path": "/tmp/**", "access": "write"}]}})");
+    ASSERT_TRUE(policy) << policy.error().message;
+    policy_ = *policy;
+    sandbox_.policy = &policy_;
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  void Write(const std::string& path, const std::string& text) {
+    std::ofstream(root_ + path) << text;
+  }
+
+  Verdict Open(const std::string& path, int flags, mode_t mode = 0644) {
+    EXPECT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
+    SyscallEvent event{.tid = ::gettid(),
+                       .number = SYS_openat,
+                       .args = {static_cast<std::uint64_t>(AT_FDCWD), kPath,
+                                static_cast<std::uint64_t>(flags), mode}};
+    HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
+                           .wait = [](int, std::uint32_t) { return Result<void>(); }};
+    Verdict verdict = Handle(Handler::kOpen, context);
+    audit_ = context.audit_args;
+    return verdict;
+  }
+
+  static std::string ReadAll(const Verdict& verdict) {
+    EXPECT_EQ(verdict.kind, Verdict::Kind::kInstallFd);
+    if (verdict.kind != Verdict::Kind::kInstallFd) return "";
+    char buf[64] = {};
+    ssize_t n = ::pread(verdict.fd->Get(), buf, sizeof buf - 1, 0);
+    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
+  }
+
+  std::string Resolved() const {
+    for (const auto& [name, value] : audit_) {
+      if (name == "resolved") return value;
+    }
+    return "";
+  }
+
+  std::string root_;
+  config::Policy policy_;
+  Sandbox sandbox_;
+  FakeTracee tracee_{8192};
+  std::vector<std::pair<std::string, std::string>> audit_;
+};
+
+TEST_F(OpenHandler, ReadableFileIsOpenedFromTheContainersRoot) {
+  Verdict verdict = Open("/etc/hostname", O_RDONLY | O_CLOEXEC);
+  EXPECT_EQ(ReadAll(verdict), "container\n");
+  EXPECT_TRUE(verdict.cloexec);
+  EXPECT_EQ(verdict.decision, Decision::kAllow);
+  EXPECT_EQ(Resolved(), "/etc/hostname");
+}
+
+TEST_F(OpenHandler, HiddenFileDoesNotExist) {
+  Verdict verdict = Open("/etc/secret", O_RDONLY);
+  EXPECT_EQ(verdict.error, ENOENT);
+  EXPECT_EQ(verdict.decision, Decision::kDeny);
+}
+
+// The decision is on the file the path resolves to, not on the string.
+TEST_F(OpenHandler, SymlinkToAHiddenFileIsHiddenToo) {
+  fs::create_symlink("/etc/secret", root_ + "/tmp/innocent");
+  EXPECT_EQ(Open("/tmp/innocent", O_RDONLY).error, ENOENT);
+  EXPECT_EQ(Resolved(), "/etc/secret");
+}
+
+TEST_F(OpenHandler, DeniedFileIsPermissionDenied) {
+  Write("/etc/denied", "x");
+  EXPECT_EQ(Open("/etc/denied", O_RDONLY).error, EACCES);
+}
+
+TEST_F(OpenHandler, ReadOnlyFilesCannotBeWrittenOrTruncated) {
+  EXPECT_EQ(Open("/etc/hostname", O_WRONLY).error, EACCES);
+  EXPECT_EQ(Open("/etc/hostname", O_RDONLY | O_TRUNC).error, EACCES);
+  EXPECT_EQ(Open("/etc/new", O_WRONLY | O_CREAT).error, EACCES);
+  EXPECT_FALSE(fs::exists(root_ + "/etc/new"));
+}
+
+TEST_F(OpenHandler, NewFileInAWritableDirectoryIsCreatedWithTheUmask) {
+  Verdict verdict = Open("/tmp/out", O_WRONLY | O_CREAT | O_EXCL, 0666);
+  ASSERT_EQ(verdict.kind, Verdict::Kind::kInstallFd) << verdict.error;
+  ASSERT_EQ(::write(verdict.fd->Get(), "ok", 2), 2);
+  struct stat st {};
+  ASSERT_EQ(::stat((root_ + "/tmp/out").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0644u);  // 0666 & ~022
+  EXPECT_EQ(Open("/tmp/out", O_WRONLY | O_CREAT | O_EXCL).error, EEXIST);
+}
+
+// ".." climbs no higher than the container's root, from the working
+// directory as from anywhere.
+TEST_F(OpenHandler, DotDotStopsAtTheRoot) {
+  Verdict verdict = Open("../../../../../../etc/hostname", O_RDONLY);
+  EXPECT_EQ(ReadAll(verdict), "container\n");
+  EXPECT_EQ(Resolved(), "/etc/hostname");
+}
+
+TEST_F(OpenHandler, RelativePathsStartAtTheWorkingDirectory) {
+  Write("/work/sub/notes", "here\n");
+  EXPECT_EQ(ReadAll(Open("notes", O_RDONLY)), "here\n");
+  EXPECT_EQ(Resolved(), "/work/sub/notes");
+}
+
+// /dev/fd/N (like /proc/self/fd/N) is the caller's own descriptor: a new
+// open of the same file, decided like any other.
+TEST_F(OpenHandler, OwnDescriptorIsReopened) {
+  int fd = ::open((root_ + "/etc/hostname").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  UniqueFd held(fd);
+  EXPECT_EQ(ReadAll(Open(StrCat("/dev/fd/", fd), O_RDONLY)), "container\n");
+  int secret = ::open((root_ + "/etc/secret").c_str(), O_RDONLY | O_CLOEXEC);
+  UniqueFd held_secret(secret);
+  EXPECT_EQ(Open(StrCat("/proc/self/fd/", secret), O_RDONLY).error, ENOENT);
+}
+
+TEST_F(OpenHandler, DevicesOnlyIfTheContainerWasGivenThem) {
+  ASSERT_EQ(::mknod((root_ + "/tmp/null").c_str(), S_IFCHR | 0666, makedev(1, 3)), 0);
+  EXPECT_EQ(Open("/tmp/null", O_RDONLY).error, EPERM);
+  sandbox_.device_allowed = [](mode_t type, dev_t device) {
+    return type == S_IFCHR && device == makedev(1, 3);
+  };
+  EXPECT_EQ(Open("/tmp/null", O_RDONLY).kind, Verdict::Kind::kInstallFd);
+}
+
+TEST_F(OpenHandler, BadPathsFailAsTheKernelWould) {
+  SyscallEvent event{.tid = ::gettid(), .number = SYS_open, .args = {0x1, O_RDONLY, 0}};
+  HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_};
+  EXPECT_EQ(Handle(Handler::kOpen, context).error, EFAULT);
+  EXPECT_EQ(Open(std::string(5000, 'a'), O_RDONLY).error, ENAMETOOLONG);
+  EXPECT_EQ(Open("", O_RDONLY).error, ENOENT);
+  EXPECT_EQ(Open("/etc/hostname/x", O_RDONLY).error, ENOTDIR);
+}
+
+TEST_F(OpenHandler, StaleNotificationOpensNothing) {
+  tracee_.valid = false;
+  EXPECT_EQ(Open("/tmp/never", O_WRONLY | O_CREAT).kind, Verdict::Kind::kStale);
+  EXPECT_FALSE(fs::exists(root_ + "/tmp/never"));
+}
+
+TEST(Paths, CallerOwnNamesAreRewritten) {
+  ThreadStatus thread{.ns_tgid = 7, .ns_tid = 9};
+  EXPECT_EQ(RewriteSelf("/proc/self/status", thread), "/proc/7/status");
+  EXPECT_EQ(RewriteSelf("/proc/thread-self/comm", thread), "/proc/7/task/9/comm");
+  EXPECT_EQ(RewriteSelf("//dev//stdin", thread), "/proc/7/fd/0");
+  EXPECT_EQ(RewriteSelf("/proc/selfish", thread), "/proc/selfish");
+  EXPECT_EQ(OwnDescriptor("/proc/7/fd/12", thread), 12);
+  EXPECT_EQ(OwnDescriptor("/proc/7/task/9/fd/3", thread), 3);
+  EXPECT_EQ(OwnDescriptor("/proc/8/fd/3", thread), std::nullopt);
+  EXPECT_EQ(OwnDescriptor("/proc/7/fd/3/x", thread), std::nullopt);
+}
+
+TEST(ThreadStatusTest, ParsesCredentialsAndNamespaceIds) {
+  Result<ThreadStatus> status = ParseThreadStatus(
+      "Name:\tsh\nUmask:\t0027\nNStgid:\t4242\t7\nNSpid:\t4243\t9\n"
+      "Uid:\t1000\t1001\t1002\t1003\nGid:\t100\t101\t102\t103\nGroups:\t4 24 27 \n"
+      "CapEff:\t00000000a80425fb\n");
+  ASSERT_TRUE(status) << status.error().message;
+  EXPECT_EQ(status->fsuid, 1003u);
+  EXPECT_EQ(status->fsgid, 103u);
+  EXPECT_EQ(status->groups, (std::vector<gid_t>{4, 24, 27}));
+  EXPECT_EQ(status->umask, 027u);
+  EXPECT_EQ(status->ns_tgid, 7);
+  EXPECT_EQ(status->ns_tid, 9);
+  EXPECT_EQ(status->cap_effective, 0xa80425fbu);
+  EXPECT_FALSE(ParseThreadStatus("Name:\tx\n"));
+}
+
+}  // namespace
+}  // namespace vigil::sentry
