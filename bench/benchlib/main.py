@@ -115,9 +115,9 @@ def main(argv):
                 WORKLOADS[name].run(ctx)
             except Exception as e:  # a broken workload must not lose the others
                 import traceback
-                ctx.problem(name, "driver", f"{type(e).__name__}: {e}")
+                ctx.problem(WORKLOADS[name].NAME, "driver", f"{type(e).__name__}: {e}")
                 traceback.print_exc()
-            ctx.note(name, f"took {time.time() - t:.0f} s of wall time.")
+            ctx.note(WORKLOADS[name].NAME, f"took {time.time() - t:.0f} s of wall time.")
     except KeyboardInterrupt:
         log("interrupted: reporting what was measured")
     finally:
