@@ -11,11 +11,11 @@ import tempfile
 import time
 
 from . import context, proc, report, runtimes
-from .workloads import clients, density, fileio, memory, python, start, syscalls
+from .workloads import clients, density, fileio, memory, profile, python, start, syscalls
 
 WORKLOADS = {
     "start": start, "python": python, "syscalls": syscalls, "fileio": fileio,
-    "memory": memory, "density": density, "clients": clients,
+    "memory": memory, "density": density, "clients": clients, "profile": profile,
 }
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(HERE)
@@ -26,7 +26,7 @@ def parse_args(argv):
     p.add_argument("--quick", action="store_true", help="fewer rounds, smaller sizes (minutes)")
     p.add_argument("--runtimes", default=",".join(runtimes.ORDER),
                    help="comma-separated subset of vigil,runc,crun,runsc")
-    p.add_argument("--workloads", default="start,python,syscalls,fileio,memory,density",
+    p.add_argument("--workloads", default="start,python,syscalls,fileio,memory,density,profile",
                    help="comma-separated subset of " + ",".join(WORKLOADS))
     p.add_argument("--clients", action="store_true",
                    help="also docker run --rm / ctr run --rm (private daemons; slow)")
@@ -136,7 +136,8 @@ def main(argv):
     data = {"facts": facts, "samples": ctx.samples, "problems": ctx.problems,
             "notes": ctx.notes, "skipped": notes,
             "command": "bench/run " + " ".join(argv), "stamp": stamp,
-            "density_count": getattr(ctx, "density_count", None)}
+            "density_count": getattr(ctx, "density_count", None),
+            "profile": getattr(ctx, "profile", [])}
     with open(os.path.join(out_dir, "samples.json"), "w") as f:
         json.dump(data, f, indent=1, sort_keys=True)
     report.write(out_dir, data)

@@ -136,6 +136,8 @@ def write(out_dir, data):
     for workload, n in data["notes"].items():
         if workload not in data["samples"]:
             lines += [f"## {workload}", ""] + [f"- {x}" for x in n] + [""]
+    if data.get("profile"):
+        lines += ["## Where the time goes", ""] + data["profile"] + [""]
     lines += ["## Problems", ""]
     lines += [f"- {p}" for p in data["problems"]] or ["- none"]
     lines += ["", "## Method", "", METHOD.strip(), ""]
