@@ -1,0 +1,1 @@
+"""vigil's side-by-side benchmark driver (bench/run). Standard library only."""

@@ -1,0 +1,70 @@
+"""The issue's goals, each turned into a pass / miss / not measured line."""
+
+from . import stats
+
+FAST_PATH_OPS = ["getppid", "read_4k", "write_4k", "fork_wait", "mmap_munmap", "socket_close",
+                 "pipe_roundtrip"]
+
+
+def _m(data, workload, metric):
+    return data["samples"].get(workload, {}).get(metric)
+
+
+def evaluate(data):
+    """[(status, goal, measured)] with status PASS, MISS or n/a."""
+    lines = []
+
+    def add(ok, goal, measured):
+        lines.append(("n/a" if ok is None else "PASS" if ok else "MISS", goal, measured))
+
+    run = _m(data, "start", "run /bin/true")
+    for base, limit in (("runc", 0.6), ("crun", 1.0)):
+        r = stats.ratio(run, "vigil", base) if run else None
+        add(None if r is None else r <= limit, f"start (`run` of /bin/true) ≤ {limit} × {base}",
+            "not measured" if r is None else
+            f"{stats.median(run, 'vigil'):.1f} ms vs {stats.median(run, base):.1f} ms = "
+            f"{r:.2f} × {base}")
+    worst = None
+    for op in FAST_PATH_OPS:
+        m = _m(data, "syscalls", op)
+        r = stats.ratio(m, "vigil") if m else None
+        if r is not None and (worst is None or r > worst[1]):
+            worst = (op, r)
+    rows = []
+    for op in FAST_PATH_OPS:
+        m = _m(data, "syscalls", op)
+        r = stats.ratio(m, "vigil") if m else None
+        if r is not None:
+            rows.append(f"{op} {r:.2f}")
+    add(None if worst is None else worst[1] <= 1.05, "fast-path syscalls ≤ 1.05 × runc (each)",
+        "not measured" if worst is None else
+        f"worst {worst[0]} = {worst[1]:.2f} × runc; " + ", ".join(rows))
+    for op in ("open_close", "stat"):
+        m = _m(data, "syscalls", op)
+        a = stats.median(m, "vigil") if m else None
+        b = stats.median(m, "runc") if m else None
+        add(None if a is None or b is None else a - b <= 6000,
+            f"{op.replace('_', '+')} within 6 µs of runc",
+            "not measured" if a is None or b is None else
+            f"{a / 1000:.2f} µs vs {b / 1000:.2f} µs: {(a - b) / 1000:+.2f} µs")
+    for metric, limit in (("import-heavy startup", 1.10), ("data task (200k-row CSV)", 1.05)):
+        m = _m(data, "python", metric)
+        r = stats.ratio(m, "vigil") if m else None
+        add(None if r is None else r <= limit, f"python {metric} ≤ {limit:.2f} × runc",
+            "not measured" if r is None else
+            f"{stats.median(m, 'vigil'):.0f} ms vs {stats.median(m, 'runc'):.0f} ms = "
+            f"{r:.2f} × runc")
+    m = _m(data, "memory", "runtime PSS per idle sandbox")
+    v = stats.median(m, "vigil") if m else None
+    add(None if v is None else v <= 4.0, "memory per idle sandbox ≤ 4 MiB PSS",
+        "not measured" if v is None else f"{v:.2f} MiB (the supervisor)")
+    count = data.get("density_count")
+    m = _m(data, "density", f"time until all {count} run") if count else None
+    v = stats.median(m, "vigil") if m else None
+    if count != 50:
+        add(None, "50 sandboxes running in ≤ 2 s",
+            "not measured" if v is None else f"{count} sandboxes only (quick): {v:.2f} s")
+    else:
+        add(None if v is None else v <= 2.0, "50 sandboxes running in ≤ 2 s",
+            "not measured" if v is None else f"{v:.2f} s")
+    return lines

@@ -1,0 +1,149 @@
+"""bench/run: every runtime side by side, interleaved, reported as ratios."""
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from . import context, proc, report, runtimes
+from .workloads import clients, density, fileio, memory, profile, python, start, syscalls
+
+WORKLOADS = {
+    "start": start, "python": python, "syscalls": syscalls, "fileio": fileio,
+    "memory": memory, "density": density, "clients": clients, "profile": profile,
+}
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(HERE)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="bench/run", description=__doc__)
+    p.add_argument("--quick", action="store_true", help="fewer rounds, smaller sizes (minutes)")
+    p.add_argument("--runtimes", default=",".join(runtimes.ORDER),
+                   help="comma-separated subset of vigil,runc,crun,runsc")
+    p.add_argument("--workloads", default="start,python,syscalls,fileio,memory,density,profile",
+                   help="comma-separated subset of " + ",".join(WORKLOADS))
+    p.add_argument("--clients", action="store_true",
+                   help="also docker run --rm / ctr run --rm (private daemons; slow)")
+    p.add_argument("--build-dir", default=os.environ.get("VIGIL_BUILD_DIR", "build"),
+                   help="where vigil and the probe are built (default: build)")
+    p.add_argument("--vigil", help="vigil binary (default: BUILD_DIR/runtime/vigil)")
+    p.add_argument("--results", default=os.path.join(HERE, "results"),
+                   help="results folder (default: bench/results)")
+    p.add_argument("--no-latest", action="store_true", help="do not update results/latest")
+    return p.parse_args(argv)
+
+
+def build(build_dir, log):
+    """Configures if needed and builds vigil and the probe (a no-op when current)."""
+    build_dir = os.path.join(REPO, build_dir) if not os.path.isabs(build_dir) else build_dir
+    if not os.path.exists(os.path.join(build_dir, "build.ninja")):
+        log(f"configuring {build_dir}")
+        subprocess.run(["cmake", "-S", REPO, "-B", build_dir, "-G", "Ninja",
+                        "-DCMAKE_BUILD_TYPE=RelWithDebInfo"], check=True, stdout=subprocess.DEVNULL)
+    log(f"building vigil and the probe in {build_dir}")
+    subprocess.run(["cmake", "--build", build_dir, "--target", "vigil", "vigil_bench_syscalls"],
+                   check=True, stdout=subprocess.DEVNULL)
+    return build_dir
+
+
+def machine_facts(rts):
+    cpu = ""
+    for line in proc.read("/proc/cpuinfo").splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    mem = proc.read("/proc/meminfo").splitlines()[0].split()[1]
+    return {
+        "kernel": platform.release(),
+        "cpu": cpu,
+        "cpus": os.cpu_count(),
+        "memory_gib": round(int(mem) / 1048576, 1),
+        "os": proc.read("/etc/debian_version").strip() and
+        "Debian " + proc.read("/etc/debian_version").strip(),
+        "cgroups": "hybrid (v1 controllers + cgroup2 at /sys/fs/cgroup/unified)"
+        if os.path.ismount("/sys/fs/cgroup/unified") else
+        ("v2" if os.path.exists("/sys/fs/cgroup/cgroup.controllers") else "v1"),
+        "runtimes": {rt.name: rt.version for rt in rts},
+        "runsc_flags": next((" ".join(rt.flags) for rt in rts if rt.name == "runsc"), ""),
+        "loadavg_start": proc.read("/proc/loadavg").split()[:3],
+    }
+
+
+def main(argv):
+    args = parse_args(argv)
+    if os.geteuid() != 0:
+        print("bench/run: needs root (it creates containers)", file=sys.stderr)
+        return 2
+    started = time.time()
+
+    def log(msg):
+        print(f"[{time.time() - started:6.1f}s] {msg}", flush=True)
+
+    build_dir = build(args.build_dir, log)
+    vigil = args.vigil or os.path.join(build_dir, "runtime", "vigil")
+    probe = os.path.join(build_dir, "bench", "syscalls", "vigil-bench-syscalls")
+    busybox = shutil.which("busybox") or "/bin/busybox"
+    if not os.access(busybox, os.X_OK):
+        print("bench/run: busybox-static is needed (scripts/install-deps)", file=sys.stderr)
+        return 2
+    scratch = tempfile.mkdtemp(prefix="vigil-bench-")
+    notes = []
+    wanted = [w for w in args.runtimes.split(",") if w]
+    rts, mountns = runtimes.detect(wanted, scratch, vigil, notes)
+    for n in notes:
+        log(n)
+    ctx = context.Context(rts, scratch, args.quick, probe, busybox, log)
+    ctx.skipped = notes
+    facts = machine_facts(rts)
+    workloads = [w for w in args.workloads.split(",") if w]
+    if args.clients and "clients" not in workloads:
+        workloads.append("clients")
+    try:
+        for name in workloads:
+            if name not in WORKLOADS:
+                log(f"unknown workload {name}; skipped")
+                continue
+            log(f"workload {name} ({', '.join(rt.name for rt in rts)})")
+            t = time.time()
+            try:
+                WORKLOADS[name].run(ctx)
+            except Exception as e:  # a broken workload must not lose the others
+                import traceback
+                ctx.problem(WORKLOADS[name].NAME, "driver", f"{type(e).__name__}: {e}")
+                traceback.print_exc()
+            ctx.note(WORKLOADS[name].NAME, f"took {time.time() - t:.0f} s of wall time.")
+    except KeyboardInterrupt:
+        log("interrupted: reporting what was measured")
+    finally:
+        log("cleaning up every container and helper")
+        for rt in rts:
+            rt.cleanup()
+        if mountns:
+            mountns.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    facts["loadavg_end"] = proc.read("/proc/loadavg").split()[:3]
+    facts["duration_s"] = round(time.time() - started)
+    facts["mode"] = "quick" if args.quick else "full"
+    stamp = context.now_stamp()
+    out_dir = os.path.join(args.results, stamp)
+    os.makedirs(out_dir)
+    data = {"facts": facts, "samples": ctx.samples, "problems": ctx.problems,
+            "notes": ctx.notes, "skipped": notes,
+            "command": "bench/run " + " ".join(argv), "stamp": stamp,
+            "density_count": getattr(ctx, "density_count", None),
+            "profile": getattr(ctx, "profile", [])}
+    with open(os.path.join(out_dir, "samples.json"), "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    report.write(out_dir, data)
+    if not args.no_latest:
+        latest = os.path.join(args.results, "latest")
+        shutil.rmtree(latest, ignore_errors=True)
+        shutil.copytree(out_dir, latest)
+    log(f"report: {os.path.join(out_dir, 'report.md')}")
+    return 0

@@ -1,0 +1,1 @@
+"""One module per workload of the benchmarks issue; each exposes run(ctx)."""
