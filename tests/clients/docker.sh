@@ -165,6 +165,21 @@ else
   not_ok "docker run -d" "$(cat "$tmp/stderr")"
 fi
 
+# docker kill: the signal reaches the container's process through the
+# supervisor, and the exit status says which one.
+if cid=$(dk run -d --runtime=vigil --network none "$image" sleep 100 2>"$tmp/stderr"); then
+  if dk kill -s KILL "$cid" >/dev/null 2>"$tmp/stderr"; then
+    expect "docker kill -s KILL: exited 137" "false 137" sh -c \
+      'for i in $(seq 50); do out=$("$@"); [ "${out%% *}" = false ] && break; sleep 0.1; done; echo "$out"' \
+      sh "$docker_cli" -H "unix://$sock" inspect -f '{{.State.Running}} {{.State.ExitCode}}' "$cid"
+  else
+    not_ok "docker kill -s KILL" "$(cat "$tmp/stderr")"
+  fi
+  dk rm -f "$cid" >/dev/null 2>&1
+else
+  not_ok "docker run -d (for kill)" "$(cat "$tmp/stderr")"
+fi
+
 # Joining another container's namespaces: dockerd names them by that
 # container's pid (the runtime's --pid-file) as /proc/PID/ns/*. Both sides are
 # read from inside, and the member must not be in the host's.
@@ -191,11 +206,19 @@ fi
 expect "docker run -t: a terminal" /dev/pts/0 sh -c \
   'timeout 120 "$0" -H "unix://$1" run --rm -t --runtime=vigil --network none "$2" tty | tr -d "\r"' \
   "$docker_cli" "$sock" "$image"
+# -it: what is typed reaches the container through its terminal and the
+# answer comes back (script(1) gives the docker client a terminal; the pty
+# echoes the input, so the answer is marked).
+expect "docker run -it: stdin through the pty" got-typed sh -c \
+  '{ sleep 3; echo typed; sleep 3; } | timeout 120 script -qec "$0 -H unix://$1 run --rm -it --runtime=vigil --network none $2 sh -c \"read line; echo got-\\\$line\"" /dev/null | tr -d "\r" | grep -x got-typed' \
+  "$docker_cli" "$sock" "$image"
 expect "docker run -e -w" "bar /tmp" dk "${run[@]}" -e FOO=bar -w /tmp "$image" sh -c 'echo $FOO $(pwd)'
 
 # Resources and security options, read back from inside.
 expect "--memory 64m" 67108864 dk "${run[@]}" --memory 64m "$image" sh -c \
   'cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.max'
+expect "--cpus 0.5" "50000 100000" dk "${run[@]}" --cpus 0.5 "$image" sh -c \
+  'echo $(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.cfs_period_us 2>/dev/null || cat /sys/fs/cgroup/cpu.max)'
 expect "--pids-limit 10" 10 dk "${run[@]}" --pids-limit 10 "$image" sh -c \
   'cat /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids.max'
 expect "--read-only: touch / fails" read-only dk "${run[@]}" --read-only "$image" sh -c \
