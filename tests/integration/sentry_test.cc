@@ -292,6 +292,33 @@ TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"deny","errno":"EACCES")"));
 }
 
+// An agent's typical job: Python from the host's /usr (bound read-only),
+// every open mediated by the file policy: imports work, the working
+// directory is writable, the rest of the root is not.
+TEST_P(SentryTest, AgentProfileRunsPythonFromTheHostsUsr) {
+  if (::access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "needs the host's python3";
+  for (const char* dir : {"usr", "lib", "lib64", "work"}) {
+    std::filesystem::create_directories(bundle_ + "/rootfs/" + dir);
+  }
+  BundleConfig config;
+  config.readonly_root = false;
+  config.cwd = "/work";
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  for (const char* dir : {"/usr", "/lib", "/lib64"}) {
+    config.extra_mounts_json.push_back(StrCat(R"({"destination": ")", dir,
+                                              R"(", "type": "bind", "source": ")", dir,
+                                              R"(", "options": ["rbind", "ro"]})"));
+  }
+  config.args = {"/usr/bin/python3", "-c",
+                 "import json, csv, email, decimal, statistics\n"
+                 "open('out.txt', 'w').write('written')\n"
+                 "print(open('out.txt').read())\n"
+                 "try:\n  open('/etc/x', 'w')\nexcept PermissionError:\n  print('refused')\n"};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "written\nrefused\n");
+}
+
 INSTANTIATE_TEST_SUITE_P(Runtimes, SentryTest,
                          ::testing::Values(RuntimeUnderTest{"vigil", VIGIL_BINARY}), RuntimeName);
 
