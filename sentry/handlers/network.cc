@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/strings.h"
+#include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/destination.h"
 
 namespace vigil::sentry {
@@ -51,14 +52,32 @@ std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer,
   return std::nullopt;
 }
 
+// A unix socket file is reached with the workload's credentials: the kernel
+// checks write permission on it at connect and send, and the sentry's own
+// would open sockets the workload may not use. Other destinations need no
+// identity. Held only for the one call, never across a wait.
+Result<std::optional<ActingAs>> IdentityFor(HandlerContext& context, const Destination& destination) {
+  if (!destination.anchor) return std::optional<ActingAs>();
+  ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
+  return std::optional<ActingAs>(std::move(acting));
+}
+
 // Sends with MSG_DONTWAIT so the loop never blocks; a socket the workload
 // left blocking gets a blocking send's behaviour by waiting in the fiber.
-Verdict SendOnBehalf(HandlerContext& context, int socket, const msghdr& message, int flags) {
+Verdict SendOnBehalf(HandlerContext& context, int socket, const msghdr& message, int flags,
+                     const Destination& destination) {
   const bool wait = Blocking(socket) && (flags & MSG_DONTWAIT) == 0;
   for (;;) {
-    ssize_t sent = ::sendmsg(socket, &message, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
+    ssize_t sent;
+    int error;
+    {
+      Result<std::optional<ActingAs>> identity = IdentityFor(context, destination);
+      if (!identity) return FromResult(identity.error(), Decision::kAllow);
+      sent = ::sendmsg(socket, &message, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
+      error = errno;
+    }
     if (sent >= 0) return Verdict::Return(sent, Decision::kAllow);
-    const int error = errno;
     if (!wait || (error != EAGAIN && error != EWOULDBLOCK)) {
       return FromErrno(error, Decision::kAllow);
     }
@@ -118,8 +137,17 @@ Verdict HandleConnect(HandlerContext& context) {
   const int flags = ::fcntl(fd, F_GETFL);
   const bool blocking = flags >= 0 && (flags & O_NONBLOCK) == 0;
   if (blocking) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-  const int rc = ::connect(fd, destination.get(), destination.length);
-  const int error = rc == 0 ? 0 : errno;
+  int rc;
+  int error;
+  {
+    Result<std::optional<ActingAs>> identity = IdentityFor(context, destination);
+    if (!identity) {
+      if (blocking) ::fcntl(fd, F_SETFL, flags);
+      return FromResult(identity.error(), Decision::kAllow);
+    }
+    rc = ::connect(fd, destination.get(), destination.length);
+    error = rc == 0 ? 0 : errno;
+  }
   if (blocking) ::fcntl(fd, F_SETFL, flags);
   if (rc == 0) return Verdict::Return(0, Decision::kAllow);
   if (error != EINPROGRESS || !blocking) return FromErrno(error, Decision::kAllow);
@@ -149,7 +177,7 @@ Verdict HandleSendto(HandlerContext& context) {
   message.msg_namelen = destination.length;
   message.msg_iov = &iov;
   message.msg_iovlen = 1;
-  return SendOnBehalf(context, socket->Get(), message, static_cast<int>(args[3]));
+  return SendOnBehalf(context, socket->Get(), message, static_cast<int>(args[3]), destination);
 }
 
 Verdict HandleSendmsg(HandlerContext& context) {
@@ -207,7 +235,7 @@ Verdict HandleSendmsg(HandlerContext& context) {
     message.msg_control = control.data();
     message.msg_controllen = control.size();
   }
-  return SendOnBehalf(context, socket->Get(), message, static_cast<int>(args[2]));
+  return SendOnBehalf(context, socket->Get(), message, static_cast<int>(args[2]), destination);
 }
 
 // Several messages in one call would each need the above; libc uses

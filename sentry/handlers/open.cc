@@ -68,19 +68,27 @@ Verdict Failed(const Error& error, Decision decision) {
 }
 
 // Opens `path` (a magic link to a file the sentry holds) as the workload
-// asked. A FIFO is opened without blocking the loop: the fiber waits, in
-// 20 ms steps, for the peer a blocking open would wait for.
-Result<UniqueFd> Reopen(HandlerContext& context, const std::string& path, int flags, bool fifo) {
+// asked, with its credentials. A FIFO is opened without blocking the loop:
+// the fiber waits, in 20 ms steps, for the peer a blocking open would wait
+// for — as itself: the workload's credentials are never held across a wait,
+// when other fibers and the loop run.
+Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread,
+                        const std::string& path, int flags, bool fifo) {
   int reopen = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC;
   const bool blocking_fifo = fifo && (flags & O_NONBLOCK) == 0;
   if (blocking_fifo) reopen |= O_NONBLOCK;
   for (;;) {
-    UniqueFd fd(::open(path.c_str(), reopen));
-    if (fd) {
-      if (blocking_fifo) ::fcntl(fd.Get(), F_SETFL, reopen & ~O_NONBLOCK);
-      return fd;
+    int error = 0;
+    {
+      ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
+      UniqueFd fd(::open(path.c_str(), reopen));
+      if (fd) {
+        if (blocking_fifo) ::fcntl(fd.Get(), F_SETFL, reopen & ~O_NONBLOCK);
+        return fd;
+      }
+      error = errno;
     }
-    if (!blocking_fifo || errno != ENXIO) return FailErrno("reopen");
+    if (!blocking_fifo || error != ENXIO) return FailErrno(error, "reopen");
     UniqueFd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
     const itimerspec later{.it_interval = {}, .it_value = {.tv_sec = 0, .tv_nsec = 20'000'000}};
     ::timerfd_settime(timer.Get(), 0, &later, nullptr);
@@ -106,10 +114,8 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread, int ro
       !context.sandbox.device_allowed(st.st_mode & S_IFMT, st.st_rdev)) {
     return Verdict::Fail(EPERM, Decision::kDeny);
   }
-  Result<ActingAs> acting = ActingAs::Begin(thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
-  Result<UniqueFd> opened =
-      Reopen(context, StrCat("/proc/self/fd/", file.Get()), request.flags, S_ISFIFO(st.st_mode));
+  Result<UniqueFd> opened = Reopen(context, thread, StrCat("/proc/self/fd/", file.Get()),
+                                   request.flags, S_ISFIFO(st.st_mode));
   if (!opened) return Failed(opened.error(), Decision::kAllow);
   return Verdict::InstallFd(std::move(*opened), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
 }

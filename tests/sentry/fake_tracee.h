@@ -52,10 +52,8 @@ class FakeTracee final : public Tracee {
   }
   // This process's own credentials; the namespace ids as set.
   Result<ThreadStatus> Status() override {
-    ThreadStatus status{.fsuid = ::geteuid(), .fsgid = ::getegid(), .umask = 022,
-                        .ns_tgid = ns_tgid, .ns_tid = ns_tid};
-    status.cap_effective = ~std::uint64_t{0};
-    return status;
+    return ThreadStatus{.fsuid = fsuid, .fsgid = fsgid, .cap_effective = capabilities,
+                        .umask = 022, .ns_tgid = ns_tgid, .ns_tid = ns_tid};
   }
 
   template <typename T>
@@ -70,6 +68,10 @@ class FakeTracee final : public Tracee {
   std::string cwd = "/";
   pid_t ns_tgid = 1;
   pid_t ns_tid = 1;
+  // The credentials the fake workload runs with.
+  uid_t fsuid = ::geteuid();
+  gid_t fsgid = ::getegid();
+  std::uint64_t capabilities = ~std::uint64_t{0};
   unsigned int persona = 0;
   int writes = 0;
 

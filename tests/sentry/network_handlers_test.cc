@@ -262,5 +262,36 @@ TEST_F(NetworkHandlers, UnixPathsResolveInsideTheWorkloadsRoot) {
   std::filesystem::remove_all(root);
 }
 
+// The sentry connects with the workload's identity: a socket file the
+// workload may not write to stays closed to it (no confused deputy).
+TEST_F(NetworkHandlers, UnixSocketPermissionsAreTheWorkloads) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+  policy_.unix_sockets = true;
+  char tmpl[] = "/tmp/vigil-unix-perm-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  ::chmod(dir.c_str(), 0755);
+  UniqueFd server(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_un un{.sun_family = AF_UNIX};
+  std::strcpy(un.sun_path, (dir + "/private.sock").c_str());
+  ASSERT_EQ(::bind(server.Get(), reinterpret_cast<sockaddr*>(&un), sizeof un), 0);
+  ASSERT_EQ(::chmod(un.sun_path, 0600), 0);
+  ASSERT_EQ(::listen(server.Get(), 1), 0);
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, un));
+
+  tracee_.fsuid = 1000;
+  tracee_.fsgid = 1000;
+  tracee_.capabilities = 0;
+  UniqueFd client(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  EXPECT_EQ(Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, sizeof un}).error,
+            EACCES);
+  tracee_.fsuid = 0;
+  tracee_.capabilities = ~std::uint64_t{0};
+  UniqueFd root_client(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  EXPECT_EQ(Call(SYS_connect, {static_cast<std::uint64_t>(root_client.Get()), kAddress, sizeof un}).error,
+            0);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace vigil::sentry

@@ -3,6 +3,7 @@
 // opened, creation in writable directories, and the caller's own names.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -163,6 +164,21 @@ TEST_F(OpenHandler, DevicesOnlyIfTheContainerWasGivenThem) {
     return type == S_IFCHR && device == makedev(1, 3);
   };
   EXPECT_EQ(Open("/tmp/null", O_RDONLY).kind, Verdict::Kind::kInstallFd);
+}
+
+// The file is reopened as the workload: its permissions, not the sentry's.
+TEST_F(OpenHandler, PermissionsAreTheWorkloads) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+  Write("/etc/rootonly", "r\n");
+  ASSERT_EQ(::chmod((root_ + "/etc/rootonly").c_str(), 0600), 0);
+  ASSERT_EQ(::chmod(root_.c_str(), 0755), 0);
+  tracee_.fsuid = 1000;
+  tracee_.fsgid = 1000;
+  tracee_.capabilities = 0;
+  EXPECT_EQ(Open("/etc/rootonly", O_RDONLY).error, EACCES);
+  EXPECT_EQ(ReadAll(Open("/etc/hostname", O_RDONLY)), "container\n");
+  // And the sentry is itself again afterwards.
+  EXPECT_EQ(::setfsuid(static_cast<uid_t>(-1)), 0);
 }
 
 TEST_F(OpenHandler, BadPathsFailAsTheKernelWould) {
