@@ -11,13 +11,13 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <memory>
 #include <optional>
 
 #include "base/file.h"
 #include "base/log.h"
 #include "base/proc.h"
+#include "base/scope_guard.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "runtime/cgroup/cgroup.h"
@@ -67,8 +67,8 @@ class Supervisor {
   // `start`, and the record says "created".
   Result<void> Create();
 
-  // Serves signals and control requests until the init exits; returns how
-  // it ended.
+  // Serves signals, control requests and the sentry's listeners until the
+  // init exits; returns how it ended.
   Result<siginfo_t> Supervise();
 
   // Records the container as stopped.
@@ -90,7 +90,7 @@ class Supervisor {
   void ServeControl();
   void ServeRequest(UniqueFd conn);
   Result<void> Start();
-  Result<void> AdoptInitListener(std::string_view number);
+  Result<void> AdoptInitListener(const runtime::Message& announcement);
   void ForwardSignals();
 
   SupervisorArgs args_;
@@ -223,6 +223,7 @@ Result<void> Supervisor::Start() {
                        ", not created"));
   }
   starting_ = true;
+  ScopeGuard done_starting([this] { starting_ = false; });
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kStart));
   // The init's end of the channel closes on exec: end of file means the
   // program runs; a message means exec failed and says why. Before that the
@@ -232,7 +233,7 @@ Result<void> Supervisor::Start() {
     RETURN_IF_ERROR(loop_->Wait(init_channel_->fd(), EPOLLIN));
     reply = init_channel_->Receive();
     if (!reply || reply->type != MessageType::kSentryListener) break;
-    if (Result<void> adopted = AdoptInitListener(reply->text); !adopted) {
+    if (Result<void> adopted = AdoptInitListener(*reply); !adopted) {
       (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
       return adopted;
     }
@@ -259,12 +260,8 @@ Result<void> Supervisor::Start() {
   return {};
 }
 
-Result<void> Supervisor::AdoptInitListener(std::string_view number) {
-  int fd = -1;
-  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), fd);
-  if (ec != std::errc() || end != number.data() + number.size()) {
-    return Fail(StrCat("the init announced a listener as ", Quote(number)));
-  }
+Result<void> Supervisor::AdoptInitListener(const runtime::Message& announcement) {
+  ASSIGN_OR_RETURN(int fd, runtime::ListenerNumber(announcement));
   ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(init_pidfd_.Get(), fd));
   return sentry_->AddListener(std::move(listener));
 }

@@ -95,12 +95,8 @@ namespace {
 
 // Takes a copy of the exec'd process's listener (descriptor `number` in
 // it) and gives it to the container's supervisor, whose sentry serves it.
-Result<void> HandListenerToSupervisor(const StateDir& dir, pid_t pid, std::string_view number) {
-  int fd = -1;
-  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), fd);
-  if (ec != std::errc() || end != number.data() + number.size()) {
-    return Fail(StrCat("the exec'd process announced a listener as ", Quote(number)));
-  }
+Result<void> HandListenerToSupervisor(const StateDir& dir, pid_t pid, const Message& announcement) {
+  ASSIGN_OR_RETURN(int fd, ListenerNumber(announcement));
   ASSIGN_OR_RETURN(UniqueFd process, PidfdOpen(pid));
   ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(process.Get(), fd));
   RETURN_IF_ERROR_WRAP(shim::CallControl(dir.ControlSocketPath(), "listener", listener.Get()),
@@ -174,7 +170,7 @@ Result<int> ExecInContainer(const ExecOptions& options) {
   // supervisor before the process may go on.
   Result<Message> outcome = ours.Receive();
   if (outcome && outcome->type == MessageType::kSentryListener) {
-    if (Result<void> handed = HandListenerToSupervisor(dir, pid, outcome->text); !handed) {
+    if (Result<void> handed = HandListenerToSupervisor(dir, pid, *outcome); !handed) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, nullptr, 0);
       return tl::unexpected(handed.error());

@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 
 #include "base/strings.h"
@@ -60,6 +61,16 @@ Result<Message> Channel::Receive() const {
   std::memcpy(&message.type, data->data(), sizeof message.type);
   message.text = data->substr(sizeof(MessageType));
   return message;
+}
+
+Result<int> ListenerNumber(const Message& message) {
+  int fd = -1;
+  const std::string& text = message.text;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), fd);
+  if (ec != std::errc() || end != text.data() + text.size() || fd < 0) {
+    return Fail(StrCat("a listener announced as ", Quote(text)));
+  }
+  return fd;
 }
 
 Result<Message> Channel::Expect(MessageType type) const {

@@ -27,6 +27,9 @@ struct Message {
   std::string text;
 };
 
+// The descriptor number a kSentryListener message carries.
+Result<int> ListenerNumber(const Message& message);
+
 class Channel {
  public:
   // A connected pair; both ends close on exec.
