@@ -63,6 +63,14 @@ int Refusal(config::FileAccess access, bool write) {
   return EACCES;
 }
 
+// openat2 in the container's root as the workload: its search permission
+// on every directory of the path is checked, as the kernel would for it.
+Result<UniqueFd> ResolveAs(const HandlerContext& context, const ThreadStatus& thread, int root,
+                           const std::string& path, int flags) {
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
+  return Openat2(root, path.c_str(), flags, 0, kResolve);
+}
+
 Verdict Failed(const Error& error, Decision decision) {
   return Verdict::Fail(error.code != 0 ? error.code : EIO, decision);
 }
@@ -126,7 +134,7 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, int root,
   const std::string parent = slash == 0 ? "/" : path.substr(0, slash);
   const std::string name = path.substr(slash + 1);
   if (name.empty() || name == "." || name == "..") return Verdict::Fail(EISDIR, Decision::kAllow);
-  Result<UniqueFd> directory = Openat2(root, parent.c_str(), O_PATH | O_DIRECTORY, 0, kResolve);
+  Result<UniqueFd> directory = ResolveAs(context, thread, root, parent, O_PATH | O_DIRECTORY);
   if (!directory) return Failed(directory.error(), Decision::kAllow);
   Result<std::string> where = PathInRoot(directory->Get(), root);
   if (!where) return Failed(where.error(), Decision::kDeny);
@@ -171,7 +179,7 @@ Verdict HandleOpen(HandlerContext& context) {
   Result<UniqueFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
   const int follow = request.flags & (O_NOFOLLOW | O_DIRECTORY);
-  Result<UniqueFd> file = Openat2(root->Get(), path->c_str(), O_PATH | follow, 0, kResolve);
+  Result<UniqueFd> file = ResolveAs(context, *thread, root->Get(), *path, O_PATH | follow);
   if (file) return OpenExisting(context, *thread, root->Get(), std::move(*file), request);
   if (file.error().code == ENOENT && (request.flags & O_CREAT)) {
     return CreateNew(context, *thread, root->Get(), *path, request);

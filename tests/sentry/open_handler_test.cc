@@ -177,6 +177,13 @@ TEST_F(OpenHandler, PermissionsAreTheWorkloads) {
   tracee_.capabilities = 0;
   EXPECT_EQ(Open("/etc/rootonly", O_RDONLY).error, EACCES);
   EXPECT_EQ(ReadAll(Open("/etc/hostname", O_RDONLY)), "container\n");
+  // A readable file in a directory the workload cannot search stays out of
+  // reach: the path is resolved as the workload too.
+  fs::create_directories(root_ + "/root");
+  Write("/root/id.pub", "key\n");
+  ASSERT_EQ(::chmod((root_ + "/root").c_str(), 0700), 0);
+  EXPECT_EQ(Open("/root/id.pub", O_RDONLY).error, EACCES);
+  EXPECT_EQ(Open("/root/new", O_WRONLY | O_CREAT).error, EACCES);
   // And the sentry is itself again afterwards.
   EXPECT_EQ(::setfsuid(static_cast<uid_t>(-1)), 0);
 }
