@@ -22,6 +22,8 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleOpen(context);
     case Handler::kOpenat2:
       return HandleOpenat2(context);
+    case Handler::kStat:
+      return HandleStat(context);
     case Handler::kNone:
       break;
   }

@@ -44,5 +44,6 @@ Verdict HandleSendmsg(HandlerContext& context);
 Verdict HandleSendmmsg(HandlerContext& context);
 Verdict HandleOpen(HandlerContext& context);
 Verdict HandleOpenat2(HandlerContext& context);
+Verdict HandleStat(HandlerContext& context);
 
 }  // namespace vigil::sentry

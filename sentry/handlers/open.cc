@@ -6,7 +6,6 @@
 // workload with ADDFD (DESIGN.md §2 rules 2-7). A new file is created in
 // its parent, opened the same way, by name, without following a symlink.
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/epoll.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -20,11 +19,11 @@
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
+#include "sentry/handlers/resolve.h"
 
 namespace vigil::sentry {
 namespace {
 
-constexpr std::uint64_t kResolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
 
 struct OpenRequest {
   int dirfd = AT_FDCWD;
@@ -46,34 +45,6 @@ OpenRequest RequestOf(const SyscallEvent& event) {
 }
 
 bool Writes(int flags) { return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC) != 0; }
-
-// The errno for `access` when the workload wants to write (or not), 0 if
-// allowed.
-int Refusal(config::FileAccess access, bool write) {
-  switch (access) {
-    case config::FileAccess::kHidden:
-      return ENOENT;
-    case config::FileAccess::kDenied:
-      return EACCES;
-    case config::FileAccess::kRead:
-      return write ? EACCES : 0;
-    case config::FileAccess::kWrite:
-      return 0;
-  }
-  return EACCES;
-}
-
-// openat2 in the container's root as the workload: its search permission
-// on every directory of the path is checked, as the kernel would for it.
-Result<UniqueFd> ResolveAs(const HandlerContext& context, const ThreadStatus& thread, int root,
-                           const std::string& path, int flags) {
-  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
-  return Openat2(root, path.c_str(), flags, 0, kResolve);
-}
-
-Verdict Failed(const Error& error, Decision decision) {
-  return Verdict::Fail(error.code != 0 ? error.code : EIO, decision);
-}
 
 // Opens `path` (a magic link to a file the sentry holds) as the workload
 // asked, with its credentials. A FIFO is opened without blocking the loop:

@@ -227,6 +227,10 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "resolved in the container's root, decided on the opened file against the file policy, reopened with the workload's credentials and installed with ADDFD",
        Names{
           "open", "creat", "openat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kStat, 0,
+       "resolved and decided like open (a hidden file does not exist); the sentry stats the file it resolved to",
+       Names{
+          "stat", "lstat", "newfstatat", "statx"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpenat2, 0,
        "refused with ENOSYS under a file policy: callers fall back to openat",
        Names{
@@ -269,14 +273,14 @@ const std::vector<SyscallGroup>& SyscallGroups() {
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "names a path: resolved by the kernel in the workload's own root; mediated by the file policy once its handler lands",
        Names{
-          "stat", "lstat", "access", "truncate", "getcwd", "chdir", "rename",
+          "access", "truncate", "getcwd", "chdir", "rename",
           "mkdir", "rmdir", "link", "unlink", "symlink", "readlink", "chmod",
           "chown", "lchown", "utime", "mknod", "ustat", "statfs", "sysfs", "setxattr",
           "lsetxattr", "getxattr", "lgetxattr", "listxattr", "llistxattr", "removexattr",
           "lremovexattr", "utimes", "inotify_add_watch", "mkdirat", "mknodat",
-          "fchownat", "futimesat", "newfstatat", "unlinkat", "renameat", "linkat",
+          "fchownat", "futimesat", "unlinkat", "renameat", "linkat",
           "symlinkat", "readlinkat", "fchmodat", "faccessat", "utimensat",
-          "name_to_handle_at", "renameat2", "statx", "faccessat2", "fchmodat2",
+          "name_to_handle_at", "renameat2", "faccessat2", "fchmodat2",
           "statmount", "listmount", "setxattrat", "getxattrat", "listxattrat",
           "removexattrat", "file_getattr", "file_setattr"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,

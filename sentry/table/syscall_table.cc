@@ -92,6 +92,8 @@ std::string_view NameOf(Handler handler) {
       return "open";
     case Handler::kOpenat2:
       return "openat2";
+    case Handler::kStat:
+      return "stat";
   }
   return "?";
 }

@@ -48,6 +48,7 @@ enum class Handler : std::uint8_t {
   kSendmmsg,
   kOpen,
   kOpenat2,
+  kStat,
 };
 
 struct SyscallEntry {

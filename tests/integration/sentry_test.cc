@@ -279,14 +279,16 @@ TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
                             R"({\"path\": \"/dev/**\", \"access\": \"write\"}]}}"})";
   const std::string audit = scratch_ + "/audit.jsonl";
   config.args = {"sh", "-c",
-                 "cat /etc/motd; cat /etc/secret || echo hidden; ln -s /etc/secret /tmp/l; "
+                 "cat /etc/motd; cat /etc/secret || echo hidden; stat /etc/secret >/dev/null 2>&1 || "
+                 "echo stat-hidden; ln -s /etc/secret /tmp/l; "
                  "cat /tmp/l || echo hidden-via-link; { echo x > /etc/motd; } 2>/dev/null || "
                  "echo read-only; echo t > /tmp/t && cat /tmp/t; head -1 /proc/self/status; "
                  "echo z > /dev/null && echo devnull"};
   WriteConfig(config);
   Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
   ASSERT_TRUE(run.ok()) << run;
-  EXPECT_EQ(run.out, "hello\nhidden\nhidden-via-link\nread-only\nt\nName:\thead\ndevnull\n");
+  EXPECT_EQ(run.out,
+            "hello\nhidden\nstat-hidden\nhidden-via-link\nread-only\nt\nName:\thead\ndevnull\n");
   std::string records = ReadWholeFile(audit);
   EXPECT_THAT(records, HasSubstr(R"("path":"/tmp/l","flags":"00","resolved":"/etc/secret"},"decision":"deny","errno":"ENOENT")"));
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"deny","errno":"EACCES")"));

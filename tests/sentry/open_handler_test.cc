@@ -203,6 +203,56 @@ TEST_F(OpenHandler, StaleNotificationOpensNothing) {
   EXPECT_FALSE(fs::exists(root_ + "/tmp/never"));
 }
 
+constexpr std::uint64_t kBuffer = FakeTracee::kBase + 4096;
+
+Verdict StatCall(FakeTracee& tracee, const Sandbox& sandbox, int number,
+                 std::array<std::uint64_t, 6> args) {
+  SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
+  HandlerContext context{.event = event, .tracee = tracee, .sandbox = sandbox};
+  return Handle(Handler::kStat, context);
+}
+
+TEST_F(OpenHandler, StatSeesWhatOpenSees) {
+  const std::string hidden = "/etc/secret";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(hidden.c_str(), hidden.size() + 1))));
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat,
+                     {static_cast<std::uint64_t>(AT_FDCWD), kPath, kBuffer, 0}).error,
+            ENOENT);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_stat, {kPath, kBuffer}).error, ENOENT);
+
+  fs::create_symlink("/etc/secret", root_ + "/tmp/link");
+  const std::string link = "/tmp/link";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(link.c_str(), link.size() + 1))));
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_stat, {kPath, kBuffer}).error, ENOENT);
+  // The link itself is not hidden.
+  Verdict lstat = StatCall(tracee_, sandbox_, SYS_lstat, {kPath, kBuffer});
+  EXPECT_EQ(lstat.error, 0);
+  EXPECT_TRUE(S_ISLNK(tracee_.ObjectAt<struct stat>(kBuffer).st_mode));
+
+  const std::string visible = "/etc/hostname";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(visible.c_str(), visible.size() + 1))));
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx,
+                     {static_cast<std::uint64_t>(AT_FDCWD), kPath, 0, STATX_SIZE, kBuffer}).error,
+            0);
+  EXPECT_EQ(tracee_.ObjectAt<struct statx>(kBuffer).stx_size, 10u);  // "container\n"
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_stat, {kPath, 0x1}).error, EFAULT);
+}
+
+// fstat is newfstatat(fd, "", AT_EMPTY_PATH): the workload's own file.
+TEST_F(OpenHandler, FstatOfAHeldDescriptor) {
+  int fd = ::open((root_ + "/etc/hostname").c_str(), O_RDONLY | O_CLOEXEC);
+  UniqueFd held(fd);
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span("", 1))));
+  Verdict verdict = StatCall(tracee_, sandbox_, SYS_newfstatat,
+                             {static_cast<std::uint64_t>(fd), kPath, kBuffer, AT_EMPTY_PATH});
+  EXPECT_EQ(verdict.error, 0);
+  EXPECT_EQ(tracee_.ObjectAt<struct stat>(kBuffer).st_size, 10);
+  // Without AT_EMPTY_PATH an empty path does not exist.
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat,
+                     {static_cast<std::uint64_t>(fd), kPath, kBuffer, 0}).error,
+            ENOENT);
+}
+
 TEST(Paths, CallerOwnNamesAreRewritten) {
   ThreadStatus thread{.ns_tgid = 7, .ns_tid = 9};
   EXPECT_EQ(RewriteSelf("/proc/self/status", thread), "/proc/7/status");

@@ -1,0 +1,32 @@
+// What the file handlers share: resolving a path in the container as the
+// workload, and what the file policy answers for the file it resolved to.
+#pragma once
+
+#include <linux/openat2.h>
+
+#include <string>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+#include "config/policy/policy.h"
+#include "sentry/core/thread_status.h"
+#include "sentry/handlers/handler.h"
+
+namespace vigil::sentry {
+
+// Inside the root, and never through a /proc magic link (DESIGN.md §2 rule 4).
+inline constexpr std::uint64_t kResolveInRoot = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+
+// openat2(root, path, flags) as the workload: its search permission on
+// every directory of the path is checked, as the kernel would for it.
+Result<UniqueFd> ResolveAs(const HandlerContext& context, const ThreadStatus& thread, int root,
+                           const std::string& path, int flags);
+
+// The errno the file policy answers for `access` (ENOENT hidden, EACCES
+// denied, EACCES for a write to read-only), 0 if allowed.
+int Refusal(config::FileAccess access, bool write);
+
+// A verdict for a failed step: its errno (EIO if it has none).
+Verdict Failed(const Error& error, Decision decision);
+
+}  // namespace vigil::sentry

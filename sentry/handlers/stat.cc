@@ -1,0 +1,105 @@
+// stat, lstat, newfstatat and statx under a file policy: resolved and
+// decided like open, so a hidden file does not exist here either; the
+// sentry stats the file it resolved to and writes the answer. A call on a
+// descriptor the workload holds (AT_EMPTY_PATH with "", which is how libc
+// implements fstat) needs no decision: the workload has the file already.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include <cerrno>
+
+#include "sentry/handlers/answer.h"
+#include "sentry/handlers/paths.h"
+#include "sentry/handlers/resolve.h"
+
+namespace vigil::sentry {
+namespace {
+
+struct StatRequest {
+  int dirfd = AT_FDCWD;
+  std::uint64_t path = 0;
+  int flags = 0;
+  std::uint64_t buffer = 0;
+  unsigned int mask = 0;  // statx only
+};
+
+StatRequest RequestOf(const SyscallEvent& event) {
+  const auto& a = event.args;
+  switch (event.number) {
+    case SYS_stat:
+      return {AT_FDCWD, a[0], 0, a[1]};
+    case SYS_lstat:
+      return {AT_FDCWD, a[0], AT_SYMLINK_NOFOLLOW, a[1]};
+    case SYS_newfstatat:
+      return {static_cast<int>(a[0]), a[1], static_cast<int>(a[3]), a[2]};
+    default:  // statx(dirfd, path, flags, mask, buffer)
+      return {static_cast<int>(a[0]), a[1], static_cast<int>(a[2]), a[4],
+              static_cast<unsigned int>(a[3])};
+  }
+}
+
+// Stats `file` (any descriptor, O_PATH included) as the request asks and
+// writes the answer to the workload.
+Verdict Answer(HandlerContext& context, const StatRequest& request, int file) {
+  if (context.event.number == SYS_statx) {
+    struct statx result {};
+    const int sync = request.flags & AT_STATX_SYNC_TYPE;
+    if (::statx(file, "", AT_EMPTY_PATH | sync, request.mask, &result) != 0) {
+      return Verdict::Fail(errno, Decision::kAllow);
+    }
+    Verdict verdict = AnswerWithObject(context, request.buffer, result);
+    verdict.decision = Decision::kAllow;
+    return verdict;
+  }
+  struct stat result {};
+  if (::fstat(file, &result) != 0) return Verdict::Fail(errno, Decision::kAllow);
+  Verdict verdict = AnswerWithObject(context, request.buffer, result);
+  verdict.decision = Decision::kAllow;
+  return verdict;
+}
+
+}  // namespace
+
+Verdict HandleStat(HandlerContext& context) {
+  const StatRequest request = RequestOf(context.event);
+  Result<std::string> given = CopyPath(context.tracee, request.path);
+  const bool empty = !given && given.error().code == ENOENT;
+  if (!given && !(empty && (request.flags & AT_EMPTY_PATH))) {
+    return Failed(given.error(), Decision::kAllow);
+  }
+  if (!context.tracee.Valid()) return Verdict::Stale();
+  if (empty) {
+    // fstat: the workload's own descriptor (or its working directory).
+    Result<UniqueFd> held = request.dirfd == AT_FDCWD ? context.tracee.WorkingDirectory()
+                                                      : context.tracee.Descriptor(request.dirfd);
+    if (!held) return Failed(held.error(), Decision::kAllow);
+    return Answer(context, request, held->Get());
+  }
+  context.AuditArg("path", *given);
+  Result<ThreadStatus> thread = context.tracee.Status();
+  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  Result<std::string> path = ContainerPath(context.tracee, *thread, request.dirfd, *given);
+  if (!path) return Failed(path.error(), Decision::kAllow);
+  Result<UniqueFd> root = context.tracee.Root();
+  if (!root) return Failed(root.error(), Decision::kAllow);
+  UniqueFd file;
+  if (std::optional<int> own = OwnDescriptor(*path, *thread)) {
+    Result<UniqueFd> held = context.tracee.Descriptor(*own);
+    if (!held) return Failed(held.error(), Decision::kAllow);
+    file = std::move(*held);
+  } else {
+    const int follow = (request.flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
+    Result<UniqueFd> resolved = ResolveAs(context, *thread, root->Get(), *path, O_PATH | follow);
+    if (!resolved) return Failed(resolved.error(), Decision::kAllow);
+    file = std::move(*resolved);
+  }
+  Result<std::string> where = PathInRoot(file.Get(), root->Get());
+  if (!where) return Failed(where.error(), Decision::kDeny);
+  context.AuditArg("resolved", *where);
+  const config::FileAccess access = config::FileAccessFor(*context.sandbox.policy, *where);
+  if (int refused = Refusal(access, /*write=*/false)) return Verdict::Fail(refused, Decision::kDeny);
+  return Answer(context, request, file.Get());
+}
+
+}  // namespace vigil::sentry
