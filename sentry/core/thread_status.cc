@@ -46,16 +46,20 @@ Result<ThreadStatus> ParseThreadStatus(std::string_view text) {
   std::vector<std::uint32_t> uids = Numbers<std::uint32_t>(Field(text, "Uid"));
   std::vector<std::uint32_t> gids = Numbers<std::uint32_t>(Field(text, "Gid"));
   std::vector<std::uint64_t> caps = Numbers<std::uint64_t>(Field(text, "CapEff"), 16);
+  std::vector<std::uint64_t> permitted = Numbers<std::uint64_t>(Field(text, "CapPrm"), 16);
   std::vector<std::uint32_t> umask = Numbers<std::uint32_t>(Field(text, "Umask"), 8);
   std::vector<pid_t> tgids = Numbers<pid_t>(Field(text, "NStgid"));
   std::vector<pid_t> tids = Numbers<pid_t>(Field(text, "NSpid"));
   if (uids.size() != 4 || gids.size() != 4 || caps.size() != 1 || tgids.empty() || tids.empty()) {
     return Fail("unexpected /proc/TID/status");
   }
+  status.ruid = uids[0];
+  status.rgid = gids[0];
   status.fsuid = uids[3];
   status.fsgid = gids[3];
   for (std::uint32_t gid : Numbers<std::uint32_t>(Field(text, "Groups"))) status.groups.push_back(gid);
   status.cap_effective = caps[0];
+  if (!permitted.empty()) status.cap_permitted = permitted[0];
   if (!umask.empty()) status.umask = static_cast<mode_t>(umask[0]);
   status.ns_tgid = tgids.back();
   status.ns_tid = tids.back();

@@ -14,10 +14,13 @@
 namespace vigil::sentry {
 
 struct ThreadStatus {
+  uid_t ruid = 0;  // real ids, what access(2) checks by default
+  gid_t rgid = 0;
   uid_t fsuid = 0;
   gid_t fsgid = 0;
   std::vector<gid_t> groups;
   std::uint64_t cap_effective = 0;
+  std::uint64_t cap_permitted = 0;
   mode_t umask = 022;
   pid_t ns_tgid = 0;  // innermost NStgid
   pid_t ns_tid = 0;   // innermost NSpid

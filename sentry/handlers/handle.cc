@@ -24,6 +24,10 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleOpenat2(context);
     case Handler::kStat:
       return HandleStat(context);
+    case Handler::kAccess:
+      return HandleAccess(context);
+    case Handler::kReadlink:
+      return HandleReadlink(context);
     case Handler::kNone:
       break;
   }

@@ -45,5 +45,7 @@ Verdict HandleSendmmsg(HandlerContext& context);
 Verdict HandleOpen(HandlerContext& context);
 Verdict HandleOpenat2(HandlerContext& context);
 Verdict HandleStat(HandlerContext& context);
+Verdict HandleAccess(HandlerContext& context);
+Verdict HandleReadlink(HandlerContext& context);
 
 }  // namespace vigil::sentry

@@ -231,6 +231,14 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "resolved and decided like open (a hidden file does not exist); the sentry stats the file it resolved to",
        Names{
           "stat", "lstat", "newfstatat", "statx"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kAccess, 0,
+       "resolved and decided like open (a read-only file is not writable, a hidden one does not exist); checked as the workload's real or effective ids",
+       Names{
+          "access", "faccessat", "faccessat2"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kReadlink, 0,
+       "the link resolved like open without following it, decided on its own path, read by the sentry",
+       Names{
+          "readlink", "readlinkat"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpenat2, 0,
        "refused with ENOSYS under a file policy: callers fall back to openat",
        Names{
@@ -273,14 +281,14 @@ const std::vector<SyscallGroup>& SyscallGroups() {
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "names a path: resolved by the kernel in the workload's own root; mediated by the file policy once its handler lands",
        Names{
-          "access", "truncate", "getcwd", "chdir", "rename",
-          "mkdir", "rmdir", "link", "unlink", "symlink", "readlink", "chmod",
+          "truncate", "getcwd", "chdir", "rename",
+          "mkdir", "rmdir", "link", "unlink", "symlink", "chmod",
           "chown", "lchown", "utime", "mknod", "ustat", "statfs", "sysfs", "setxattr",
           "lsetxattr", "getxattr", "lgetxattr", "listxattr", "llistxattr", "removexattr",
           "lremovexattr", "utimes", "inotify_add_watch", "mkdirat", "mknodat",
           "fchownat", "futimesat", "unlinkat", "renameat", "linkat",
-          "symlinkat", "readlinkat", "fchmodat", "faccessat", "utimensat",
-          "name_to_handle_at", "renameat2", "faccessat2", "fchmodat2",
+          "symlinkat", "fchmodat", "utimensat",
+          "name_to_handle_at", "renameat2", "fchmodat2",
           "statmount", "listmount", "setxattrat", "getxattrat", "listxattrat",
           "removexattrat", "file_getattr", "file_setattr"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,

@@ -94,6 +94,10 @@ std::string_view NameOf(Handler handler) {
       return "openat2";
     case Handler::kStat:
       return "stat";
+    case Handler::kAccess:
+      return "access";
+    case Handler::kReadlink:
+      return "readlink";
   }
   return "?";
 }

@@ -49,6 +49,8 @@ enum class Handler : std::uint8_t {
   kOpen,
   kOpenat2,
   kStat,
+  kAccess,
+  kReadlink,
 };
 
 struct SyscallEntry {

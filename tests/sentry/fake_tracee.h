@@ -52,7 +52,8 @@ class FakeTracee final : public Tracee {
   }
   // This process's own credentials; the namespace ids as set.
   Result<ThreadStatus> Status() override {
-    return ThreadStatus{.fsuid = fsuid, .fsgid = fsgid, .cap_effective = capabilities,
+    return ThreadStatus{.ruid = ::getuid(), .rgid = ::getgid(), .fsuid = fsuid, .fsgid = fsgid,
+                        .cap_effective = capabilities, .cap_permitted = capabilities,
                         .umask = 022, .ns_tgid = ns_tgid, .ns_tid = ns_tid};
   }
 

@@ -9,6 +9,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -209,7 +210,7 @@ Verdict StatCall(FakeTracee& tracee, const Sandbox& sandbox, int number,
                  std::array<std::uint64_t, 6> args) {
   SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
   HandlerContext context{.event = event, .tracee = tracee, .sandbox = sandbox};
-  return Handle(Handler::kStat, context);
+  return Handle(FindSyscall(number)->handler, context);
 }
 
 TEST_F(OpenHandler, StatSeesWhatOpenSees) {
@@ -251,6 +252,45 @@ TEST_F(OpenHandler, FstatOfAHeldDescriptor) {
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat,
                      {static_cast<std::uint64_t>(fd), kPath, kBuffer, 0}).error,
             ENOENT);
+}
+
+TEST_F(OpenHandler, AccessFollowsThePolicy) {
+  auto access = [&](const std::string& path, int mode) {
+    EXPECT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
+    return StatCall(tracee_, sandbox_, SYS_access, {kPath, static_cast<std::uint64_t>(mode)}).error;
+  };
+  sandbox_.policy = &policy_;
+  EXPECT_EQ(access("/etc/hostname", R_OK), 0);
+  EXPECT_EQ(access("/etc/hostname", W_OK), EACCES);  // read-only by the policy
+  EXPECT_EQ(access("/etc/secret", F_OK), ENOENT);
+  EXPECT_EQ(access("/tmp", W_OK), 0);
+  if (::geteuid() == 0) {
+    Write("/etc/rootonly", "r");
+    ::chmod((root_ + "/etc/rootonly").c_str(), 0600);
+    ::chmod(root_.c_str(), 0755);
+    tracee_.fsuid = 1000;  // effective only: access checks the real uid (0)
+    EXPECT_EQ(access("/etc/rootonly", R_OK), 0);
+  }
+}
+
+TEST_F(OpenHandler, ReadlinkReadsTheLinkItself) {
+  fs::create_symlink("/etc/secret", root_ + "/tmp/link");
+  const std::string link = "/tmp/link";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(link.c_str(), link.size() + 1))));
+  Verdict verdict = StatCall(tracee_, sandbox_, SYS_readlink, {kPath, kBuffer, 64});
+  EXPECT_EQ(verdict.value, 11);
+  EXPECT_EQ(std::string(tracee_.ObjectAt<std::array<char, 11>>(kBuffer).data(), 11), "/etc/secret");
+  // Truncated to the buffer, as the kernel does.
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_readlink, {kPath, kBuffer, 4}).value, 4);
+  fs::create_symlink("/etc/hostname", root_ + "/etc/secret-link");
+  policy_.files.insert(policy_.files.begin(), config::FileRule{.pattern = "/etc/secret-link",
+                                                               .access = config::FileAccess::kHidden});
+  const std::string hidden = "/etc/secret-link";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(hidden.c_str(), hidden.size() + 1))));
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_readlink, {kPath, kBuffer, 64}).error, ENOENT);
+  const std::string file = "/etc/hostname";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(file.c_str(), file.size() + 1))));
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_readlink, {kPath, kBuffer, 64}).error, EINVAL);
 }
 
 TEST(Paths, CallerOwnNamesAreRewritten) {

@@ -1,0 +1,110 @@
+// access, faccessat, faccessat2, readlink and readlinkat under a file
+// policy: resolved as the workload like open, so a hidden file does not
+// exist for them either and a read-only one is not writable.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <variant>
+#include <vector>
+
+#include "sentry/handlers/acting_as.h"
+#include "sentry/handlers/paths.h"
+#include "sentry/handlers/resolve.h"
+
+namespace vigil::sentry {
+namespace {
+
+// The file (dirfd, path at `pointer`) names, resolved as the workload and
+// decided by the policy (`write`: asked for write access), with its path in
+// the container; or the verdict to answer with.
+struct Target {
+  UniqueFd file;
+  std::string path;
+};
+
+std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatus& thread,
+                                      int dirfd, std::uint64_t pointer, int flags, bool write) {
+  Result<std::string> given = CopyPath(context.tracee, pointer);
+  if (!given) return Failed(given.error(), Decision::kAllow);
+  context.AuditArg("path", *given);
+  if (!context.tracee.Valid()) return Verdict::Stale();
+  Result<std::string> path = ContainerPath(context.tracee, thread, dirfd, *given);
+  if (!path) return Failed(path.error(), Decision::kAllow);
+  Result<UniqueFd> root = context.tracee.Root();
+  if (!root) return Failed(root.error(), Decision::kAllow);
+  Result<UniqueFd> file = ResolveAs(context, thread, root->Get(), *path, O_PATH | flags);
+  if (!file) return Failed(file.error(), Decision::kAllow);
+  Result<std::string> where = PathInRoot(file->Get(), root->Get());
+  if (!where) return Failed(where.error(), Decision::kDeny);
+  context.AuditArg("resolved", *where);
+  const config::FileAccess access = config::FileAccessFor(*context.sandbox.policy, *where);
+  if (int refused = Refusal(access, write)) return Verdict::Fail(refused, Decision::kDeny);
+  return Target{std::move(*file), std::move(*where)};
+}
+
+}  // namespace
+
+Verdict HandleAccess(HandlerContext& context) {
+  const auto& a = context.event.args;
+  const bool plain = context.event.number == SYS_access;
+  const int dirfd = plain ? AT_FDCWD : static_cast<int>(a[0]);
+  const std::uint64_t pointer = plain ? a[0] : a[1];
+  const int mode = static_cast<int>(plain ? a[1] : a[2]);
+  const int flags = context.event.number == SYS_faccessat2 ? static_cast<int>(a[3]) : 0;
+  Result<ThreadStatus> thread = context.tracee.Status();
+  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  const int follow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
+  auto resolved = Resolve(context, *thread, dirfd, pointer, follow, (mode & W_OK) != 0);
+  if (Verdict* verdict = std::get_if<Verdict>(&resolved)) return std::move(*verdict);
+  const Target& target = std::get<Target>(resolved);
+  // The kernel checks access(2) with the real ids (with AT_EACCESS, the
+  // effective ones): act as those, with the capabilities the kernel would
+  // leave (none for a real uid other than 0).
+  ThreadStatus as = *thread;
+  if ((flags & AT_EACCESS) == 0) {
+    as.fsuid = thread->ruid;
+    as.fsgid = thread->rgid;
+    as.cap_effective = thread->ruid == 0 ? thread->cap_permitted : 0;
+  }
+  Result<ActingAs> acting = ActingAs::Begin(as, context.sandbox.user_namespace);
+  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  if (::faccessat(target.file.Get(), "", mode, AT_EMPTY_PATH | AT_EACCESS) != 0) {
+    return Verdict::Fail(errno, Decision::kAllow);
+  }
+  return Verdict::Return(0, Decision::kAllow);
+}
+
+Verdict HandleReadlink(HandlerContext& context) {
+  const auto& a = context.event.args;
+  const bool plain = context.event.number == SYS_readlink;
+  const int dirfd = plain ? AT_FDCWD : static_cast<int>(a[0]);
+  const std::uint64_t pointer = plain ? a[0] : a[1];
+  const std::uint64_t buffer = plain ? a[1] : a[2];
+  const auto size = static_cast<std::int64_t>(plain ? a[2] : a[3]);
+  if (size <= 0) return Verdict::Fail(EINVAL, Decision::kAllow);
+  Result<ThreadStatus> thread = context.tracee.Status();
+  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  auto resolved = Resolve(context, *thread, dirfd, pointer, O_NOFOLLOW, /*write=*/false);
+  if (Verdict* verdict = std::get_if<Verdict>(&resolved)) return std::move(*verdict);
+  const Target& target = std::get<Target>(resolved);
+  struct stat st {};
+  if (::fstat(target.file.Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
+  if (!S_ISLNK(st.st_mode)) return Verdict::Fail(EINVAL, Decision::kAllow);  // as readlink(2)
+  std::vector<char> text(PATH_MAX);
+  ssize_t n = ::readlinkat(target.file.Get(), "", text.data(), text.size());
+  if (n < 0) return Verdict::Fail(errno, Decision::kAllow);
+  const std::size_t copy = std::min<std::size_t>(static_cast<std::size_t>(n), static_cast<std::size_t>(size));
+  if (!context.tracee.Valid()) return Verdict::Stale();
+  if (Result<void> written = context.tracee.Write(buffer, std::as_bytes(std::span(text.data(), copy)));
+      !written) {
+    return Failed(written.error(), Decision::kAllow);
+  }
+  return Verdict::Return(static_cast<std::int64_t>(copy), Decision::kAllow);
+}
+
+}  // namespace vigil::sentry
