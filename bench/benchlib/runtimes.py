@@ -6,7 +6,6 @@ import ctypes
 import os
 import shutil
 import subprocess
-import time
 
 from . import proc
 
@@ -131,11 +130,3 @@ def detect(names, scratch, vigil_binary, notes):
             found.append(Runtime(name, binary, root, version=version_line([binary, "--version"])))
     return found, mountns
 
-
-def wait_until(predicate, timeout, step=0.01):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
