@@ -33,6 +33,13 @@ Result<UniqueFd> PidfdOpen(pid_t pid) {
   return UniqueFd(static_cast<int>(fd));
 }
 
+Result<UniqueFd> PidfdOpenThread(pid_t tid) {
+  constexpr unsigned int kPidfdThread = O_EXCL;  // the uapi's PIDFD_THREAD
+  long fd = ::syscall(SYS_pidfd_open, tid, kPidfdThread);
+  if (fd < 0) return FailErrno(StrCat("pidfd_open thread ", tid));
+  return UniqueFd(static_cast<int>(fd));
+}
+
 Result<void> PidfdSendSignal(int pidfd, int sig) {
   if (::syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0) != 0) {
     return FailErrno("pidfd_send_signal");

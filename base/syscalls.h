@@ -18,6 +18,9 @@ namespace vigil {
 Result<pid_t> CloneWithPidfd(std::uint64_t flags, UniqueFd* pidfd);
 
 Result<UniqueFd> PidfdOpen(pid_t pid);
+// A pidfd for one thread (PIDFD_THREAD, Linux 6.9): readable once that
+// thread, not its whole process, has exited.
+Result<UniqueFd> PidfdOpenThread(pid_t tid);
 Result<void> PidfdSendSignal(int pidfd, int sig);
 
 // pidfd_getfd(2): a duplicate (close-on-exec) of descriptor `fd` of the

@@ -1,9 +1,5 @@
 #include "shim/audit_observer.h"
 
-#include <charconv>
-#include <filesystem>
-
-#include "base/file.h"
 #include "base/log.h"
 #include "base/strings.h"
 #include "base/time.h"
@@ -11,25 +7,6 @@
 
 namespace vigil::shim {
 namespace {
-
-// The thread group of `tid` (its "Tgid:" in /proc/TID/status), or the tid.
-pid_t ThreadGroupOf(pid_t tid) {
-  Result<std::string> status = ReadFile(StrCat("/proc/", tid, "/status"), 4096);
-  if (!status) return tid;
-  std::size_t at = status->find("\nTgid:");
-  if (at == std::string::npos) return tid;
-  std::string_view rest = std::string_view(*status).substr(at + 6);
-  rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
-  pid_t tgid = tid;
-  std::from_chars(rest.data(), rest.data() + rest.size(), tgid);
-  return tgid;
-}
-
-std::string ExecutableOf(pid_t tid) {
-  std::error_code ec;
-  std::string exe = std::filesystem::read_symlink(StrCat("/proc/", tid, "/exe"), ec).string();
-  return ec ? "" : exe;
-}
 
 bool Wanted(config::AuditLevel level, sentry::Decision decision) {
   switch (level) {
@@ -48,12 +25,13 @@ bool Wanted(config::AuditLevel level, sentry::Decision decision) {
 void AuditObserver::Record(const sentry::DecisionRecord& decision) {
   if (!Wanted(level_, decision.verdict.decision)) return;
   const sentry::SyscallEntry* entry = sentry::FindSyscall(decision.event.number);
+  sentry::ProcessIdentity process = decision.identity();
   sentry::audit::Record record{
       .time = Rfc3339NanoNow(),
       .container_id = container_id_,
-      .pid = ThreadGroupOf(decision.event.tid),
+      .pid = process.pid,
       .tid = decision.event.tid,
-      .exe = ExecutableOf(decision.event.tid),
+      .exe = std::move(process.executable),
       .syscall = entry != nullptr ? std::string(entry->name) : StrCat(decision.event.number),
       .decision = decision.verdict.decision,
       .error = decision.verdict.error,

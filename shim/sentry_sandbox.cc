@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -19,42 +20,6 @@ namespace {
 
 // Unix98 pseudo-terminal slaves (/dev/pts/N).
 constexpr unsigned kPtsMajor = 136;
-
-// The container's hostname and domainname, read live in its UTS namespace:
-// the supervisor steps in for one uname(2) and back out, so that nothing
-// else it runs (hooks) sees the container's names.
-class UtsReader {
- public:
-  static Result<std::shared_ptr<UtsReader>> Open(pid_t init_pid) {
-    UniqueFd container(::open(StrCat("/proc/", init_pid, "/ns/uts").c_str(), O_RDONLY | O_CLOEXEC));
-    if (!container) return FailErrno("open the container's UTS namespace");
-    UniqueFd own(::open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC));
-    if (!own) return FailErrno("open the supervisor's UTS namespace");
-    return std::make_shared<UtsReader>(std::move(container), std::move(own));
-  }
-
-  UtsReader(UniqueFd container, UniqueFd own)
-      : container_(std::move(container)), own_(std::move(own)) {}
-
-  Result<utsname> Read() const {
-    if (::setns(container_.Get(), CLONE_NEWUTS) != 0) {
-      return FailErrno("enter the container's UTS namespace");
-    }
-    utsname names{};
-    const int rc = ::uname(&names);
-    const int err = errno;
-    if (::setns(own_.Get(), CLONE_NEWUTS) != 0) {
-      log::Error(StrCat("the supervisor could not leave the container's UTS namespace: ",
-                        std::strerror(errno)));
-    }
-    if (rc != 0) return FailErrno(err, "uname");
-    return names;
-  }
-
- private:
-  UniqueFd container_;
-  UniqueFd own_;
-};
 
 // The devices the container was given: the default ones, linux.devices,
 // and its terminals (/dev/pts/*, /dev/ptmx, /dev/tty, /dev/console).
@@ -79,13 +44,29 @@ std::function<bool(mode_t, dev_t)> DeviceAllowList(const config::Spec& spec) {
   };
 }
 
+// The init's execution domain is the one the config sets, or else the one
+// it inherited from the supervisor.
+bool PersonalityMayDiffer(const config::Spec& spec) {
+  if (spec.linux_spec && spec.linux_spec->personality) {
+    return spec.linux_spec->personality->domain != "LINUX";
+  }
+  return ::personality(0xffffffff) != PER_LINUX;
+}
+
 }  // namespace
 
+Result<UniqueFd> JoinContainerUts(pid_t init_pid) {
+  UniqueFd own(::open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC));
+  if (!own) return FailErrno("open the supervisor's UTS namespace");
+  UniqueFd container(::open(StrCat("/proc/", init_pid, "/ns/uts").c_str(), O_RDONLY | O_CLOEXEC));
+  if (!container) return FailErrno("open the container's UTS namespace");
+  if (::setns(container.Get(), CLONE_NEWUTS) != 0) return FailErrno("join the container's UTS namespace");
+  return own;
+}
+
 Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec& spec,
-                                      const config::Policy& policy, pid_t init_pid,
-                                      std::uint64_t init_start,
+                                      const config::Policy& policy, std::uint64_t init_start,
                                       const runtime::cgroup::Cgroup& cgroup) {
-  ASSIGN_OR_RETURN(std::shared_ptr<UtsReader> uts, UtsReader::Open(init_pid));
   sentry::Sandbox sandbox;
   sandbox.container_id = id;
   sandbox.policy = &policy;
@@ -99,7 +80,13 @@ Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec&
     sandbox.kernel_release = it->second;
   }
   sandbox.started_after_boot = init_start / static_cast<std::uint64_t>(::sysconf(_SC_CLK_TCK));
-  sandbox.uts_names = [uts] { return uts->Read(); };
+  sandbox.personality_may_differ = PersonalityMayDiffer(spec);
+  // Live and cheap: the supervisor is in the container's UTS namespace.
+  sandbox.uts_names = []() -> Result<utsname> {
+    utsname names{};
+    if (::uname(&names) != 0) return FailErrno("uname");
+    return names;
+  };
   sandbox.memory = [&cgroup]() -> Result<sentry::ContainerMemory> {
     ASSIGN_OR_RETURN(runtime::cgroup::Stats stats, cgroup.ReadStats());
     sentry::ContainerMemory memory;

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "base/result.h"
+#include "base/unique_fd.h"
 #include "config/oci/spec.h"
 #include "runtime/cgroup/cgroup.h"
 #include "sentry/core/sandbox.h"
@@ -16,11 +17,15 @@ namespace vigil::shim {
 // The annotation that sets the kernel release uname(2) reports.
 inline constexpr std::string_view kKernelReleaseAnnotation = "dev.vigil.kernel-release";
 
+// Moves the supervisor into the container's UTS namespace, where uname(2)
+// gives the container's live names in one syscall (the workload may rename
+// itself); returns the namespace it left, for the hooks it still runs.
+Result<UniqueFd> JoinContainerUts(pid_t init_pid);
+
 // `policy` and `cgroup` must outlive the sandbox. `init_start` is the
 // init's start time in clock ticks since boot.
 Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec& spec,
-                                      const config::Policy& policy, pid_t init_pid,
-                                      std::uint64_t init_start,
+                                      const config::Policy& policy, std::uint64_t init_start,
                                       const runtime::cgroup::Cgroup& cgroup);
 
 }  // namespace vigil::shim

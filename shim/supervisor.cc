@@ -51,6 +51,16 @@ sigset_t ForwardedSignals() {
   return set;
 }
 
+// Whether the process at the other end of `conn` runs in an execution domain
+// other than PER_LINUX; if that cannot be told, assume it may.
+bool PeerPersonalityDiffers(int conn) {
+  ucred peer{};
+  socklen_t length = sizeof peer;
+  if (::getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0) return true;
+  Result<std::string> text = ReadFile(StrCat("/proc/", peer.pid, "/personality"), 64);
+  return !text || !text->starts_with("00000000");
+}
+
 std::string MapLines(const std::vector<config::IdMapping>& mappings) {
   std::string out;
   for (const config::IdMapping& m : mappings) {
@@ -100,6 +110,8 @@ class Supervisor {
   UniqueFd control_fd_;
   std::optional<Channel> init_channel_;
   std::optional<runtime::cgroup::Cgroup> cgroup_;
+  // The UTS namespace the supervisor left for the container's (hooks run here).
+  UniqueFd host_uts_;
   bool starting_ = false;  // a start request waits for the init's exec
   std::optional<siginfo_t> exit_;  // how the init ended, once it has
   // The sentry: one event loop for signals, control requests and every
@@ -137,9 +149,9 @@ constexpr std::chrono::milliseconds kAuditFlushPeriod(200);
 Result<void> Supervisor::StartSentry() {
   ASSIGN_OR_RETURN(loop_, sentry::EventLoop::Create(kFibers, kFiberStack));
   ASSIGN_OR_RETURN(std::uint64_t init_start, ProcessStartTime(init_pid_));
+  ASSIGN_OR_RETURN(host_uts_, JoinContainerUts(init_pid_));
   ASSIGN_OR_RETURN(sandbox_,
-                   SentrySandbox(args_.record.id, args_.spec, args_.policy, init_pid_, init_start,
-                                 *cgroup_));
+                   SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start, *cgroup_));
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
   audit_.emplace(std::move(log), args_.record.id, args_.policy.audit);
   sentry_ = std::make_unique<sentry::UnotifyServer>(
@@ -253,7 +265,8 @@ Result<void> Supervisor::Start() {
   // A failing poststart hook is worth a warning, not the container (spec).
   if (Result<void> hooks =
           runtime::RunHooks("poststart", runtime::HooksOf(args_.spec, "poststart"),
-                            runtime::HookState(args_.record, ContainerStatus::kRunning));
+                            runtime::HookState(args_.record, ContainerStatus::kRunning),
+                            host_uts_.Get());
       !hooks) {
     log::Warning(hooks.error().message);
   }
@@ -283,7 +296,9 @@ void Supervisor::ServeRequest(UniqueFd conn) {
   if (*request == "start") {
     Reply(conn.Get(), Start());
   } else if (*request == "listener" && attached) {
-    // An exec'd process's sentry listener, from `vigil exec`.
+    // An exec'd process's sentry listener, from `vigil exec`, whose
+    // execution domain the process inherited.
+    if (PeerPersonalityDiffers(conn.Get())) sentry_->AssumePersonalityMayDiffer();
     Reply(conn.Get(), sentry_->AddListener(std::move(attached)));
   } else {
     Reply(conn.Get(), Fail(StrCat("unknown request ", Quote(*request))));

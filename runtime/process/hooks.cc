@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -17,7 +18,7 @@
 namespace vigil::runtime {
 namespace {
 
-Result<void> RunHook(const config::Hook& hook, const std::string& state_json) {
+Result<void> RunHook(const config::Hook& hook, const std::string& state_json, int uts_namespace) {
   // A socket rather than a pipe: send(MSG_NOSIGNAL) survives a hook that
   // exits without reading, with no SIGPIPE disposition to change.
   int fds[2];
@@ -31,6 +32,7 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json) {
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::dup2(read_end.Get(), STDIN_FILENO);
+    if (uts_namespace >= 0 && ::setns(uts_namespace, CLONE_NEWUTS) != 0) ::_exit(127);
     std::vector<std::string> args = hook.args.empty() ? std::vector{hook.path} : hook.args;
     (void)Exec(hook.path, args, hook.env);
     ::_exit(127);
@@ -84,11 +86,11 @@ const std::vector<config::Hook>& HooksOf(const config::Spec& spec, std::string_v
 }
 
 Result<void> RunHooks(std::string_view kind, const std::vector<config::Hook>& hooks,
-                      const config::State& state) {
+                      const config::State& state, int uts_namespace) {
   if (hooks.empty()) return {};
   std::string state_json = config::DumpState(state);
   for (std::size_t i = 0; i < hooks.size(); ++i) {
-    RETURN_IF_ERROR_WRAP(RunHook(hooks[i], state_json),
+    RETURN_IF_ERROR_WRAP(RunHook(hooks[i], state_json, uts_namespace),
                          StrCat("hooks.", kind, "[", i, "] ", hooks[i].path));
   }
   return {};

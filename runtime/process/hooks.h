@@ -15,8 +15,10 @@ namespace vigil::runtime {
 // each with `state` on stdin, stopping at the first that fails: exits
 // non-zero, dies, or outlives its timeout (then it is killed). The error
 // names the hook: "hooks.createRuntime[1] /usr/bin/x: exit status 2".
+// `uts_namespace`, when not -1, is the UTS namespace the hooks run in
+// instead of the caller's (the supervisor lives in the container's).
 Result<void> RunHooks(std::string_view kind, const std::vector<config::Hook>& hooks,
-                      const config::State& state);
+                      const config::State& state, int uts_namespace = -1);
 
 // The hooks of `kind` in `spec` (empty when there are none).
 const std::vector<config::Hook>& HooksOf(const config::Spec& spec, std::string_view kind);

@@ -36,6 +36,9 @@ struct Sandbox {
   std::function<bool(mode_t type, dev_t device)> device_allowed = [](mode_t, dev_t) {
     return false;
   };
+  // The init may run in an execution domain other than PER_LINUX (the
+  // config sets one, or the runtime itself runs under one).
+  bool personality_may_differ = false;
   // uname(2)'s release as the workload sees it; empty: the host's.
   std::string kernel_release;
   // When the container started, in seconds since the host booted.

@@ -48,9 +48,10 @@ Result<ThreadStatus> ParseThreadStatus(std::string_view text) {
   std::vector<std::uint64_t> caps = Numbers<std::uint64_t>(Field(text, "CapEff"), 16);
   std::vector<std::uint64_t> permitted = Numbers<std::uint64_t>(Field(text, "CapPrm"), 16);
   std::vector<std::uint32_t> umask = Numbers<std::uint32_t>(Field(text, "Umask"), 8);
+  std::vector<pid_t> tgid = Numbers<pid_t>(Field(text, "Tgid"));
   std::vector<pid_t> tgids = Numbers<pid_t>(Field(text, "NStgid"));
   std::vector<pid_t> tids = Numbers<pid_t>(Field(text, "NSpid"));
-  if (uids.size() != 4 || gids.size() != 4 || caps.size() != 1 || tgids.empty() || tids.empty()) {
+  if (uids.size() != 4 || gids.size() != 4 || caps.size() != 1 || tgid.size() != 1 || tgids.empty() || tids.empty()) {
     return Fail("unexpected /proc/TID/status");
   }
   status.ruid = uids[0];
@@ -61,6 +62,7 @@ Result<ThreadStatus> ParseThreadStatus(std::string_view text) {
   status.cap_effective = caps[0];
   if (!permitted.empty()) status.cap_permitted = permitted[0];
   if (!umask.empty()) status.umask = static_cast<mode_t>(umask[0]);
+  status.tgid = tgid[0];
   status.ns_tgid = tgids.back();
   status.ns_tid = tids.back();
   return status;

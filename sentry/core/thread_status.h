@@ -22,6 +22,7 @@ struct ThreadStatus {
   std::uint64_t cap_effective = 0;
   std::uint64_t cap_permitted = 0;
   mode_t umask = 022;
+  pid_t tgid = 0;     // its process, as the sentry sees it (Tgid)
   pid_t ns_tgid = 0;  // innermost NStgid
   pid_t ns_tid = 0;   // innermost NSpid
 };

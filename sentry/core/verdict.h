@@ -19,6 +19,10 @@ struct Verdict {
     kReturn,  // the syscall returns `value`, or fails with `error` if non-zero
     kStale,   // the syscall no longer waits (the thread died): answer nothing
     kInstallFd,  // the syscall returns `fd`, installed in the workload
+    // The kernel runs the syscall as the workload asked. Only for a decision
+    // made on registers: memory read before could change before the kernel
+    // reads it (seccomp_unotify(2), DESIGN.md §2 rule 2).
+    kContinue,
   };
   Kind kind = Kind::kReturn;
   Decision decision = Decision::kEmulate;
@@ -43,6 +47,7 @@ struct Verdict {
     return {.decision = decision, .error = error};
   }
   static Verdict Stale() { return {.kind = Kind::kStale}; }
+  static Verdict Continue() { return {.kind = Kind::kContinue, .decision = Decision::kAllow}; }
 };
 
 }  // namespace vigil::sentry

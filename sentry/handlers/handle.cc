@@ -28,6 +28,14 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleAccess(context);
     case Handler::kReadlink:
       return HandleReadlink(context);
+    case Handler::kExec:
+      return HandleExec(context);
+    case Handler::kCredentials:
+      return HandleCredentials(context);
+    case Handler::kPersonality:
+      return HandlePersonality(context);
+    case Handler::kChroot:
+      return HandleChroot(context);
     case Handler::kNone:
       break;
   }

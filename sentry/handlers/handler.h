@@ -47,5 +47,9 @@ Verdict HandleOpenat2(HandlerContext& context);
 Verdict HandleStat(HandlerContext& context);
 Verdict HandleAccess(HandlerContext& context);
 Verdict HandleReadlink(HandlerContext& context);
+Verdict HandleExec(HandlerContext& context);
+Verdict HandleCredentials(HandlerContext& context);
+Verdict HandlePersonality(HandlerContext& context);
+Verdict HandleChroot(HandlerContext& context);
 
 }  // namespace vigil::sentry

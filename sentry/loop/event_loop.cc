@@ -8,12 +8,17 @@
 namespace vigil::sentry {
 namespace {
 
-// epoll_event.data: the descriptor, and whether a watch or a waiting fiber
-// owns it.
+// epoll_event.data: the descriptor, whether a watch or a waiting fiber owns
+// it, and which registration of that descriptor number it was. An event
+// fetched in the same epoll_wait batch as the removal of its descriptor is
+// stale; by the generation it is not taken for a new descriptor that got
+// the same number meanwhile.
 constexpr std::uint64_t kWaitTag = std::uint64_t{1} << 32;
+constexpr int kGenerationShift = 33;
 
-std::uint64_t Tag(int fd, bool wait) {
-  return static_cast<std::uint32_t>(fd) | (wait ? kWaitTag : 0);
+std::uint64_t Tag(int fd, bool wait, std::uint32_t generation) {
+  return static_cast<std::uint32_t>(fd) | (wait ? kWaitTag : 0) |
+         (std::uint64_t{generation} << kGenerationShift);
 }
 
 }  // namespace
@@ -33,9 +38,10 @@ EventLoop::EventLoop(UniqueFd epoll, StackPool stacks)
 EventLoop::~EventLoop() { waiting_.clear(); }
 
 Result<void> EventLoop::Watch(int fd, Callback on_ready) {
-  epoll_event ev{.events = EPOLLIN, .data = {.u64 = Tag(fd, false)}};
+  const std::uint32_t generation = NextGeneration();
+  epoll_event ev{.events = EPOLLIN, .data = {.u64 = Tag(fd, false, generation)}};
   if (::epoll_ctl(epoll_.Get(), EPOLL_CTL_ADD, fd, &ev) != 0) return FailErrno("epoll_ctl add");
-  watched_[fd] = std::make_shared<Callback>(std::move(on_ready));
+  watched_[fd] = {generation, std::make_shared<Callback>(std::move(on_ready))};
   return {};
 }
 
@@ -80,7 +86,9 @@ void EventLoop::Resume(boost::context::fiber&& fiber) {
   in_fiber_ = false;
   // An empty continuation: the fiber finished and its stack is back in the
   // pool. Otherwise it yielded in Wait() and is parked on its descriptor.
-  if (suspended) waiting_.emplace(pending_wait_fd_, std::move(suspended));
+  if (suspended) {
+    waiting_.emplace(pending_wait_fd_, Parked{pending_wait_generation_, std::move(suspended)});
+  }
   StartQueued();
 }
 
@@ -97,9 +105,11 @@ Result<void> EventLoop::Wait(int fd, std::uint32_t events) {
   if (waiting_.count(fd) != 0 || watched_.count(fd) != 0) {
     return Fail("EventLoop::Wait on a descriptor already in the loop");
   }
-  epoll_event ev{.events = events | EPOLLONESHOT, .data = {.u64 = Tag(fd, true)}};
+  const std::uint32_t generation = NextGeneration();
+  epoll_event ev{.events = events | EPOLLONESHOT, .data = {.u64 = Tag(fd, true, generation)}};
   if (::epoll_ctl(epoll_.Get(), EPOLL_CTL_ADD, fd, &ev) != 0) return FailErrno("epoll_ctl add");
   pending_wait_fd_ = fd;
+  pending_wait_generation_ = generation;
   to_loop_ = std::move(to_loop_).resume();
   ::epoll_ctl(epoll_.Get(), EPOLL_CTL_DEL, fd, nullptr);
   return {};
@@ -108,17 +118,19 @@ Result<void> EventLoop::Wait(int fd, std::uint32_t events) {
 void EventLoop::Dispatch(const epoll_event& event) {
   const std::uint64_t tag = event.data.u64;
   const int fd = static_cast<int>(tag & 0xffffffff);
+  const auto generation = static_cast<std::uint32_t>(tag >> kGenerationShift);
   if ((tag & kWaitTag) != 0) {
     auto it = waiting_.find(fd);
-    if (it == waiting_.end()) return;
-    boost::context::fiber fiber = std::move(it->second);
+    if (it == waiting_.end() || it->second.generation != generation) return;
+    boost::context::fiber fiber = std::move(it->second.fiber);
     waiting_.erase(it);
     Resume(std::move(fiber));
     return;
   }
   auto it = watched_.find(fd);
-  if (it == watched_.end()) return;  // unwatched earlier in this batch
-  std::shared_ptr<Callback> callback = it->second;  // survives an Unwatch from inside
+  // Unwatched earlier in this batch, perhaps with its number taken again.
+  if (it == watched_.end() || it->second.generation != generation) return;
+  std::shared_ptr<Callback> callback = it->second.callback;  // survives an Unwatch from inside
   (*callback)(event.events);
 }
 

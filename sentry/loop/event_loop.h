@@ -65,14 +65,27 @@ class EventLoop {
 
   UniqueFd epoll_;
   StackPool stacks_;
-  std::map<int, std::shared_ptr<Callback>> watched_;
-  std::map<int, boost::context::fiber> waiting_;  // fd -> the fiber waiting on it
+  struct Watched {
+    std::uint32_t generation;
+    std::shared_ptr<Callback> callback;
+  };
+  struct Parked {
+    std::uint32_t generation;
+    boost::context::fiber fiber;
+  };
+  // 31 bits, as they fit beside the descriptor in epoll_event.data.
+  std::uint32_t NextGeneration() { return next_generation_++ & 0x7fffffff; }
+
+  std::map<int, Watched> watched_;
+  std::map<int, Parked> waiting_;  // fd -> the fiber waiting on it
   std::deque<std::function<void()>> queued_;
   std::vector<UniqueFd> timers_;
   // While a fiber runs: the loop's continuation, to switch back to.
   boost::context::fiber to_loop_;
   bool in_fiber_ = false;
   int pending_wait_fd_ = -1;  // set by Wait() just before it yields
+  std::uint32_t pending_wait_generation_ = 0;
+  std::uint32_t next_generation_ = 0;
 };
 
 }  // namespace vigil::sentry

@@ -34,6 +34,10 @@ bool IdValid(int listener, std::uint64_t id);
 // non-zero. ENOENT (the task no longer waits) is not an error here.
 Result<void> Respond(int listener, std::uint64_t id, std::int64_t value, int error);
 
+// Lets the syscall of `id` run in the kernel as the task made it
+// (SECCOMP_USER_NOTIF_FLAG_CONTINUE). ENOENT is not an error here either.
+Result<void> RespondContinue(int listener, std::uint64_t id);
+
 // Installs `fd` in the notified task and answers `id` with its number, in
 // one step (SECCOMP_ADDFD_FLAG_SEND, DESIGN.md §2 rule 7).
 Result<int> AddFdAndRespond(int listener, std::uint64_t id, int fd, bool cloexec);

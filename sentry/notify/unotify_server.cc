@@ -3,8 +3,11 @@
 #include <sys/epoll.h>
 
 #include <cerrno>
+#include <filesystem>
 
+#include "base/file.h"
 #include "base/log.h"
+#include "base/strings.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/notify/unotify.h"
 #include "sentry/notify/unotify_tracee.h"
@@ -39,45 +42,86 @@ void UnotifyServer::Serve(int listener, const SyscallEvent& event, std::uint64_t
   const auto started = std::chrono::steady_clock::now();
   std::vector<std::pair<std::string, std::string>> audit_args;
   Verdict verdict = Verdict::Fail(ENOSYS, Decision::kDeny);
-  Result<UnotifyTracee> tracee = UnotifyTracee::Open(listener, id, event.tid);
-  if (!tracee) {
-    if (tracee.error().code == ENOENT) return;  // gone: nobody to answer
-    log::Warning(tracee.error().message);
+  const SyscallEntry* entry = FindSyscall(event.number);
+  Result<std::shared_ptr<KnownThread>> thread = threads_.Find(listener, id, event.tid);
+  if (!thread) {
+    if (thread.error().code == ENOENT) return;  // gone: nobody to answer
+    log::Warning(thread.error().message);
     verdict = Verdict::Fail(EPERM, Decision::kDeny);  // cannot be mediated safely
-  } else if (const SyscallEntry* entry = FindSyscall(event.number); entry != nullptr) {
+  } else if (entry != nullptr) {
+    UnotifyTracee tracee(listener, id, *thread, threads_.personality_may_differ());
     HandlerContext context{.event = event,
-                           .tracee = *tracee,
+                           .tracee = tracee,
                            .sandbox = sandbox_,
                            .wait = [this](int fd, std::uint32_t events) {
                              return loop_.Wait(fd, events);
                            }};
     verdict = Handle(entry->handler, context);
     audit_args = std::move(context.audit_args);
+    // What an observed syscall changes is forgotten before it may run.
+    threads_.Observe(entry->handler, event);
   }
-  if (verdict.kind == Verdict::Kind::kStale) return;
-  if (verdict.kind == Verdict::Kind::kInstallFd) {
-    // Installed and answered in one step, so a descriptor never lands in a
-    // thread that stopped waiting for it (DESIGN.md §2 rule 7).
-    Result<int> installed =
-        unotify::AddFdAndRespond(listener, id, verdict.fd->Get(), verdict.cloexec);
-    if (!installed) {
-      if (installed.error().code == ENOENT) return;
+  if (!Answer(listener, id, verdict) || !observer_) return;
+  KnownThread* known = thread ? thread->get() : nullptr;
+  const std::function<ProcessIdentity()> identity = [&] { return IdentityOf(event.tid, known); };
+  observer_(DecisionRecord{.event = event,
+                           .verdict = verdict,
+                           .args = audit_args,
+                           .latency = std::chrono::steady_clock::now() - started,
+                           .identity = identity});
+}
+
+bool UnotifyServer::Answer(int listener, std::uint64_t id, Verdict& verdict) {
+  Result<void> sent;
+  switch (verdict.kind) {
+    case Verdict::Kind::kStale:
+      return false;
+    case Verdict::Kind::kInstallFd: {
+      // Installed and answered in one step, so a descriptor never lands in
+      // a thread that stopped waiting for it (DESIGN.md §2 rule 7).
+      Result<int> installed =
+          unotify::AddFdAndRespond(listener, id, verdict.fd->Get(), verdict.cloexec);
+      if (installed) {
+        verdict.value = *installed;
+        return true;
+      }
+      if (installed.error().code == ENOENT) return false;
       verdict = Verdict::Fail(installed.error().code, verdict.decision);
-    } else {
-      verdict.value = *installed;
+      sent = unotify::Respond(listener, id, 0, verdict.error);
+      break;
     }
+    case Verdict::Kind::kContinue:
+      sent = unotify::RespondContinue(listener, id);
+      break;
+    case Verdict::Kind::kReturn:
+      sent = unotify::Respond(listener, id, verdict.value, verdict.error);
+      break;
   }
-  if (verdict.kind != Verdict::Kind::kInstallFd) {
-    if (Result<void> sent = unotify::Respond(listener, id, verdict.value, verdict.error); !sent) {
-      log::Warning(sent.error().message);
-    }
+  if (!sent) log::Warning(sent.error().message);
+  return true;
+}
+
+// Read after the answer, so without a validity check: the thread may be
+// gone by now, and the audit record then says less. Kept per thread (exec
+// forgets it with the rest).
+ProcessIdentity UnotifyServer::IdentityOf(pid_t tid, KnownThread* thread) {
+  if (thread != nullptr && thread->executable) {
+    return {.pid = thread->tgid, .executable = *thread->executable};
   }
-  if (observer_) {
-    observer_(DecisionRecord{.event = event,
-                             .verdict = verdict,
-                             .args = audit_args,
-                             .latency = std::chrono::steady_clock::now() - started});
+  ProcessIdentity identity{.pid = tid};
+  if (thread != nullptr && thread->status) {
+    identity.pid = thread->status->tgid;
+  } else if (Result<std::string> text = ReadFile(StrCat("/proc/", tid, "/status"), 16384)) {
+    if (Result<ThreadStatus> status = ParseThreadStatus(*text)) identity.pid = status->tgid;
   }
+  std::error_code ec;
+  identity.executable =
+      std::filesystem::read_symlink(StrCat("/proc/", tid, "/exe"), ec).string();
+  if (thread != nullptr && !ec) {
+    thread->tgid = identity.pid;
+    thread->executable = identity.executable;
+  }
+  return identity;
 }
 
 }  // namespace vigil::sentry

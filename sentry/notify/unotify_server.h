@@ -3,6 +3,8 @@
 // notification.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <functional>
 #include <map>
@@ -15,8 +17,15 @@
 #include "sentry/core/tracee.h"
 #include "sentry/core/verdict.h"
 #include "sentry/loop/event_loop.h"
+#include "sentry/notify/known_threads.h"
 
 namespace vigil::sentry {
+
+// The process behind a decision, for the audit log.
+struct ProcessIdentity {
+  pid_t pid = 0;           // its thread group, as the sentry sees it
+  std::string executable;  // empty when it could not be read
+};
 
 // Everything the audit log records about one decision.
 struct DecisionRecord {
@@ -24,6 +33,8 @@ struct DecisionRecord {
   const Verdict& verdict;
   const std::vector<std::pair<std::string, std::string>>& args;
   std::chrono::nanoseconds latency;
+  // Looked up on request only: most decisions are not logged.
+  const std::function<ProcessIdentity()>& identity;
 };
 
 class UnotifyServer {
@@ -31,7 +42,9 @@ class UnotifyServer {
   using Observer = std::function<void(const DecisionRecord&)>;
 
   UnotifyServer(EventLoop& loop, const Sandbox& sandbox, Observer observer)
-      : loop_(loop), sandbox_(sandbox), observer_(std::move(observer)) {}
+      : loop_(loop), sandbox_(sandbox), observer_(std::move(observer)), threads_(loop) {
+    if (sandbox.personality_may_differ) threads_.AssumePersonalityMayDiffer();
+  }
   UnotifyServer(const UnotifyServer&) = delete;
   UnotifyServer& operator=(const UnotifyServer&) = delete;
 
@@ -39,13 +52,23 @@ class UnotifyServer {
   Result<void> AddListener(UniqueFd listener);
   std::size_t listener_count() const { return listeners_.size(); }
 
+  // A process joins whose execution domain may not be PER_LINUX (an exec
+  // from a caller under setarch).
+  void AssumePersonalityMayDiffer() { threads_.AssumePersonalityMayDiffer(); }
+
+  const KnownThreads& threads() const { return threads_; }
+
  private:
   void OnReady(int listener, std::uint32_t events);
   void Serve(int listener, const SyscallEvent& event, std::uint64_t id);
+  // Sends `verdict` as the answer to `id`; false when nobody waits for it.
+  bool Answer(int listener, std::uint64_t id, Verdict& verdict);
+  ProcessIdentity IdentityOf(pid_t tid, KnownThread* thread);
 
   EventLoop& loop_;
   const Sandbox& sandbox_;
   Observer observer_;
+  KnownThreads threads_;
   std::map<int, UniqueFd> listeners_;
 };
 

@@ -1,7 +1,7 @@
 #include "sentry/notify/unotify_tracee.h"
 
 #include <fcntl.h>
-#include <sys/syscall.h>
+#include <sys/personality.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,31 +14,33 @@
 #include "sentry/notify/unotify.h"
 
 namespace vigil::sentry {
-namespace {
-
-// pidfd_open(2)'s PIDFD_THREAD (O_EXCL): a pidfd for one thread.
-constexpr unsigned int kPidfdThread = O_EXCL;
-
-}  // namespace
-
-Result<UnotifyTracee> UnotifyTracee::Open(int listener, std::uint64_t id, pid_t tid) {
-  UniqueFd memory(::open(StrCat("/proc/", tid, "/mem").c_str(), O_RDWR | O_CLOEXEC));
-  if (!memory) return FailErrno(StrCat("open the memory of thread ", tid));
-  if (!unotify::IdValid(listener, id)) return FailErrno(ENOENT, "the syscall no longer waits");
-  return UnotifyTracee(listener, id, tid, std::move(memory));
-}
 
 // A partial copy counts as a fault: the syscall would have faulted too.
-Result<void> UnotifyTracee::Read(std::uint64_t address, std::span<std::byte> out) {
-  ssize_t n = ::pread(memory_.Get(), out.data(), out.size(), static_cast<off_t>(address));
-  if (n != static_cast<ssize_t>(out.size())) return FailErrno(EFAULT, "read workload memory");
+// /proc/TID/mem answers 0 bytes (not EIO) only when its mm has no users
+// left: the thread exec'd after the descriptor was opened.
+template <typename Transfer>
+Result<void> UnotifyTracee::Access(Transfer transfer, std::size_t size, const char* what) {
+  ssize_t n = transfer(thread_->memory.Get());
+  if (n == 0 && size != 0) {
+    RETURN_IF_ERROR(thread_->ReopenMemory(listener_, id_));
+    n = transfer(thread_->memory.Get());
+  }
+  if (n != static_cast<ssize_t>(size)) return FailErrno(EFAULT, what);
   return {};
+}
+
+Result<void> UnotifyTracee::Read(std::uint64_t address, std::span<std::byte> out) {
+  return Access(
+      [&](int memory) { return ::pread(memory, out.data(), out.size(), static_cast<off_t>(address)); },
+      out.size(), "read workload memory");
 }
 
 Result<void> UnotifyTracee::Write(std::uint64_t address, std::span<const std::byte> data) {
-  ssize_t n = ::pwrite(memory_.Get(), data.data(), data.size(), static_cast<off_t>(address));
-  if (n != static_cast<ssize_t>(data.size())) return FailErrno(EFAULT, "write workload memory");
-  return {};
+  return Access(
+      [&](int memory) {
+        return ::pwrite(memory, data.data(), data.size(), static_cast<off_t>(address));
+      },
+      data.size(), "write workload memory");
 }
 
 bool UnotifyTracee::Valid() { return unotify::IdValid(listener_, id_); }
@@ -46,34 +48,39 @@ bool UnotifyTracee::Valid() { return unotify::IdValid(listener_, id_); }
 // /proc/TID/personality: eight hex digits. A reused tid would answer for
 // another task, which the caller's Valid() check before acting catches.
 Result<unsigned int> UnotifyTracee::Personality() {
-  ASSIGN_OR_RETURN(std::string text, ReadFile(StrCat("/proc/", tid_, "/personality"), 64));
+  if (!personality_may_differ_) return PER_LINUX;
+  ASSIGN_OR_RETURN(std::string text,
+                   ReadFile(StrCat("/proc/", thread_->tid, "/personality"), 64));
   unsigned int persona = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), persona, 16);
-  if (ec != std::errc()) return Fail(StrCat("parse the personality of thread ", tid_));
+  if (ec != std::errc()) return Fail(StrCat("parse the personality of thread ", thread_->tid));
   return persona;
 }
 
-// A pidfd for the thread itself (PIDFD_THREAD, Linux 6.9), checked against
-// the notification after it is open: then it is this thread's, not a
-// reused tid's.
+// The thread's own pidfd, checked against a notification when it was opened.
 Result<UniqueFd> UnotifyTracee::Descriptor(int fd) {
-  if (!pidfd_) {
-    long pidfd = ::syscall(SYS_pidfd_open, tid_, kPidfdThread);
-    if (pidfd < 0) return FailErrno(StrCat("pidfd_open thread ", tid_));
-    pidfd_.Reset(static_cast<int>(pidfd));
-    if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
-  }
-  return PidfdGetfd(pidfd_.Get(), fd);
+  return PidfdGetfd(thread_->pidfd.Get(), fd);
 }
 
 // /proc/TID/root and cwd are links to the thread's own directories; the
-// open is checked against the notification like the memory's.
-Result<UniqueFd> UnotifyTracee::Root() { return OpenAnchored("root"); }
+// open is checked against the notification like the memory's. The root is
+// kept (only chroot changes it, and that is observed); the working
+// directory changes with every chdir and is opened each time.
+Result<UniqueFd> UnotifyTracee::Root() {
+  if (!thread_->root) {
+    ASSIGN_OR_RETURN(thread_->root, OpenAnchored("root"));
+  }
+  UniqueFd copy(::fcntl(thread_->root.Get(), F_DUPFD_CLOEXEC, 0));
+  if (!copy) return FailErrno("duplicate the workload's root");
+  return copy;
+}
+
 Result<UniqueFd> UnotifyTracee::WorkingDirectory() { return OpenAnchored("cwd"); }
 
 Result<UniqueFd> UnotifyTracee::OpenAnchored(std::string_view link) {
-  UniqueFd fd(::open(StrCat("/proc/", tid_, "/", link).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (!fd) return FailErrno(StrCat("open /proc/", tid_, "/", link));
+  UniqueFd fd(::open(StrCat("/proc/", thread_->tid, "/", link).c_str(),
+                     O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!fd) return FailErrno(StrCat("open /proc/", thread_->tid, "/", link));
   if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
   return fd;
 }
@@ -83,7 +90,7 @@ Result<UniqueFd> UnotifyTracee::OpenAnchored(std::string_view link) {
 Result<std::string> UnotifyTracee::ReadAnchored(std::string_view link) {
   std::error_code ec;
   std::string target =
-      std::filesystem::read_symlink(StrCat("/proc/", tid_, "/", link), ec).string();
+      std::filesystem::read_symlink(StrCat("/proc/", thread_->tid, "/", link), ec).string();
   if (ec) return FailErrno(ec.value() == ENOENT ? EBADF : ec.value(), StrCat("readlink ", link));
   if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
   return target;
@@ -96,10 +103,15 @@ Result<std::string> UnotifyTracee::DescriptorPath(int fd) {
   return ReadAnchored(StrCat("fd/", fd));
 }
 
+// Kept until the thread's credentials change (KnownThreads::Observe).
 Result<ThreadStatus> UnotifyTracee::Status() {
-  ASSIGN_OR_RETURN(std::string text, ReadFile(StrCat("/proc/", tid_, "/status"), 16384));
+  if (thread_->status) return *thread_->status;
+  ASSIGN_OR_RETURN(std::string text,
+                   ReadFile(StrCat("/proc/", thread_->tid, "/status"), 16384));
   if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
-  return ParseThreadStatus(text);
+  ASSIGN_OR_RETURN(ThreadStatus status, ParseThreadStatus(text));
+  thread_->status = status;
+  return status;
 }
 
 }  // namespace vigil::sentry

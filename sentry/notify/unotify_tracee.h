@@ -1,21 +1,31 @@
-// A notified thread's memory through /proc/TID/mem. The descriptor is
-// opened first and the notification checked valid after: the open then
-// refers to the task that made the syscall, and the mm it pins cannot be
-// another process's even if the tid is reused later (DESIGN.md §2 rule 3).
+// A notified thread as the handlers see it, from what the sentry keeps
+// about it (KnownThread: its memory, credentials and root, opened once and
+// checked against a notification) plus what is read per call (its working
+// directory and descriptors, which change without a syscall the sentry
+// sees). Everything read from /proc/TID is trusted only once the
+// notification is found still valid after the read (DESIGN.md §2 rule 3).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "base/unique_fd.h"
 #include "sentry/core/tracee.h"
+#include "sentry/notify/known_threads.h"
 
 namespace vigil::sentry {
 
 class UnotifyTracee final : public Tracee {
  public:
-  // Fails with ENOENT if the notification is no longer valid.
-  static Result<UnotifyTracee> Open(int listener, std::uint64_t id, pid_t tid);
+  // `personality_may_differ`: false when no process of the container can
+  // have left PER_LINUX, so there is nothing to read.
+  UnotifyTracee(int listener, std::uint64_t id, std::shared_ptr<KnownThread> thread,
+                bool personality_may_differ)
+      : listener_(listener),
+        id_(id),
+        thread_(std::move(thread)),
+        personality_may_differ_(personality_may_differ) {}
 
   Result<void> Read(std::uint64_t address, std::span<std::byte> out) override;
   Result<void> Write(std::uint64_t address, std::span<const std::byte> data) override;
@@ -29,17 +39,17 @@ class UnotifyTracee final : public Tracee {
   Result<ThreadStatus> Status() override;
 
  private:
+  // pread or pwrite of the thread's memory; an mm that died since it was
+  // opened (the thread exec'd) is reopened once.
+  template <typename Transfer>
+  Result<void> Access(Transfer transfer, std::size_t size, const char* what);
   Result<UniqueFd> OpenAnchored(std::string_view link);
   Result<std::string> ReadAnchored(std::string_view link);
 
-  UnotifyTracee(int listener, std::uint64_t id, pid_t tid, UniqueFd memory)
-      : listener_(listener), id_(id), tid_(tid), memory_(std::move(memory)) {}
-
   int listener_;
   std::uint64_t id_;
-  pid_t tid_;
-  UniqueFd memory_;
-  UniqueFd pidfd_;  // opened on first use
+  std::shared_ptr<KnownThread> thread_;
+  bool personality_may_differ_;
 };
 
 }  // namespace vigil::sentry

@@ -129,6 +129,23 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "answered from the container: memory from its cgroup limit and usage, uptime from its start",
        Names{
           "sysinfo"}},
+      {Tier::kMediated, Guard::kNone, Scope::kAlways, Handler::kCredentials, 0,
+       "changes the caller's credentials: let through as asked once the sentry has forgotten the ones it acts with",
+       Names{
+          "setuid", "setgid", "setreuid", "setregid", "setgroups", "setresuid", "setresgid",
+          "setfsuid", "setfsgid", "capset", "umask"}},
+      {Tier::kMediated, Guard::kNone, Scope::kAlways, Handler::kExec, 0,
+       "let through as asked once the sentry has forgotten the process's memory, credentials and executable; the exec policy and PTRACE_EVENT_EXEC verification are not implemented yet",
+       Names{
+          "execve", "execveat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kAlways, Handler::kPersonality, 0,
+       "let through as asked; once a process sets one, uname reads each caller's execution domain",
+       Names{
+          "personality"}},
+      {Tier::kMediated, Guard::kNone, Scope::kAlways, Handler::kChroot, 0,
+       "needs CAP_SYS_CHROOT and stays inside the container's mount namespace; let through once the sentry has forgotten the roots paths resolve from",
+       Names{
+          "chroot"}},
       {Tier::kFast, Guard::kCloneNoNamespaces, Scope::kAlways, Handler::kNone, 0,
        "fork and threads; namespace flags are refused (EPERM)",
        Names{
@@ -193,27 +210,21 @@ const std::vector<SyscallGroup>& SyscallGroups() {
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "identity and process attributes",
        Names{
-          "getpid", "umask", "getrlimit", "getrusage", "getuid", "getgid", "geteuid",
+          "getpid", "getrlimit", "getrusage", "getuid", "getgid", "geteuid",
           "getegid", "getppid", "getpgrp", "getgroups", "getresuid", "getresgid", "getpgid",
-          "getsid", "capget", "personality", "getpriority", "sched_getparam",
+          "getsid", "capget", "getpriority", "sched_getparam",
           "sched_getscheduler", "sched_get_priority_max", "sched_get_priority_min",
           "sched_rr_get_interval", "prctl", "gettid", "sched_getaffinity", "ioprio_get",
           "getcpu", "sched_getattr", "getrandom", "lsm_get_self_attr", "lsm_list_modules"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "changes the caller's own attributes within its capabilities and the container's limits",
        Names{
-          "sched_yield", "setuid", "setgid", "setpgid", "setsid", "setreuid", "setregid",
-          "setgroups", "setresuid", "setresgid", "setfsuid", "setfsgid", "capset",
-          "setpriority", "sched_setparam", "sched_setscheduler", "setrlimit",
+          "sched_yield", "setpgid", "setsid", "setpriority", "sched_setparam", "sched_setscheduler", "setrlimit",
           "sched_setaffinity", "ioprio_set", "prlimit64", "sched_setattr"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "the container's own UTS namespace",
        Names{
           "sethostname", "setdomainname"}},
-      {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
-       "needs CAP_SYS_CHROOT and stays inside the container's mount namespace; path handlers resolve from the caller's own root (/proc/TID/root)",
-       Names{
-          "chroot"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "process lifetime",
        Names{
@@ -291,10 +302,6 @@ const std::vector<SyscallGroup>& SyscallGroups() {
           "name_to_handle_at", "renameat2", "fchmodat2",
           "statmount", "listmount", "setxattrat", "getxattrat", "listxattrat",
           "removexattrat", "file_getattr", "file_setattr"}},
-      {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
-       "program execution: checked against the exec policy and verified at PTRACE_EVENT_EXEC once the exec handler lands",
-       Names{
-          "execve", "execveat"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "entered only from the kernel's uprobe trampolines, which the host installs",
        Names{

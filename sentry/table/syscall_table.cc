@@ -98,6 +98,14 @@ std::string_view NameOf(Handler handler) {
       return "access";
     case Handler::kReadlink:
       return "readlink";
+    case Handler::kExec:
+      return "exec";
+    case Handler::kCredentials:
+      return "credentials";
+    case Handler::kPersonality:
+      return "personality";
+    case Handler::kChroot:
+      return "chroot";
   }
   return "?";
 }

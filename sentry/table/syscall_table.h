@@ -51,6 +51,12 @@ enum class Handler : std::uint8_t {
   kStat,
   kAccess,
   kReadlink,
+  // Let through as asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE, decided on
+  // registers only) once the sentry has forgotten what the call changes:
+  kExec,         // the memory, credentials and executable of the process
+  kCredentials,  // the caller's ids, groups, capabilities or umask
+  kPersonality,  // the execution domain uname must follow
+  kChroot,       // the root that paths resolve from
 };
 
 struct SyscallEntry {

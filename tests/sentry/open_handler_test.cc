@@ -307,7 +307,7 @@ TEST(Paths, CallerOwnNamesAreRewritten) {
 
 TEST(ThreadStatusTest, ParsesCredentialsAndNamespaceIds) {
   Result<ThreadStatus> status = ParseThreadStatus(
-      "Name:\tsh\nUmask:\t0027\nNStgid:\t4242\t7\nNSpid:\t4243\t9\n"
+      "Name:\tsh\nUmask:\t0027\nTgid:\t4242\nNStgid:\t4242\t7\nNSpid:\t4243\t9\n"
       "Uid:\t1000\t1001\t1002\t1003\nGid:\t100\t101\t102\t103\nGroups:\t4 24 27 \n"
       "CapEff:\t00000000a80425fb\n");
   ASSERT_TRUE(status) << status.error().message;
@@ -315,6 +315,7 @@ TEST(ThreadStatusTest, ParsesCredentialsAndNamespaceIds) {
   EXPECT_EQ(status->fsgid, 103u);
   EXPECT_EQ(status->groups, (std::vector<gid_t>{4, 24, 27}));
   EXPECT_EQ(status->umask, 027u);
+  EXPECT_EQ(status->tgid, 4242);
   EXPECT_EQ(status->ns_tgid, 7);
   EXPECT_EQ(status->ns_tid, 9);
   EXPECT_EQ(status->cap_effective, 0xa80425fbu);

@@ -17,6 +17,7 @@
 #include "base/syscalls.h"
 #include "sentry/notify/unotify.h"
 #include "sentry/table/sentry_filter.h"
+#include "tests/sentry/filtered_child.h"
 
 namespace vigil::sentry {
 namespace {
@@ -31,72 +32,25 @@ struct ChildReport {
   unsigned int mem_unit;
 };
 
-class FilteredChild {
- public:
-  // Forks a child that loads the sentry filter, passes its listener's
-  // number, waits for a byte, then calls uname and sysinfo and reports.
-  FilteredChild() {
-    Result<runtime::CompiledFilter> filter = BuildSentryFilter({});
-    EXPECT_TRUE(filter);
-    int to_parent[2], to_child[2];
-    EXPECT_EQ(::pipe2(to_parent, O_CLOEXEC), 0);
-    EXPECT_EQ(::pipe2(to_child, O_CLOEXEC), 0);
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-      Result<UniqueFd> listener = runtime::LoadSeccomp(*filter);
-      if (!listener) ::_exit(100);
-      int number = listener->Get();
-      if (::write(to_parent[1], &number, sizeof number) != sizeof number) ::_exit(101);
-      char go;
-      if (::read(to_child[0], &go, 1) != 1) ::_exit(102);
-      listener->Reset();
-      ChildReport report{};
-      utsname names{};
-      report.uname_errno = ::uname(&names) == 0 ? 0 : errno;
-      std::memcpy(report.nodename, names.nodename, sizeof report.nodename);
-      std::memcpy(report.release, names.release, sizeof report.release);
-      struct sysinfo info {};
-      report.sysinfo_errno = ::sysinfo(&info) == 0 ? 0 : errno;
-      report.totalram = info.totalram;
-      report.mem_unit = info.mem_unit;
-      if (::write(to_parent[1], &report, sizeof report) != sizeof report) ::_exit(103);
-      ::_exit(0);
-    }
-    ::close(to_parent[1]);
-    ::close(to_child[0]);
-    from_child_.Reset(to_parent[0]);
-    to_child_.Reset(to_child[1]);
-  }
+// Calls uname and sysinfo, and reports what they answered.
+void UnameAndSysinfo(int report_fd) {
+  ChildReport report{};
+  utsname names{};
+  report.uname_errno = ::uname(&names) == 0 ? 0 : errno;
+  std::memcpy(report.nodename, names.nodename, sizeof report.nodename);
+  std::memcpy(report.release, names.release, sizeof report.release);
+  struct sysinfo info {};
+  report.sysinfo_errno = ::sysinfo(&info) == 0 ? 0 : errno;
+  report.totalram = info.totalram;
+  report.mem_unit = info.mem_unit;
+  if (::write(report_fd, &report, sizeof report) != sizeof report) ::_exit(103);
+}
 
-  ~FilteredChild() {
-    if (pid_ > 0) ::waitpid(pid_, nullptr, 0);
-  }
-
-  // A duplicate of the child's listener.
-  UniqueFd TakeListener() {
-    int number = -1;
-    EXPECT_EQ(::read(from_child_.Get(), &number, sizeof number), sizeof number);
-    Result<UniqueFd> pidfd = PidfdOpen(pid_);
-    EXPECT_TRUE(pidfd);
-    Result<UniqueFd> listener = PidfdGetfd(pidfd->Get(), number);
-    EXPECT_TRUE(listener) << listener.error().message;
-    return listener ? std::move(*listener) : UniqueFd();
-  }
-
-  void Go() { EXPECT_EQ(::write(to_child_.Get(), "g", 1), 1); }
-  int report_fd() const { return from_child_.Get(); }
-
-  ChildReport ReadReport() {
-    ChildReport report{};
-    EXPECT_EQ(::read(from_child_.Get(), &report, sizeof report), sizeof report);
-    return report;
-  }
-
- private:
-  pid_t pid_ = -1;
-  UniqueFd from_child_, to_child_;
-};
+ChildReport ReadReport(FilteredChild& child) {
+  ChildReport report{};
+  EXPECT_EQ(::read(child.report_fd(), &report, sizeof report), sizeof report);
+  return report;
+}
 
 Sandbox TestSandbox() {
   Sandbox sandbox;
@@ -123,13 +77,13 @@ TEST(UnotifyServer, AnswersMediatedSyscallsAndReportsEachDecision) {
   UnotifyServer server(**loop, sandbox, [&](const DecisionRecord& record) {
     decided.push_back(StrCat(record.event.number, ":", record.verdict.error));
   });
-  FilteredChild child;
+  FilteredChild child(UnameAndSysinfo);
   ASSERT_TRUE(server.AddListener(child.TakeListener()));
   child.Go();
   bool reported = false;
   ASSERT_TRUE((*loop)->Watch(child.report_fd(), [&](std::uint32_t) { reported = true; }));
   ASSERT_TRUE((*loop)->Run([&] { return reported; }));
-  ChildReport report = child.ReadReport();
+  ChildReport report = ReadReport(child);
   EXPECT_EQ(report.uname_errno, 0);
   EXPECT_STREQ(report.nodename, "sentried");
   EXPECT_STREQ(report.release, "4.4.0-sentry");
@@ -141,11 +95,11 @@ TEST(UnotifyServer, AnswersMediatedSyscallsAndReportsEachDecision) {
 // Fail closed: with the listener gone (the supervisor died), a mediated
 // syscall fails instead of reaching the host kernel.
 TEST(UnotifyServer, WithoutTheListenerMediatedSyscallsFail) {
-  FilteredChild child;
+  FilteredChild child(UnameAndSysinfo);
   UniqueFd listener = child.TakeListener();
   listener.Reset();
   child.Go();
-  ChildReport report = child.ReadReport();
+  ChildReport report = ReadReport(child);
   EXPECT_EQ(report.uname_errno, ENOSYS);
   EXPECT_EQ(report.sysinfo_errno, ENOSYS);
 }
