@@ -6,12 +6,21 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 
 #include "base/scope_guard.h"
 #include "base/strings.h"
 #include "base/unique_fd.h"
 
 namespace vigil {
+
+Result<std::string> ReadLink(const std::string& path) {
+  char target[PATH_MAX];
+  ssize_t n = ::readlink(path.c_str(), target, sizeof target);
+  if (n < 0) return FailErrno(StrCat("readlink ", path));
+  if (static_cast<std::size_t>(n) == sizeof target) return FailErrno(ENAMETOOLONG, StrCat("readlink ", path));
+  return std::string(target, static_cast<std::size_t>(n));
+}
 
 Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused

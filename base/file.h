@@ -12,6 +12,10 @@ namespace vigil {
 // Reads `path` into memory, refusing files larger than `max_bytes`.
 Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes);
 
+// The target of symlink `path` (one readlink(2), no lstat first: links in
+// /proc, which report no size, up to PATH_MAX).
+Result<std::string> ReadLink(const std::string& path);
+
 // Writes `contents` to `path` atomically: a temporary file in the same
 // directory, fsync, then rename over `path`. Fails if `path` exists and
 // `overwrite` is false.

@@ -61,6 +61,13 @@ bool PeerPersonalityDiffers(int conn) {
   return !text || !text->starts_with("00000000");
 }
 
+void RaiseDescriptorLimit() {
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == files.rlim_max) return;
+  files.rlim_cur = files.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &files);
+}
+
 std::string MapLines(const std::vector<config::IdMapping>& mappings) {
   std::string out;
   for (const config::IdMapping& m : mappings) {
@@ -147,6 +154,9 @@ constexpr std::size_t kFiberStack = 128 * 1024;
 constexpr std::chrono::milliseconds kAuditFlushPeriod(200);
 
 Result<void> Supervisor::StartSentry() {
+  // The sentry keeps descriptors for each workload thread it serves. The
+  // init is already cloned, so its limit stays the caller's.
+  RaiseDescriptorLimit();
   ASSIGN_OR_RETURN(loop_, sentry::EventLoop::Create(kFibers, kFiberStack));
   ASSIGN_OR_RETURN(std::uint64_t init_start, ProcessStartTime(init_pid_));
   ASSIGN_OR_RETURN(host_uts_, JoinContainerUts(init_pid_));

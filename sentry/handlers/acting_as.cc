@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <utility>
+#include <vector>
 
 #include "base/log.h"
 #include "base/strings.h"
@@ -49,53 +50,88 @@ Result<void> SetGroups(const std::vector<gid_t>& groups) {
   return {};
 }
 
+// The supervisor's own credentials, read once: nothing but ActingAs
+// changes them, and it always puts them back.
+struct OwnIdentity {
+  CapSets caps;
+  std::vector<gid_t> groups;
+  uid_t fsuid = 0;
+  gid_t fsgid = 0;
+  mode_t umask = 0;
+};
+
+Result<OwnIdentity> ReadOwnIdentity() {
+  OwnIdentity own;
+  ASSIGN_OR_RETURN(own.caps, GetCaps());
+  int count = ::getgroups(0, nullptr);
+  if (count < 0) return FailErrno("getgroups");
+  own.groups.resize(static_cast<std::size_t>(count));
+  if (::getgroups(count, own.groups.data()) < 0) return FailErrno("getgroups");
+  own.fsuid = static_cast<uid_t>(::setfsuid(static_cast<uid_t>(-1)));
+  own.fsgid = static_cast<gid_t>(::setfsgid(static_cast<gid_t>(-1)));
+  own.umask = ::umask(0);
+  ::umask(own.umask);
+  return own;
+}
+
+const Result<OwnIdentity>& Own() {
+  static const Result<OwnIdentity> own = ReadOwnIdentity();
+  return own;
+}
+
 }  // namespace
 
 Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namespace) {
+  const Result<OwnIdentity>& own = Own();
+  if (!own) return tl::unexpected(own.error());
   ActingAs acting;
-  ASSIGN_OR_RETURN(CapSets caps, GetCaps());
-  acting.effective_ = caps.effective;
-  acting.permitted_ = caps.permitted;
-  acting.inheritable_ = caps.inheritable;
-  int count = ::getgroups(0, nullptr);
-  if (count < 0) return FailErrno("getgroups");
-  acting.groups_.resize(static_cast<std::size_t>(count));
-  if (::getgroups(count, acting.groups_.data()) < 0) return FailErrno("getgroups");
-  acting.fsuid_ = static_cast<uid_t>(::setfsuid(static_cast<uid_t>(-1)));
-  acting.fsgid_ = static_cast<gid_t>(::setfsgid(static_cast<gid_t>(-1)));
-  acting.umask_ = ::umask(thread.umask);
   acting.active_ = true;  // from here the destructor restores
-  RETURN_IF_ERROR(SetGroups(thread.groups));
-  ::setfsgid(thread.fsgid);
-  ::setfsuid(thread.fsuid);
-  if (static_cast<uid_t>(::setfsuid(static_cast<uid_t>(-1))) != thread.fsuid ||
-      static_cast<gid_t>(::setfsgid(static_cast<gid_t>(-1))) != thread.fsgid) {
-    return Fail("could not take the workload's filesystem ids");
+  if (thread.umask != own->umask) {
+    ::umask(thread.umask);
+    acting.umask_changed_ = true;
+  }
+  if (thread.groups != own->groups) {
+    RETURN_IF_ERROR(SetGroups(thread.groups));
+    acting.groups_changed_ = true;
+  }
+  if (thread.fsuid != own->fsuid || thread.fsgid != own->fsgid) {
+    acting.ids_changed_ = true;
+    ::setfsgid(thread.fsgid);
+    ::setfsuid(thread.fsuid);
+    // setfsuid(2) reports no failure: ask for the ids back.
+    if (static_cast<uid_t>(::setfsuid(static_cast<uid_t>(-1))) != thread.fsuid ||
+        static_cast<gid_t>(::setfsgid(static_cast<gid_t>(-1))) != thread.fsgid) {
+      return Fail("could not take the workload's filesystem ids");
+    }
   }
   // Only capabilities the workload holds too; none from another namespace.
-  const std::uint64_t effective = in_user_namespace ? 0 : (thread.cap_effective & caps.permitted);
-  RETURN_IF_ERROR(SetCaps({effective, caps.permitted, caps.inheritable}));
+  const std::uint64_t effective =
+      in_user_namespace ? 0 : (thread.cap_effective & own->caps.permitted);
+  if (effective != own->caps.effective) {
+    RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
+    acting.caps_changed_ = true;
+  }
   return acting;
 }
 
 ActingAs::ActingAs(ActingAs&& other) noexcept
     : active_(std::exchange(other.active_, false)),
-      groups_(std::move(other.groups_)),
-      effective_(other.effective_),
-      permitted_(other.permitted_),
-      inheritable_(other.inheritable_),
-      umask_(other.umask_),
-      fsuid_(other.fsuid_),
-      fsgid_(other.fsgid_) {}
+      umask_changed_(other.umask_changed_),
+      groups_changed_(other.groups_changed_),
+      ids_changed_(other.ids_changed_),
+      caps_changed_(other.caps_changed_) {}
 
 ActingAs::~ActingAs() {
   if (!active_) return;
+  const OwnIdentity& own = *Own();  // Begin checked it
   // Capabilities first: setting ids and groups back needs them.
-  Result<void> restored = SetCaps({effective_, permitted_, inheritable_});
-  ::setfsuid(fsuid_);
-  ::setfsgid(fsgid_);
-  ::umask(umask_);
-  if (restored) restored = SetGroups(groups_);
+  Result<void> restored = caps_changed_ ? SetCaps(own.caps) : Result<void>();
+  if (ids_changed_) {
+    ::setfsuid(own.fsuid);
+    ::setfsgid(own.fsgid);
+  }
+  if (umask_changed_) ::umask(own.umask);
+  if (restored && groups_changed_) restored = SetGroups(own.groups);
   if (!restored) {
     // The supervisor must not go on with a workload's identity.
     log::Error(StrCat("the sentry could not restore its credentials: ", restored.error().message));

@@ -3,13 +3,11 @@
 // uid and gid, supplementary groups, effective capabilities and umask are
 // the thread's, so the kernel checks permissions as it would for the
 // workload. The supervisor is single-threaded: these are its own, per-thread
-// credentials, restored when the ActingAs ends.
+// credentials, restored when the ActingAs ends (and never changed otherwise,
+// so they are read once).
 #pragma once
 
 #include <sys/types.h>
-
-#include <cstdint>
-#include <vector>
 
 #include "base/result.h"
 #include "sentry/core/thread_status.h"
@@ -28,13 +26,12 @@ class ActingAs {
  private:
   ActingAs() = default;
   bool active_ = false;
-  std::vector<gid_t> groups_;
-  std::uint64_t effective_ = 0;
-  std::uint64_t permitted_ = 0;
-  std::uint64_t inheritable_ = 0;
-  mode_t umask_ = 0;
-  uid_t fsuid_ = 0;
-  gid_t fsgid_ = 0;
+  // What differed from the supervisor's own and was changed (the rest is
+  // left alone: each change is a syscall and a new credentials struct).
+  bool umask_changed_ = false;
+  bool groups_changed_ = false;
+  bool ids_changed_ = false;
+  bool caps_changed_ = false;
 };
 
 }  // namespace vigil::sentry

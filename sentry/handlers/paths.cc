@@ -6,7 +6,7 @@
 #include <array>
 #include <charconv>
 #include <cstring>
-#include <filesystem>
+#include "base/file.h"
 
 #include "base/strings.h"
 
@@ -15,12 +15,7 @@ namespace {
 
 constexpr std::size_t kChunk = 256;
 
-Result<std::string> LinkOf(int fd) {
-  std::error_code ec;
-  std::string target = std::filesystem::read_symlink(StrCat("/proc/self/fd/", fd), ec).string();
-  if (ec) return FailErrno(ec.value(), "readlink an open file");
-  return target;
-}
+Result<std::string> LinkOf(int fd) { return ReadLink(StrCat("/proc/self/fd/", fd)); }
 
 bool ReplacePrefix(std::string& path, std::string_view prefix, const std::string& with) {
   if (!path.starts_with(prefix)) return false;

@@ -2,7 +2,9 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "base/strings.h"
@@ -36,6 +38,12 @@ Result<void> KnownThread::ReopenMemory(int listener, std::uint64_t id) {
 }
 
 KnownThreads::~KnownThreads() { ForgetAll(); }
+
+std::size_t KnownThreads::DefaultCapacity() {
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) != 0) return 64;
+  return std::clamp<std::size_t>(files.rlim_cur / 4, 16, 4096);
+}
 
 Result<std::shared_ptr<KnownThread>> KnownThreads::Find(int listener, std::uint64_t id,
                                                         pid_t tid) {

@@ -62,8 +62,9 @@ class KnownThreads {
  public:
   // At most `capacity` threads are kept (each holds two or three
   // descriptors); beyond that a notification's thread is opened for it
-  // alone and closed after.
-  explicit KnownThreads(EventLoop& loop, std::size_t capacity = 4096)
+  // alone and closed after. By default a quarter of the descriptors the
+  // process may open, up to 4096.
+  explicit KnownThreads(EventLoop& loop, std::size_t capacity = DefaultCapacity())
       : loop_(loop), capacity_(capacity) {}
   KnownThreads(const KnownThreads&) = delete;
   KnownThreads& operator=(const KnownThreads&) = delete;
@@ -85,6 +86,7 @@ class KnownThreads {
   std::size_t size() const { return threads_.size(); }
 
  private:
+  static std::size_t DefaultCapacity();
   void Forget(pid_t tid);
   void ForgetAll();
 

@@ -3,7 +3,6 @@
 #include <sys/epoll.h>
 
 #include <cerrno>
-#include <filesystem>
 
 #include "base/file.h"
 #include "base/log.h"
@@ -114,10 +113,9 @@ ProcessIdentity UnotifyServer::IdentityOf(pid_t tid, KnownThread* thread) {
   } else if (Result<std::string> text = ReadFile(StrCat("/proc/", tid, "/status"), 16384)) {
     if (Result<ThreadStatus> status = ParseThreadStatus(*text)) identity.pid = status->tgid;
   }
-  std::error_code ec;
-  identity.executable =
-      std::filesystem::read_symlink(StrCat("/proc/", tid, "/exe"), ec).string();
-  if (thread != nullptr && !ec) {
+  Result<std::string> executable = ReadLink(StrCat("/proc/", tid, "/exe"));
+  if (executable) identity.executable = *executable;
+  if (thread != nullptr && executable) {
     thread->tgid = identity.pid;
     thread->executable = identity.executable;
   }

@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <charconv>
-#include <filesystem>
 
 #include "base/file.h"
 #include "base/strings.h"
@@ -88,10 +87,11 @@ Result<UniqueFd> UnotifyTracee::OpenAnchored(std::string_view link) {
 // Links of /proc/TID read the same way: the answer is trusted only if the
 // notification is still valid after it, so it was this thread's.
 Result<std::string> UnotifyTracee::ReadAnchored(std::string_view link) {
-  std::error_code ec;
-  std::string target =
-      std::filesystem::read_symlink(StrCat("/proc/", thread_->tid, "/", link), ec).string();
-  if (ec) return FailErrno(ec.value() == ENOENT ? EBADF : ec.value(), StrCat("readlink ", link));
+  Result<std::string> target = ReadLink(StrCat("/proc/", thread_->tid, "/", link));
+  if (!target) {
+    const int code = target.error().code;
+    return FailErrno(code == ENOENT ? EBADF : code, StrCat("readlink ", link));
+  }
   if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
   return target;
 }
