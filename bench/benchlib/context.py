@@ -6,8 +6,11 @@ import time
 
 
 class Context:
-    def __init__(self, runtimes, scratch, quick, probe, busybox, log):
+    def __init__(self, runtimes, scratch, quick, probe, busybox, log, mediated=()):
         self.runtimes = runtimes
+        # vigil under a policy that mediates files: an extra column for the
+        # workloads where that path shows (python, syscalls).
+        self.mediated = list(mediated)
         self.scratch = scratch
         self.quick = quick
         self.probe = probe

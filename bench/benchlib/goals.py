@@ -39,21 +39,26 @@ def evaluate(data):
     add(None if worst is None else worst[1] <= 1.05, "fast-path syscalls ≤ 1.05 × runc (each)",
         "not measured" if worst is None else
         f"worst {worst[0]} = {worst[1]:.2f} × runc; " + ", ".join(rows))
-    for op in ("open_close", "stat"):
-        m = _m(data, "syscalls", op)
-        a = stats.median(m, "vigil") if m else None
-        b = stats.median(m, "runc") if m else None
-        add(None if a is None or b is None else a - b <= 6000,
-            f"{op.replace('_', '+')} within 6 µs of runc",
-            "not measured" if a is None or b is None else
-            f"{a / 1000:.2f} µs vs {b / 1000:.2f} µs: {(a - b) / 1000:+.2f} µs")
-    for metric, limit in (("import-heavy startup", 1.10), ("data task (200k-row CSV)", 1.05)):
-        m = _m(data, "python", metric)
-        r = stats.ratio(m, "vigil") if m else None
-        add(None if r is None else r <= limit, f"python {metric} ≤ {limit:.2f} × runc",
-            "not measured" if r is None else
-            f"{stats.median(m, 'vigil'):.0f} ms vs {stats.median(m, 'runc'):.0f} ms = "
-            f"{r:.2f} × runc")
+    # Under the default policy files are on the fast path; under `agent`
+    # every open and stat is mediated.
+    for rt, how in (("vigil", "default policy: not mediated"),
+                    ("vigil+agent", "agent policy: mediated")):
+        for op in ("open_close", "stat"):
+            m = _m(data, "syscalls", op)
+            a = stats.median(m, rt) if m else None
+            b = stats.median(m, "runc") if m else None
+            add(None if a is None or b is None else a - b <= 6000,
+                f"{op.replace('_', '+')} within 6 µs of runc ({how})",
+                "not measured" if a is None or b is None else
+                f"{a / 1000:.2f} µs vs {b / 1000:.2f} µs: {(a - b) / 1000:+.2f} µs")
+    for rt in ("vigil", "vigil+agent"):
+        for metric, limit in (("import-heavy startup", 1.10), ("data task (200k-row CSV)", 1.05)):
+            m = _m(data, "python", metric)
+            r = stats.ratio(m, rt) if m else None
+            add(None if r is None else r <= limit, f"python {metric} ≤ {limit:.2f} × runc ({rt})",
+                "not measured" if r is None else
+                f"{stats.median(m, rt):.0f} ms vs {stats.median(m, 'runc'):.0f} ms = "
+                f"{r:.2f} × runc")
     m = _m(data, "memory", "runtime PSS per idle sandbox")
     v = stats.median(m, "vigil") if m else None
     add(None if v is None else v <= 4.0, "memory per idle sandbox ≤ 4 MiB PSS",

@@ -98,7 +98,9 @@ def main(argv):
     rts, mountns = runtimes.detect(wanted, scratch, vigil, notes)
     for n in notes:
         log(n)
-    ctx = context.Context(rts, scratch, args.quick, probe, busybox, log)
+    vigil_rt = next((rt for rt in rts if rt.name == "vigil"), None)
+    mediated = [runtimes.under_policy(vigil_rt, "agent")] if vigil_rt else []
+    ctx = context.Context(rts, scratch, args.quick, probe, busybox, log, mediated)
     ctx.skipped = notes
     facts = machine_facts(rts)
     workloads = [w for w in args.workloads.split(",") if w]
@@ -122,7 +124,7 @@ def main(argv):
         log("interrupted: reporting what was measured")
     finally:
         log("cleaning up every container and helper")
-        for rt in rts:
+        for rt in rts + mediated:
             rt.cleanup()
         if mountns:
             mountns.close()

@@ -94,6 +94,14 @@ class Runtime:
                 proc.kill_group(pid)
 
 
+def under_policy(vigil, policy):
+    """vigil again, with every container under the sentry policy `policy`
+    (`--policy`), shown as its own column: the mediated path's cost where a
+    workload meets it (files under `agent`)."""
+    return Runtime(f"vigil+{policy}", vigil.binary, vigil.root, flags=["--policy", policy],
+                   version=vigil.version)
+
+
 def version_line(argv, preexec=None):
     out = proc.run(argv, timeout=20, preexec=preexec)
     return (out.out.strip().splitlines() or ["?"])[0]

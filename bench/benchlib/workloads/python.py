@@ -55,7 +55,7 @@ def run(ctx):
     for metric, args, rounds, what in cases:
         bundle = bundles.Bundle(ctx.path("bundles", "python-" + metric.split()[0]), "host")
         bundle.write_config(bundles.config(args, extra_mounts=bundles.host_binds()))
-        for _, rt in ctx.interleaved(rounds, [None, *ctx.runtimes]):
+        for _, rt in ctx.interleaved(rounds, [None, *ctx.runtimes, *ctx.mediated]):
             if rt is None:
                 # The host's /tmp is disk here; the container's is tmpfs.
                 env = dict(os.environ, BENCH_TMP=native_tmp)
