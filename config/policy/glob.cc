@@ -2,7 +2,9 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace vigil::config {
 namespace {
@@ -33,6 +35,42 @@ Result<void> CheckGlob(std::string_view pattern) {
     rest = last ? std::string_view() : rest.substr(slash + 1);
   }
   return {};
+}
+
+namespace {
+
+std::vector<std::string> Components(std::string_view path) {
+  std::vector<std::string> out;
+  std::size_t at = 1;
+  while (at <= path.size()) {
+    std::size_t slash = path.find('/', at);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (slash > at) out.emplace_back(path.substr(at, slash - at));
+    at = slash + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+// Component by component (no component contains '/'): the tree's paths all
+// start with dir's components and go on with anything.
+TreeMatch GlobMatchesTree(const std::string& pattern, std::string_view dir) {
+  const bool recursive = pattern.ends_with(kRecursiveSuffix) || pattern == "/**";
+  std::vector<std::string> fixed = Components(
+      recursive ? std::string_view(pattern).substr(0, pattern.size() - 2) : std::string_view(pattern));
+  const std::vector<std::string> tree = Components(dir);
+  const std::size_t common = std::min(fixed.size(), tree.size());
+  for (std::size_t i = 0; i < common; ++i) {
+    if (::fnmatch(fixed[i].c_str(), tree[i].c_str(), 0) != 0) return TreeMatch::kNone;
+  }
+  // "/a/**" with all of "/a" matched by dir's first components: below dir
+  // every path matches too.
+  if (recursive && fixed.size() <= tree.size()) return TreeMatch::kAll;
+  // Longer than dir: it can still match paths beneath. A fixed pattern
+  // shorter than dir matches none of the tree's deeper paths.
+  if (!recursive && fixed.size() < tree.size()) return TreeMatch::kNone;
+  return TreeMatch::kSome;
 }
 
 bool GlobMatches(const std::string& pattern, std::string_view path) {

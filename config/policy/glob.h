@@ -24,4 +24,13 @@ namespace vigil::config {
 // accepts).
 bool GlobMatches(const std::string& pattern, std::string_view path);
 
+// How `pattern` relates to the tree at `dir` (an absolute normalised path:
+// the directory and every path beneath it).
+enum class TreeMatch {
+  kNone,  // it matches nothing in the tree
+  kSome,  // it may match some paths of the tree
+  kAll,   // it matches every path of the tree ("/a/**" for the tree at /a/b)
+};
+TreeMatch GlobMatchesTree(const std::string& pattern, std::string_view dir);
+
 }  // namespace vigil::config

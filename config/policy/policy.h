@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -102,6 +103,11 @@ std::string DumpPolicy(const Policy& policy);
 // The access `policy` grants to `resolved_path`, an absolute normalised path
 // inside the container: the first matching rule's, else file_default.
 FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path);
+
+// The access `policy` grants to `dir` and to every path beneath it when
+// that is one and the same; nullopt when some paths of that tree may get
+// another (renaming the directory would move them from under their rules).
+std::optional<FileAccess> UniformAccessBeneath(const Policy& policy, std::string_view dir);
 
 // Whether connecting or sending to `address` is allowed. AF_INET and AF_INET6
 // are checked against the egress rules (an IPv4-mapped IPv6 address as the

@@ -33,6 +33,27 @@ FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path) {
   return policy.file_default;
 }
 
+// Rules in order, first match wins: the tree's access is uniform when every
+// rule that may match part of it, up to the first that matches all of it
+// (or the default), grants the same.
+std::optional<FileAccess> UniformAccessBeneath(const Policy& policy, std::string_view dir) {
+  std::optional<FileAccess> partial;
+  auto agrees = [&](FileAccess access) { return !partial || *partial == access; };
+  for (const FileRule& rule : policy.files) {
+    switch (GlobMatchesTree(rule.pattern, dir)) {
+      case TreeMatch::kNone:
+        break;
+      case TreeMatch::kSome:
+        if (!agrees(rule.access)) return std::nullopt;
+        partial = rule.access;
+        break;
+      case TreeMatch::kAll:
+        return agrees(rule.access) ? std::optional(rule.access) : std::nullopt;
+    }
+  }
+  return agrees(policy.file_default) ? std::optional(policy.file_default) : std::nullopt;
+}
+
 bool EgressAllowed(const Policy& policy, const sockaddr* address, socklen_t length) {
   // The kernel reads the family first and refuses short addresses itself;
   // what it would refuse, a deny-by-default policy refuses first.

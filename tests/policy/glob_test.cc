@@ -81,5 +81,25 @@ TEST(GlobMatchesTest, PlainPathsMatchExactly) {
   EXPECT_FALSE(GlobMatches("/etc", "/etc/passwd"));
 }
 
+TEST(GlobMatchesTreeTest, RelatesAPatternToADirectoryAndEverythingBeneath) {
+  EXPECT_EQ(GlobMatchesTree("/tmp/**", "/tmp"), TreeMatch::kAll);
+  EXPECT_EQ(GlobMatchesTree("/tmp/**", "/tmp/a/b"), TreeMatch::kAll);
+  EXPECT_EQ(GlobMatchesTree("/**", "/etc"), TreeMatch::kAll);
+  EXPECT_EQ(GlobMatchesTree("/home/*/.ssh/**", "/home/alice/.ssh/keys"), TreeMatch::kAll);
+  EXPECT_EQ(GlobMatchesTree("/tmp/**", "/var"), TreeMatch::kNone);
+  EXPECT_EQ(GlobMatchesTree("/tmp/**", "/tmpx"), TreeMatch::kNone);
+  // Patterns reaching below the directory match some of its tree.
+  EXPECT_EQ(GlobMatchesTree("/etc/secret", "/etc"), TreeMatch::kSome);
+  EXPECT_EQ(GlobMatchesTree("/etc/secret", "/"), TreeMatch::kSome);
+  EXPECT_EQ(GlobMatchesTree("/home/*/.ssh/**", "/home"), TreeMatch::kSome);
+  EXPECT_EQ(GlobMatchesTree("/home/*/.ssh/**", "/home/alice"), TreeMatch::kSome);
+  EXPECT_EQ(GlobMatchesTree("/etc/*.key", "/etc"), TreeMatch::kSome);
+  // The directory itself only.
+  EXPECT_EQ(GlobMatchesTree("/etc", "/etc"), TreeMatch::kSome);
+  // Shorter than the directory and not recursive: nothing in the tree.
+  EXPECT_EQ(GlobMatchesTree("/etc", "/etc/ssl"), TreeMatch::kNone);
+  EXPECT_EQ(GlobMatchesTree("/home/bob/.ssh/**", "/home/alice"), TreeMatch::kNone);
+}
+
 }  // namespace
 }  // namespace vigil::config

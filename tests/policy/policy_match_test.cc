@@ -160,5 +160,29 @@ TEST(ExecAllowedTest, GlobsDecide) {
   EXPECT_FALSE(ExecAllowed(p, "/tmp/a.out"));
 }
 
+TEST(UniformAccessBeneathTest, OneAccessForTheWholeTreeOrNone) {
+  Policy p = Parse(R"({"files": {"default": "write", "rules": [
+      {"path": "/etc/secret", "access": "hidden"},
+      {"path": "/usr/**", "access": "read"},
+      {"path": "/data/**", "access": "write"},
+      {"path": "/data/*/keys", "access": "deny"}]}})");
+  EXPECT_EQ(UniformAccessBeneath(p, "/tmp"), FileAccess::kWrite);
+  EXPECT_EQ(UniformAccessBeneath(p, "/usr/lib"), FileAccess::kRead);
+  EXPECT_EQ(UniformAccessBeneath(p, "/etc/ssl"), FileAccess::kWrite);
+  // Moving these would carry a hidden or denied path elsewhere.
+  EXPECT_EQ(UniformAccessBeneath(p, "/etc"), std::nullopt);
+  EXPECT_EQ(UniformAccessBeneath(p, "/"), std::nullopt);
+  // /data/** matches the whole tree first: the later deny rule never applies.
+  EXPECT_EQ(UniformAccessBeneath(p, "/data/x"), FileAccess::kWrite);
+}
+
+TEST(UniformAccessBeneathTest, AnEarlierPartialRuleThatAgreesKeepsItUniform) {
+  Policy p = Parse(R"({"files": {"default": "read", "rules": [
+      {"path": "/work/*.txt", "access": "write"},
+      {"path": "/work/**", "access": "write"}]}})");
+  EXPECT_EQ(UniformAccessBeneath(p, "/work"), FileAccess::kWrite);
+  EXPECT_EQ(UniformAccessBeneath(p, "/other"), FileAccess::kRead);
+}
+
 }  // namespace
 }  // namespace vigil::config
