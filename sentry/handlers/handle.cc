@@ -28,6 +28,14 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleAccess(context);
     case Handler::kReadlink:
       return HandleReadlink(context);
+    case Handler::kCreate:
+      return HandleCreate(context);
+    case Handler::kRemove:
+      return HandleRemove(context);
+    case Handler::kRename:
+      return HandleRename(context);
+    case Handler::kLink:
+      return HandleLink(context);
     case Handler::kExec:
       return HandleExec(context);
     case Handler::kCredentials:

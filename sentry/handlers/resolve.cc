@@ -10,6 +10,10 @@ namespace vigil::sentry {
 Result<UniqueFd> ResolveAs(const HandlerContext& context, const ThreadStatus& thread, int root,
                            const std::string& path, int flags) {
   ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
+  return ResolveInRoot(root, path, flags);
+}
+
+Result<UniqueFd> ResolveInRoot(int root, const std::string& path, int flags) {
   return Openat2(root, path.c_str(), flags, 0, kResolveInRoot);
 }
 

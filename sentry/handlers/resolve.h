@@ -22,6 +22,9 @@ inline constexpr std::uint64_t kResolveInRoot = RESOLVE_IN_ROOT | RESOLVE_NO_MAG
 Result<UniqueFd> ResolveAs(const HandlerContext& context, const ThreadStatus& thread, int root,
                            const std::string& path, int flags);
 
+// The same for a caller that already acts as the workload (ActingAs).
+Result<UniqueFd> ResolveInRoot(int root, const std::string& path, int flags);
+
 // The errno the file policy answers for `access` (ENOENT hidden, EACCES
 // denied, EACCES for a write to read-only), 0 if allowed.
 int Refusal(config::FileAccess access, bool write);

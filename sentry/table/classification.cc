@@ -250,6 +250,22 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "the link resolved like open without following it, decided on its own path, read by the sentry",
        Names{
           "readlink", "readlinkat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kCreate, 0,
+       "the directory resolved as the workload, the policy decided on directory + name, created there by name with the workload's credentials; no device nodes (EPERM)",
+       Names{
+          "mkdir", "mkdirat", "mknod", "mknodat", "symlink", "symlinkat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kRemove, 0,
+       "decided like a create: a name the workload may only read is not its to remove",
+       Names{
+          "unlink", "unlinkat", "rmdir"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kRename, 0,
+       "both names decided like a create; a directory moves only if the policy grants write to its whole tree (else EXDEV: mv copies)",
+       Names{
+          "rename", "renameat", "renameat2"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kLink, 0,
+       "a new name for a file the workload may write, decided like a create, linked from the file the sentry resolved",
+       Names{
+          "link", "linkat"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpenat2, 0,
        "refused with ENOSYS under a file policy: callers fall back to openat",
        Names{
@@ -292,14 +308,12 @@ const std::vector<SyscallGroup>& SyscallGroups() {
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "names a path: resolved by the kernel in the workload's own root; mediated by the file policy once its handler lands",
        Names{
-          "truncate", "getcwd", "chdir", "rename",
-          "mkdir", "rmdir", "link", "unlink", "symlink", "chmod",
-          "chown", "lchown", "utime", "mknod", "ustat", "statfs", "sysfs", "setxattr",
+          "truncate", "getcwd", "chdir", "chmod",
+          "chown", "lchown", "utime", "ustat", "statfs", "sysfs", "setxattr",
           "lsetxattr", "getxattr", "lgetxattr", "listxattr", "llistxattr", "removexattr",
-          "lremovexattr", "utimes", "inotify_add_watch", "mkdirat", "mknodat",
-          "fchownat", "futimesat", "unlinkat", "renameat", "linkat",
-          "symlinkat", "fchmodat", "utimensat",
-          "name_to_handle_at", "renameat2", "fchmodat2",
+          "lremovexattr", "utimes", "inotify_add_watch",
+          "fchownat", "futimesat", "fchmodat", "utimensat",
+          "name_to_handle_at", "fchmodat2",
           "statmount", "listmount", "setxattrat", "getxattrat", "listxattrat",
           "removexattrat", "file_getattr", "file_setattr"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,

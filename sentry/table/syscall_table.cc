@@ -98,6 +98,14 @@ std::string_view NameOf(Handler handler) {
       return "access";
     case Handler::kReadlink:
       return "readlink";
+    case Handler::kCreate:
+      return "create";
+    case Handler::kRemove:
+      return "remove";
+    case Handler::kRename:
+      return "rename";
+    case Handler::kLink:
+      return "link";
     case Handler::kExec:
       return "exec";
     case Handler::kCredentials:

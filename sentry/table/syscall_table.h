@@ -51,6 +51,10 @@ enum class Handler : std::uint8_t {
   kStat,
   kAccess,
   kReadlink,
+  kCreate,  // mkdir, mknod, symlink
+  kRemove,  // unlink, rmdir
+  kRename,
+  kLink,
   // Let through as asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE, decided on
   // registers only) once the sentry has forgotten what the call changes:
   kExec,         // the memory, credentials and executable of the process

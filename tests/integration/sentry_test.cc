@@ -294,6 +294,30 @@ TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"deny","errno":"EACCES")"));
 }
 
+// Renaming, linking or deleting a file the policy hides or keeps read-only
+// is refused like opening it; within writable places all of it works.
+TEST_P(SentryTest, FilePolicyCannotBeSidesteppedByRenameOrLink) {
+  std::ofstream(bundle_ + "/rootfs/etc/secret") << "s3cret\n";
+  BundleConfig config;
+  config.readonly_root = false;
+  config.extra_mounts_json = {R"({"destination": "/tmp", "type": "tmpfs", "source": "tmpfs"})"};
+  config.annotations_json = R"({"dev.vigil.policy": "{\"files\": {\"default\": \"write\", \"rules\": [)"
+                            R"({\"path\": \"/etc/secret\", \"access\": \"hidden\"}, )"
+                            R"({\"path\": \"/bin/**\", \"access\": \"read\"}]}}"})";
+  config.args = {"sh", "-c",
+                 "mv /etc/secret /tmp/s 2>/dev/null || echo no-mv; "
+                 "ln /etc/secret /tmp/h 2>/dev/null || echo no-ln; "
+                 "rm /etc/secret 2>/dev/null || echo no-rm; "
+                 "mv /etc /tmp/etc 2>/dev/null; cat /tmp/etc/secret 2>/dev/null || echo no-dir-mv; "
+                 "rm /bin/ls 2>/dev/null || echo no-rm-ro; "
+                 "mkdir /tmp/d && touch /tmp/d/f && mv /tmp/d /tmp/e && ln /tmp/e/f /tmp/g && "
+                 "rm /tmp/e/f && ls /tmp/e /tmp/g"};
+  WriteConfig(config);
+  Outcome run = Runtime({"run", "--bundle", bundle_, NewId()});
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "no-mv\nno-ln\nno-rm\nno-dir-mv\nno-rm-ro\n/tmp/g\n\n/tmp/e:\n");
+}
+
 // An agent's typical job: Python from the host's /usr (bound read-only),
 // every open mediated by the file policy: imports work, the working
 // directory is writable, the rest of the root is not.

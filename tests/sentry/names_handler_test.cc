@@ -1,0 +1,222 @@
+// The handlers that add, remove and move names, against a fake tracee whose
+// container root is a temporary directory: what the file policy lets the
+// workload change, and the ways around a path policy that rename and link
+// would otherwise open.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+
+#include "sentry/handlers/handler.h"
+#include "tests/sentry/fake_tracee.h"
+
+namespace vigil::sentry {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::uint64_t kFirst = FakeTracee::kBase;
+constexpr std::uint64_t kSecond = FakeTracee::kBase + 4096;
+
+class NamesHandler : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/vigil-names-root-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    root_ = tmpl;
+    for (const char* dir : {"/etc", "/tmp", "/data/box", "/work"}) fs::create_directories(root_ + dir);
+    Write("/etc/hostname", "container\n");
+    Write("/etc/secret", "s3cret\n");
+    Write("/etc/denied", "no\n");
+    Write("/data/box/hidden", "h\n");
+    Write("/tmp/mine", "mine\n");
+    tracee_.root = root_;
+    tracee_.cwd = "/work";
+    Result<config::Policy> policy = config::ParsePolicy(R"({"files": {"default": "read", "rules": [
+        {"path": "/etc/secret", "access": "hidden"},
+        {"path": "/etc/denied", "access": "deny"},
+        {"path": "/data/box/hidden", "access": "hidden"},
+        {"path": "/data/**", "access": "write"},
+        {"path": "/tmp/**", "access": "write"},
+        {"path": "/work/**", "access": "write"}]}})");
+    ASSERT_TRUE(policy) << policy.error().message;
+    policy_ = *policy;
+    sandbox_.policy = &policy_;
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  void Write(const std::string& path, const std::string& text) {
+    std::ofstream(root_ + path) << text;
+  }
+  bool Exists(const std::string& path) {
+    struct stat st {};
+    return ::lstat((root_ + path).c_str(), &st) == 0;
+  }
+
+  void Put(std::uint64_t address, const std::string& text) {
+    ASSERT_TRUE(tracee_.Write(address, std::as_bytes(std::span(text.c_str(), text.size() + 1))));
+  }
+
+  // The syscall `number` with `args` (paths put at kFirst and kSecond).
+  Verdict Call(Handler handler, int number, std::array<std::uint64_t, 6> args) {
+    SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
+    HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
+                           .wait = [](int, std::uint32_t) { return Result<void>(); }};
+    return Handle(handler, context);
+  }
+
+  Verdict Rename(const std::string& from, const std::string& to, unsigned int flags = 0) {
+    Put(kFirst, from);
+    Put(kSecond, to);
+    const auto cwd = static_cast<std::uint64_t>(AT_FDCWD);
+    return Call(Handler::kRename, SYS_renameat2, {cwd, kFirst, cwd, kSecond, flags});
+  }
+  Verdict Link(const std::string& from, const std::string& to) {
+    Put(kFirst, from);
+    Put(kSecond, to);
+    return Call(Handler::kLink, SYS_link, {kFirst, kSecond});
+  }
+  Verdict Unlink(const std::string& path) {
+    Put(kFirst, path);
+    return Call(Handler::kRemove, SYS_unlink, {kFirst});
+  }
+  Verdict Rmdir(const std::string& path) {
+    Put(kFirst, path);
+    return Call(Handler::kRemove, SYS_rmdir, {kFirst});
+  }
+  Verdict Mkdir(const std::string& path) {
+    Put(kFirst, path);
+    return Call(Handler::kCreate, SYS_mkdir, {kFirst, 0755});
+  }
+  Verdict Mknod(const std::string& path, mode_t mode, dev_t device = 0) {
+    Put(kFirst, path);
+    return Call(Handler::kCreate, SYS_mknod, {kFirst, mode, device});
+  }
+  Verdict Symlink(const std::string& target, const std::string& path) {
+    Put(kFirst, target);
+    Put(kSecond, path);
+    return Call(Handler::kCreate, SYS_symlink, {kFirst, kSecond});
+  }
+
+  std::string root_;
+  config::Policy policy_;
+  Sandbox sandbox_;
+  FakeTracee tracee_{8192};
+};
+
+TEST_F(NamesHandler, RenamesWithinWritablePlaces) {
+  Verdict verdict = Rename("/tmp/mine", "/work/moved");
+  EXPECT_EQ(verdict.error, 0);
+  EXPECT_EQ(verdict.decision, Decision::kAllow);
+  EXPECT_FALSE(Exists("/tmp/mine"));
+  EXPECT_TRUE(Exists("/work/moved"));
+}
+
+// The way around a path policy that rename would open: a hidden or
+// read-only file moved to where the policy lets the workload read or write.
+TEST_F(NamesHandler, AHiddenOrReadOnlyFileCannotBeMovedOut) {
+  Verdict hidden = Rename("/etc/secret", "/tmp/secret");
+  EXPECT_EQ(hidden.error, ENOENT);
+  EXPECT_EQ(hidden.decision, Decision::kDeny);
+  EXPECT_EQ(Rename("/etc/denied", "/tmp/denied").error, EACCES);
+  EXPECT_EQ(Rename("/etc/hostname", "/tmp/hostname").error, EACCES);
+  EXPECT_TRUE(Exists("/etc/secret"));
+  EXPECT_FALSE(Exists("/tmp/secret"));
+  // Nor can a writable file replace a read-only one.
+  EXPECT_EQ(Rename("/tmp/mine", "/etc/hostname").error, EACCES);
+}
+
+// Renaming /data/box would carry its hidden file to a path no rule hides.
+TEST_F(NamesHandler, ADirectoryHoldingARestrictedPathMovesOnlyByCopy) {
+  EXPECT_EQ(Rename("/data/box", "/tmp/box").error, EXDEV);
+  EXPECT_TRUE(Exists("/data/box/hidden"));
+  fs::create_directories(root_ + "/tmp/dir/sub");
+  EXPECT_EQ(Rename("/tmp/dir", "/work/dir").error, 0);
+  EXPECT_TRUE(Exists("/work/dir/sub"));
+}
+
+TEST_F(NamesHandler, ExchangeChecksBothTrees) {
+  fs::create_directories(root_ + "/tmp/swap");
+  EXPECT_EQ(Rename("/tmp/swap", "/data/box", RENAME_EXCHANGE).error, EXDEV);
+  EXPECT_TRUE(Exists("/data/box/hidden"));
+}
+
+TEST_F(NamesHandler, ALinkNeedsAFileTheWorkloadMayWrite) {
+  EXPECT_EQ(Link("/etc/secret", "/tmp/alias").error, ENOENT);
+  EXPECT_EQ(Link("/etc/hostname", "/tmp/alias").error, EACCES);
+  EXPECT_FALSE(Exists("/tmp/alias"));
+  EXPECT_EQ(Link("/tmp/mine", "/work/alias").error, 0);
+  struct stat a {}, b {};
+  ASSERT_EQ(::stat((root_ + "/tmp/mine").c_str(), &a), 0);
+  ASSERT_EQ(::stat((root_ + "/work/alias").c_str(), &b), 0);
+  EXPECT_EQ(a.st_ino, b.st_ino);
+  EXPECT_EQ(Link("/tmp/mine", "/etc/alias").error, EACCES);
+}
+
+// A link whose source is a symlink to a hidden file: link(2) does not
+// follow it, so the new name is another symlink, decided as the link's own
+// path; following it would reach the hidden file, which stays hidden.
+TEST_F(NamesHandler, LinkingASymlinkDoesNotReachItsTarget) {
+  fs::create_symlink("/etc/secret", root_ + "/tmp/pointer");
+  EXPECT_EQ(Link("/tmp/pointer", "/tmp/pointer2").error, 0);
+  EXPECT_TRUE(fs::is_symlink(root_ + "/tmp/pointer2"));
+}
+
+TEST_F(NamesHandler, RemovesOnlyWhatTheWorkloadMayWrite) {
+  EXPECT_EQ(Unlink("/etc/secret").error, ENOENT);
+  EXPECT_EQ(Unlink("/etc/hostname").error, EACCES);
+  EXPECT_TRUE(Exists("/etc/hostname"));
+  EXPECT_EQ(Unlink("/tmp/mine").error, 0);
+  EXPECT_FALSE(Exists("/tmp/mine"));
+  EXPECT_EQ(Unlink("/tmp/mine").error, ENOENT);
+  fs::create_directories(root_ + "/tmp/empty");
+  EXPECT_EQ(Rmdir("/tmp/empty/").error, 0);
+  EXPECT_EQ(Rmdir("/etc").error, EACCES);
+}
+
+TEST_F(NamesHandler, CreatesInWritablePlacesOnly) {
+  EXPECT_EQ(Mkdir("/tmp/new").error, 0);
+  EXPECT_TRUE(fs::is_directory(root_ + "/tmp/new"));
+  EXPECT_EQ(Mkdir("/etc/new").error, EACCES);
+  EXPECT_EQ(Mkdir("/tmp/new").error, EEXIST);
+  EXPECT_EQ(Mknod("/tmp/fifo", S_IFIFO | 0600).error, 0);
+  EXPECT_TRUE(fs::is_fifo(root_ + "/tmp/fifo"));
+  EXPECT_EQ(Mknod("/tmp/null", S_IFCHR | 0666, makedev(1, 3)).error, EPERM);
+  EXPECT_FALSE(Exists("/tmp/null"));
+  EXPECT_EQ(Symlink("/etc/secret", "/tmp/link").error, 0);
+  EXPECT_EQ(fs::read_symlink(root_ + "/tmp/link"), "/etc/secret");
+  EXPECT_EQ(Symlink("x", "/etc/link").error, EACCES);
+}
+
+// Relative names resolve from the working directory, and the directory part
+// of a path is resolved in the container's root: a symlink pointing out
+// lands inside.
+TEST_F(NamesHandler, RelativeAndEscapingPathsStayInTheRoot) {
+  EXPECT_EQ(Mkdir("made").error, 0);
+  EXPECT_TRUE(fs::is_directory(root_ + "/work/made"));
+  fs::create_symlink("../../../../..", root_ + "/work/up");
+  EXPECT_EQ(Mkdir("/work/up/tmp/escaped").error, 0);
+  EXPECT_TRUE(fs::is_directory(root_ + "/tmp/escaped"));
+}
+
+TEST_F(NamesHandler, BadPointersFault) {
+  EXPECT_EQ(Call(Handler::kRemove, SYS_unlink, {0x10}).error, EFAULT);
+  Put(kFirst, "/tmp/mine");
+  EXPECT_EQ(Call(Handler::kRename, SYS_rename, {kFirst, 0x10}).error, EFAULT);
+  EXPECT_TRUE(Exists("/tmp/mine"));
+}
+
+TEST_F(NamesHandler, AStaleNotificationIsNotActedOn) {
+  tracee_.valid = false;
+  EXPECT_EQ(Unlink("/tmp/mine").kind, Verdict::Kind::kStale);
+  EXPECT_TRUE(Exists("/tmp/mine"));
+}
+
+}  // namespace
+}  // namespace vigil::sentry
