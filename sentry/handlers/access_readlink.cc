@@ -42,7 +42,7 @@ std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatu
   Result<std::string> where = PathInRoot(file->Get(), root->Get());
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
-  const config::FileAccess access = config::FileAccessFor(*context.sandbox.policy, *where);
+  const config::FileAccess access = AccessFor(context, *where);
   if (int refused = Refusal(access, write)) return Verdict::Fail(refused, Decision::kDeny);
   return Target{std::move(*file), std::move(*where)};
 }

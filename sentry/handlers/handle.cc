@@ -36,6 +36,8 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleRename(context);
     case Handler::kLink:
       return HandleLink(context);
+    case Handler::kAttributes:
+      return HandleAttributes(context);
     case Handler::kExec:
       return HandleExec(context);
     case Handler::kCredentials:

@@ -51,6 +51,7 @@ Verdict HandleCreate(HandlerContext& context);
 Verdict HandleRemove(HandlerContext& context);
 Verdict HandleRename(HandlerContext& context);
 Verdict HandleLink(HandlerContext& context);
+Verdict HandleAttributes(HandlerContext& context);
 Verdict HandleExec(HandlerContext& context);
 Verdict HandleCredentials(HandlerContext& context);
 Verdict HandlePersonality(HandlerContext& context);

@@ -96,7 +96,7 @@ std::variant<Entry, Verdict> ResolveEntry(HandlerContext& context, int root, std
 // 0 when the policy lets the workload change `entry`, else the errno.
 int ChangeRefusal(const HandlerContext& context, const Entry& entry) {
   if (entry.dot) return 0;
-  return Refusal(config::FileAccessFor(*context.sandbox.policy, entry.path), /*write=*/true);
+  return Refusal(AccessFor(context, entry.path), /*write=*/true);
 }
 
 Verdict Done(int rc) {
@@ -288,7 +288,7 @@ Verdict HandleLink(HandlerContext& context) {
   Result<std::string> where = PathInRoot(file.Get(), root);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved_from", *where);
-  const config::FileAccess access = config::FileAccessFor(*context.sandbox.policy, *where);
+  const config::FileAccess access = AccessFor(context, *where);
   if (int refused = Refusal(access, /*write=*/true)) return Refused(refused);
   auto target = ResolveEntry(context, root, std::get<std::string>(to_path), "resolved_to");
   if (Verdict* verdict = std::get_if<Verdict>(&target)) return std::move(*verdict);

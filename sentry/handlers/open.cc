@@ -82,7 +82,7 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread, int ro
   if (!resolved) return Failed(resolved.error(), Decision::kDeny);
   context.AuditArg("resolved", *resolved);
   if ((request.flags & O_CREAT) && (request.flags & O_EXCL)) return Verdict::Fail(EEXIST, Decision::kAllow);
-  const config::FileAccess access = config::FileAccessFor(*context.sandbox.policy, *resolved);
+  const config::FileAccess access = AccessFor(context, *resolved);
   if (int refused = Refusal(access, Writes(request.flags))) return Verdict::Fail(refused, Decision::kDeny);
   struct stat st {};
   if (::fstat(file.Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
@@ -111,7 +111,7 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, int root,
   if (!where) return Failed(where.error(), Decision::kDeny);
   const std::string target = *where == "/" ? "/" + name : *where + "/" + name;
   context.AuditArg("resolved", target);
-  const config::FileAccess access = config::FileAccessFor(*context.sandbox.policy, target);
+  const config::FileAccess access = AccessFor(context, target);
   if (int refused = Refusal(access, /*write=*/true)) return Verdict::Fail(refused, Decision::kDeny);
   Result<ActingAs> acting = ActingAs::Begin(thread, context.sandbox.user_namespace);
   if (!acting) return Failed(acting.error(), Decision::kAllow);

@@ -93,6 +93,7 @@ Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, in
 
 Result<std::string> PathInRoot(int fd, int root) {
   ASSIGN_OR_RETURN(std::string path, LinkOf(fd));
+  if (!path.starts_with('/')) return std::string();  // "pipe:[4242]" and the like
   ASSIGN_OR_RETURN(std::string root_path, LinkOf(root));
   if (root_path == "/") return path;
   if (path == root_path) return std::string("/");

@@ -34,7 +34,8 @@ std::string RewriteSelf(const std::string& path, const ThreadStatus& thread);
 std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& thread);
 
 // Where the open file `fd` is, as a path in the container whose root is
-// `root` (both readlinks of /proc/self/fd); EXDEV if it is outside.
+// `root` (both readlinks of /proc/self/fd); EXDEV if it is outside; empty
+// for a file that has no path (a pipe, a socket, an anonymous inode).
 Result<std::string> PathInRoot(int fd, int root);
 
 }  // namespace vigil::sentry

@@ -17,6 +17,11 @@ Result<UniqueFd> ResolveInRoot(int root, const std::string& path, int flags) {
   return Openat2(root, path.c_str(), flags, 0, kResolveInRoot);
 }
 
+config::FileAccess AccessFor(const HandlerContext& context, const std::string& path) {
+  if (path.empty()) return config::FileAccess::kWrite;
+  return config::FileAccessFor(*context.sandbox.policy, path);
+}
+
 int Refusal(config::FileAccess access, bool write) {
   switch (access) {
     case config::FileAccess::kHidden:

@@ -25,6 +25,11 @@ Result<UniqueFd> ResolveAs(const HandlerContext& context, const ThreadStatus& th
 // The same for a caller that already acts as the workload (ActingAs).
 Result<UniqueFd> ResolveInRoot(int root, const std::string& path, int flags);
 
+// What the file policy grants to `path` (PathInRoot's): a file without a
+// path, which only a descriptor the workload holds can name, is not the
+// policy's to govern.
+config::FileAccess AccessFor(const HandlerContext& context, const std::string& path);
+
 // The errno the file policy answers for `access` (ENOENT hidden, EACCES
 // denied, EACCES for a write to read-only), 0 if allowed.
 int Refusal(config::FileAccess access, bool write);

@@ -97,7 +97,7 @@ Verdict HandleStat(HandlerContext& context) {
   Result<std::string> where = PathInRoot(file.Get(), root->Get());
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
-  const config::FileAccess access = config::FileAccessFor(*context.sandbox.policy, *where);
+  const config::FileAccess access = AccessFor(context, *where);
   if (int refused = Refusal(access, /*write=*/false)) return Verdict::Fail(refused, Decision::kDeny);
   return Answer(context, request, file.Get());
 }

@@ -167,7 +167,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "read", "write", "close", "fstat", "lseek", "pread64", "pwrite64", "readv",
           "writev", "dup", "dup2", "sendfile", "fcntl", "flock", "fsync", "fdatasync",
-          "ftruncate", "getdents", "fchdir", "fchmod", "fchown", "fstatfs", "sync",
+          "ftruncate", "getdents", "fchdir", "fstatfs", "sync",
           "readahead", "fsetxattr", "fgetxattr", "flistxattr", "fremovexattr", "getdents64",
           "fadvise64", "splice", "tee", "sync_file_range", "vmsplice", "fallocate", "dup3",
           "preadv", "pwritev", "syncfs", "copy_file_range", "preadv2", "pwritev2",
@@ -266,6 +266,11 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "a new name for a file the workload may write, decided like a create, linked from the file the sentry resolved",
        Names{
           "link", "linkat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kAttributes, 0,
+       "resolved like open (or the descriptor's file), changed only where the policy grants write, by the sentry with the workload's credentials",
+       Names{
+          "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
+          "truncate", "utime", "utimes", "futimesat", "utimensat"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpenat2, 0,
        "refused with ENOSYS under a file policy: callers fall back to openat",
        Names{
@@ -308,12 +313,9 @@ const std::vector<SyscallGroup>& SyscallGroups() {
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "names a path: resolved by the kernel in the workload's own root; mediated by the file policy once its handler lands",
        Names{
-          "truncate", "getcwd", "chdir", "chmod",
-          "chown", "lchown", "utime", "ustat", "statfs", "sysfs", "setxattr",
+          "getcwd", "chdir", "ustat", "statfs", "sysfs", "setxattr",
           "lsetxattr", "getxattr", "lgetxattr", "listxattr", "llistxattr", "removexattr",
-          "lremovexattr", "utimes", "inotify_add_watch",
-          "fchownat", "futimesat", "fchmodat", "utimensat",
-          "name_to_handle_at", "fchmodat2",
+          "lremovexattr", "inotify_add_watch", "name_to_handle_at",
           "statmount", "listmount", "setxattrat", "getxattrat", "listxattrat",
           "removexattrat", "file_getattr", "file_setattr"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,

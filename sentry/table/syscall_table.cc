@@ -106,6 +106,8 @@ std::string_view NameOf(Handler handler) {
       return "rename";
     case Handler::kLink:
       return "link";
+    case Handler::kAttributes:
+      return "attributes";
     case Handler::kExec:
       return "exec";
     case Handler::kCredentials:

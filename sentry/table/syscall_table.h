@@ -55,6 +55,7 @@ enum class Handler : std::uint8_t {
   kRemove,  // unlink, rmdir
   kRename,
   kLink,
+  kAttributes,  // chmod, chown, truncate, utime family
   // Let through as asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE, decided on
   // registers only) once the sentry has forgotten what the call changes:
   kExec,         // the memory, credentials and executable of the process

@@ -158,6 +158,20 @@ TEST_F(OpenHandler, OwnDescriptorIsReopened) {
   EXPECT_EQ(Open(StrCat("/proc/self/fd/", secret), O_RDONLY).error, ENOENT);
 }
 
+// Shells hand process substitutions over as /dev/fd/N of a pipe: a file
+// with no path, which the policy does not govern.
+TEST_F(OpenHandler, OwnPipeReopensByItsDescriptorName) {
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  UniqueFd in(fds[0]), out(fds[1]);
+  ASSERT_EQ(::write(out.Get(), "piped\n", 6), 6);
+  Verdict verdict = Open(StrCat("/dev/fd/", in.Get()), O_RDONLY);
+  ASSERT_EQ(verdict.kind, Verdict::Kind::kInstallFd) << verdict.error;
+  char buf[16] = {};
+  EXPECT_EQ(::read(verdict.fd->Get(), buf, sizeof buf), 6);
+  EXPECT_STREQ(buf, "piped\n");
+}
+
 TEST_F(OpenHandler, DevicesOnlyIfTheContainerWasGivenThem) {
   ASSERT_EQ(::mknod((root_ + "/tmp/null").c_str(), S_IFCHR | 0666, makedev(1, 3)), 0);
   EXPECT_EQ(Open("/tmp/null", O_RDONLY).error, EPERM);

@@ -1,7 +1,8 @@
-// The handlers that add, remove and move names, against a fake tracee whose
-// container root is a temporary directory: what the file policy lets the
-// workload change, and the ways around a path policy that rename and link
-// would otherwise open.
+// The handlers that change files without opening them — adding, removing
+// and moving names; mode, owner, size and times — against a fake tracee
+// whose container root is a temporary directory: what the file policy lets
+// the workload change, and the ways around a path policy that rename and
+// link would otherwise open.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -9,9 +10,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+
+#include "base/unique_fd.h"
 
 #include "sentry/handlers/handler.h"
 #include "tests/sentry/fake_tracee.h"
@@ -24,7 +28,7 @@ namespace fs = std::filesystem;
 constexpr std::uint64_t kFirst = FakeTracee::kBase;
 constexpr std::uint64_t kSecond = FakeTracee::kBase + 4096;
 
-class NamesHandler : public ::testing::Test {
+class FileChanges : public ::testing::Test {
  protected:
   void SetUp() override {
     char tmpl[] = "/tmp/vigil-names-root-XXXXXX";
@@ -104,13 +108,37 @@ class NamesHandler : public ::testing::Test {
     return Call(Handler::kCreate, SYS_symlink, {kFirst, kSecond});
   }
 
+  Verdict Chmod(const std::string& path, mode_t mode) {
+    Put(kFirst, path);
+    return Call(Handler::kAttributes, SYS_chmod, {kFirst, mode});
+  }
+  Verdict Truncate(const std::string& path, off_t size) {
+    Put(kFirst, path);
+    return Call(Handler::kAttributes, SYS_truncate, {kFirst, static_cast<std::uint64_t>(size)});
+  }
+  Verdict Chown(const std::string& path) {
+    Put(kFirst, path);
+    return Call(Handler::kAttributes, SYS_chown, {kFirst, 0, 0});
+  }
+  Verdict Utimensat(const std::string& path, std::array<timespec, 2> times) {
+    Put(kFirst, path);
+    EXPECT_TRUE(tracee_.Write(kSecond, std::as_bytes(std::span(times))));
+    const auto cwd = static_cast<std::uint64_t>(AT_FDCWD);
+    return Call(Handler::kAttributes, SYS_utimensat, {cwd, kFirst, kSecond, 0});
+  }
+  mode_t Mode(const std::string& path) {
+    struct stat st {};
+    EXPECT_EQ(::stat((root_ + path).c_str(), &st), 0);
+    return st.st_mode & 07777;
+  }
+
   std::string root_;
   config::Policy policy_;
   Sandbox sandbox_;
   FakeTracee tracee_{8192};
 };
 
-TEST_F(NamesHandler, RenamesWithinWritablePlaces) {
+TEST_F(FileChanges, RenamesWithinWritablePlaces) {
   Verdict verdict = Rename("/tmp/mine", "/work/moved");
   EXPECT_EQ(verdict.error, 0);
   EXPECT_EQ(verdict.decision, Decision::kAllow);
@@ -120,7 +148,7 @@ TEST_F(NamesHandler, RenamesWithinWritablePlaces) {
 
 // The way around a path policy that rename would open: a hidden or
 // read-only file moved to where the policy lets the workload read or write.
-TEST_F(NamesHandler, AHiddenOrReadOnlyFileCannotBeMovedOut) {
+TEST_F(FileChanges, AHiddenOrReadOnlyFileCannotBeMovedOut) {
   Verdict hidden = Rename("/etc/secret", "/tmp/secret");
   EXPECT_EQ(hidden.error, ENOENT);
   EXPECT_EQ(hidden.decision, Decision::kDeny);
@@ -133,7 +161,7 @@ TEST_F(NamesHandler, AHiddenOrReadOnlyFileCannotBeMovedOut) {
 }
 
 // Renaming /data/box would carry its hidden file to a path no rule hides.
-TEST_F(NamesHandler, ADirectoryHoldingARestrictedPathMovesOnlyByCopy) {
+TEST_F(FileChanges, ADirectoryHoldingARestrictedPathMovesOnlyByCopy) {
   EXPECT_EQ(Rename("/data/box", "/tmp/box").error, EXDEV);
   EXPECT_TRUE(Exists("/data/box/hidden"));
   fs::create_directories(root_ + "/tmp/dir/sub");
@@ -141,13 +169,13 @@ TEST_F(NamesHandler, ADirectoryHoldingARestrictedPathMovesOnlyByCopy) {
   EXPECT_TRUE(Exists("/work/dir/sub"));
 }
 
-TEST_F(NamesHandler, ExchangeChecksBothTrees) {
+TEST_F(FileChanges, ExchangeChecksBothTrees) {
   fs::create_directories(root_ + "/tmp/swap");
   EXPECT_EQ(Rename("/tmp/swap", "/data/box", RENAME_EXCHANGE).error, EXDEV);
   EXPECT_TRUE(Exists("/data/box/hidden"));
 }
 
-TEST_F(NamesHandler, ALinkNeedsAFileTheWorkloadMayWrite) {
+TEST_F(FileChanges, ALinkNeedsAFileTheWorkloadMayWrite) {
   EXPECT_EQ(Link("/etc/secret", "/tmp/alias").error, ENOENT);
   EXPECT_EQ(Link("/etc/hostname", "/tmp/alias").error, EACCES);
   EXPECT_FALSE(Exists("/tmp/alias"));
@@ -162,13 +190,13 @@ TEST_F(NamesHandler, ALinkNeedsAFileTheWorkloadMayWrite) {
 // A link whose source is a symlink to a hidden file: link(2) does not
 // follow it, so the new name is another symlink, decided as the link's own
 // path; following it would reach the hidden file, which stays hidden.
-TEST_F(NamesHandler, LinkingASymlinkDoesNotReachItsTarget) {
+TEST_F(FileChanges, LinkingASymlinkDoesNotReachItsTarget) {
   fs::create_symlink("/etc/secret", root_ + "/tmp/pointer");
   EXPECT_EQ(Link("/tmp/pointer", "/tmp/pointer2").error, 0);
   EXPECT_TRUE(fs::is_symlink(root_ + "/tmp/pointer2"));
 }
 
-TEST_F(NamesHandler, RemovesOnlyWhatTheWorkloadMayWrite) {
+TEST_F(FileChanges, RemovesOnlyWhatTheWorkloadMayWrite) {
   EXPECT_EQ(Unlink("/etc/secret").error, ENOENT);
   EXPECT_EQ(Unlink("/etc/hostname").error, EACCES);
   EXPECT_TRUE(Exists("/etc/hostname"));
@@ -180,7 +208,7 @@ TEST_F(NamesHandler, RemovesOnlyWhatTheWorkloadMayWrite) {
   EXPECT_EQ(Rmdir("/etc").error, EACCES);
 }
 
-TEST_F(NamesHandler, CreatesInWritablePlacesOnly) {
+TEST_F(FileChanges, CreatesInWritablePlacesOnly) {
   EXPECT_EQ(Mkdir("/tmp/new").error, 0);
   EXPECT_TRUE(fs::is_directory(root_ + "/tmp/new"));
   EXPECT_EQ(Mkdir("/etc/new").error, EACCES);
@@ -197,7 +225,7 @@ TEST_F(NamesHandler, CreatesInWritablePlacesOnly) {
 // Relative names resolve from the working directory, and the directory part
 // of a path is resolved in the container's root: a symlink pointing out
 // lands inside.
-TEST_F(NamesHandler, RelativeAndEscapingPathsStayInTheRoot) {
+TEST_F(FileChanges, RelativeAndEscapingPathsStayInTheRoot) {
   EXPECT_EQ(Mkdir("made").error, 0);
   EXPECT_TRUE(fs::is_directory(root_ + "/work/made"));
   fs::create_symlink("../../../../..", root_ + "/work/up");
@@ -205,17 +233,59 @@ TEST_F(NamesHandler, RelativeAndEscapingPathsStayInTheRoot) {
   EXPECT_TRUE(fs::is_directory(root_ + "/tmp/escaped"));
 }
 
-TEST_F(NamesHandler, BadPointersFault) {
+TEST_F(FileChanges, BadPointersFault) {
   EXPECT_EQ(Call(Handler::kRemove, SYS_unlink, {0x10}).error, EFAULT);
   Put(kFirst, "/tmp/mine");
   EXPECT_EQ(Call(Handler::kRename, SYS_rename, {kFirst, 0x10}).error, EFAULT);
   EXPECT_TRUE(Exists("/tmp/mine"));
 }
 
-TEST_F(NamesHandler, AStaleNotificationIsNotActedOn) {
+TEST_F(FileChanges, AStaleNotificationIsNotActedOn) {
   tracee_.valid = false;
   EXPECT_EQ(Unlink("/tmp/mine").kind, Verdict::Kind::kStale);
   EXPECT_TRUE(Exists("/tmp/mine"));
+}
+
+TEST_F(FileChanges, ModeOwnerSizeAndTimesChangeOnlyWhereWritable) {
+  EXPECT_EQ(Chmod("/etc/hostname", 0666).error, EACCES);
+  EXPECT_EQ(Mode("/etc/hostname"), 0644u);
+  EXPECT_EQ(Chmod("/etc/secret", 0666).error, ENOENT);
+  EXPECT_EQ(Chown("/etc/denied").error, EACCES);
+  EXPECT_EQ(Truncate("/etc/hostname", 0).error, EACCES);
+  EXPECT_EQ(fs::file_size(root_ + "/etc/hostname"), 10u);
+
+  EXPECT_EQ(Chmod("/tmp/mine", 0600).error, 0);
+  EXPECT_EQ(Mode("/tmp/mine"), 0600u);
+  EXPECT_EQ(Chown("/tmp/mine").error, 0);
+  EXPECT_EQ(Truncate("/tmp/mine", 2).error, 0);
+  EXPECT_EQ(fs::file_size(root_ + "/tmp/mine"), 2u);
+  EXPECT_EQ(Truncate("/tmp/mine", -1).error, EINVAL);
+  EXPECT_EQ(Utimensat("/tmp/mine", {timespec{1000, 0}, timespec{2000, 0}}).error, 0);
+  struct stat st {};
+  ASSERT_EQ(::stat((root_ + "/tmp/mine").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mtim.tv_sec, 2000);
+  EXPECT_EQ(Utimensat("/etc/hostname", {timespec{1000, 0}, timespec{2000, 0}}).error, EACCES);
+}
+
+TEST_F(FileChanges, TruncatingAFifoOrADirectoryOpensNothing) {
+  ASSERT_EQ(::mkfifo((root_ + "/tmp/fifo").c_str(), 0600), 0);
+  EXPECT_EQ(Truncate("/tmp/fifo", 0).error, EINVAL);
+  EXPECT_EQ(Truncate("/tmp", 0).error, EISDIR);
+}
+
+// A descriptor opened for reading does not make a read-only file's mode the
+// workload's to change; a pipe has no path for the policy to govern.
+TEST_F(FileChanges, DescriptorFormsAreDecidedOnTheDescriptorsFile) {
+  UniqueFd readonly(::open((root_ + "/etc/hostname").c_str(), O_RDONLY | O_CLOEXEC));
+  ASSERT_TRUE(readonly);
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_fchmod,
+                 {static_cast<std::uint64_t>(readonly.Get()), 0666}).error, EACCES);
+  EXPECT_EQ(Mode("/etc/hostname"), 0644u);
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe2(pipe_fds, O_CLOEXEC), 0);
+  UniqueFd in(pipe_fds[0]), out(pipe_fds[1]);
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_fchmod,
+                 {static_cast<std::uint64_t>(in.Get()), 0600}).error, 0);
 }
 
 }  // namespace

@@ -1,0 +1,216 @@
+// The syscalls that change a file without writing to it — chmod, chown,
+// truncate, the utime family, and fchmod and fchown on a descriptor — under
+// a file policy: the path resolved as the workload like open's (or the
+// descriptor's file), the change allowed only on a file the policy lets the
+// workload write, and made by the sentry on that file with the workload's
+// credentials. A descriptor opened for reading does not make a read-only
+// file's mode or owner the workload's to change.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include <array>
+#include <cerrno>
+#include <optional>
+#include <variant>
+
+#include "base/strings.h"
+#include "sentry/handlers/acting_as.h"
+#include "sentry/handlers/handler.h"
+#include "sentry/handlers/paths.h"
+#include "sentry/handlers/resolve.h"
+
+namespace vigil::sentry {
+namespace {
+
+// Linux 6.6's fchmodat2, newer than this libc's headers.
+constexpr int kFchmodat2 = 452;
+
+enum class Change { kMode, kOwner, kSize, kTimes };
+
+struct Request {
+  Change change = Change::kMode;
+  int dirfd = AT_FDCWD;
+  std::uint64_t path = 0;
+  bool follow = true;
+  mode_t mode = 0;
+  uid_t uid = 0;
+  gid_t gid = 0;
+  off_t size = 0;
+  std::uint64_t times = 0;  // kTimes: the workload's buffer, 0 for "now"
+  bool empty_path = false;   // AT_EMPTY_PATH: the descriptor `dirfd` itself
+};
+
+// The request, or EINVAL for flags the syscall does not take.
+std::optional<Request> RequestOf(const SyscallEvent& event) {
+  const auto& a = event.args;
+  const int flags_at = [&] {
+    switch (event.number) {
+      case SYS_fchownat:
+        return static_cast<int>(a[4]);
+      case kFchmodat2:
+      case SYS_utimensat:
+        return static_cast<int>(a[3]);
+      default:
+        return 0;
+    }
+  }();
+  if ((flags_at & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) != 0) return std::nullopt;
+  Request r;
+  r.follow = (flags_at & AT_SYMLINK_NOFOLLOW) == 0;
+  r.empty_path = (flags_at & AT_EMPTY_PATH) != 0;
+  switch (event.number) {
+    case SYS_fchmod:
+      r.dirfd = static_cast<int>(a[0]), r.mode = static_cast<mode_t>(a[1]), r.empty_path = true;
+      break;
+    case SYS_fchown:
+      r.change = Change::kOwner, r.dirfd = static_cast<int>(a[0]), r.empty_path = true;
+      r.uid = static_cast<uid_t>(a[1]), r.gid = static_cast<gid_t>(a[2]);
+      break;
+    case SYS_chmod:
+      r.path = a[0], r.mode = static_cast<mode_t>(a[1]);
+      break;
+    case SYS_fchmodat:
+    case kFchmodat2:
+      r.dirfd = static_cast<int>(a[0]), r.path = a[1], r.mode = static_cast<mode_t>(a[2]);
+      break;
+    case SYS_chown:
+    case SYS_lchown:
+      r.change = Change::kOwner, r.path = a[0];
+      r.uid = static_cast<uid_t>(a[1]), r.gid = static_cast<gid_t>(a[2]);
+      r.follow = event.number == SYS_chown;
+      break;
+    case SYS_fchownat:
+      r.change = Change::kOwner, r.dirfd = static_cast<int>(a[0]), r.path = a[1];
+      r.uid = static_cast<uid_t>(a[2]), r.gid = static_cast<gid_t>(a[3]);
+      break;
+    case SYS_truncate:
+      r.change = Change::kSize, r.path = a[0], r.size = static_cast<off_t>(a[1]);
+      break;
+    case SYS_utime:
+    case SYS_utimes:
+      r.change = Change::kTimes, r.path = a[0], r.times = a[1];
+      break;
+    case SYS_futimesat:
+      r.change = Change::kTimes, r.dirfd = static_cast<int>(a[0]), r.path = a[1], r.times = a[2];
+      break;
+    default:  // utimensat(dirfd, path, times, flags)
+      r.change = Change::kTimes, r.dirfd = static_cast<int>(a[0]), r.path = a[1], r.times = a[2];
+      break;
+  }
+  return r;
+}
+
+// The new times as utimensat takes them, copied once from the workload's
+// buffer in whichever layout the syscall uses (utimbuf, timeval[2],
+// timespec[2]); nullopt for "now".
+Result<std::optional<std::array<timespec, 2>>> CopyTimes(Tracee& tracee, int number,
+                                                         std::uint64_t address) {
+  if (address == 0) return std::optional<std::array<timespec, 2>>();
+  std::array<timespec, 2> times{};
+  if (number == SYS_utime) {
+    utimbuf buffer{};
+    RETURN_IF_ERROR(tracee.Read(address, std::as_writable_bytes(std::span(&buffer, 1))));
+    times = {timespec{buffer.actime, 0}, timespec{buffer.modtime, 0}};
+  } else if (number == SYS_utimes || number == SYS_futimesat) {
+    std::array<timeval, 2> buffer{};
+    RETURN_IF_ERROR(tracee.Read(address, std::as_writable_bytes(std::span(buffer))));
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (buffer[i].tv_usec < 0 || buffer[i].tv_usec >= 1'000'000) {
+        return FailErrno(EINVAL, "timeval out of range");
+      }
+      times[i] = {buffer[i].tv_sec, buffer[i].tv_usec * 1000};
+    }
+  } else {
+    RETURN_IF_ERROR(tracee.Read(address, std::as_writable_bytes(std::span(times))));
+  }
+  return std::optional(times);
+}
+
+// Makes the change on `file` (O_PATH, the file the policy decided on).
+int Apply(const Request& request, const std::optional<std::array<timespec, 2>>& times, int file) {
+  const std::string self = StrCat("/proc/self/fd/", file);
+  switch (request.change) {
+    case Change::kMode: {
+      struct stat st {};
+      if (::fstat(file, &st) != 0) return errno;
+      if (S_ISLNK(st.st_mode)) return EOPNOTSUPP;  // Linux has no symlink modes
+      return ::chmod(self.c_str(), request.mode) == 0 ? 0 : errno;
+    }
+    case Change::kOwner:
+      return ::fchownat(file, "", request.uid, request.gid, AT_EMPTY_PATH) == 0 ? 0 : errno;
+    case Change::kSize: {
+      struct stat st {};
+      if (::fstat(file, &st) != 0) return errno;
+      if (S_ISDIR(st.st_mode)) return EISDIR;
+      if (!S_ISREG(st.st_mode)) return EINVAL;  // and no FIFO is opened to find out
+      UniqueFd writable(::open(self.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK));
+      if (!writable) return errno;
+      return ::ftruncate(writable.Get(), request.size) == 0 ? 0 : errno;
+    }
+    case Change::kTimes:
+      return ::utimensat(file, "", times ? times->data() : nullptr, AT_EMPTY_PATH) == 0 ? 0 : errno;
+  }
+  return EINVAL;
+}
+
+}  // namespace
+
+Verdict HandleAttributes(HandlerContext& context) {
+  const std::optional<Request> request = RequestOf(context.event);
+  if (!request) return Verdict::Fail(EINVAL, Decision::kAllow);
+  if (request->change == Change::kSize && request->size < 0) {
+    return Verdict::Fail(EINVAL, Decision::kAllow);
+  }
+  std::optional<std::array<timespec, 2>> times;
+  if (request->change == Change::kTimes) {
+    auto copied = CopyTimes(context.tracee, context.event.number, request->times);
+    if (!copied) return Failed(copied.error(), Decision::kAllow);
+    times = *copied;
+  }
+  // On a descriptor: fchmod, fchown, an empty path with AT_EMPTY_PATH, and
+  // utimensat(fd, NULL, ...), which is futimens.
+  const bool no_path = context.event.number == SYS_fchmod || context.event.number == SYS_fchown ||
+                       (context.event.number == SYS_utimensat && request->path == 0);
+  Result<std::string> given =
+      no_path ? Result<std::string>(std::string()) : CopyPath(context.tracee, request->path);
+  const bool empty = no_path || (!given && given.error().code == ENOENT && request->empty_path);
+  if (!given && !empty) return Failed(given.error(), Decision::kAllow);
+  if (!context.tracee.Valid()) return Verdict::Stale();
+  Result<ThreadStatus> thread = context.tracee.Status();
+  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  UniqueFd file;
+  Result<UniqueFd> root = context.tracee.Root();
+  if (!root) return Failed(root.error(), Decision::kAllow);
+  std::string path;
+  if (empty) {
+    Result<UniqueFd> held = context.tracee.Descriptor(request->dirfd);
+    if (!held) return Failed(held.error(), Decision::kAllow);
+    file = std::move(*held);
+  } else {
+    context.AuditArg("path", *given);
+    Result<std::string> absolute = ContainerPath(context.tracee, *thread, request->dirfd, *given);
+    if (!absolute) return Failed(absolute.error(), Decision::kAllow);
+    path = std::move(*absolute);
+  }
+  Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
+  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  if (!empty) {
+    Result<UniqueFd> resolved =
+        ResolveInRoot(root->Get(), path, O_PATH | (request->follow ? 0 : O_NOFOLLOW));
+    if (!resolved) return Failed(resolved.error(), Decision::kAllow);
+    file = std::move(*resolved);
+  }
+  Result<std::string> in_root = PathInRoot(file.Get(), root->Get());
+  if (!in_root) return Failed(in_root.error(), Decision::kDeny);
+  context.AuditArg("resolved", *in_root);
+  const config::FileAccess access = AccessFor(context, *in_root);
+  if (int refused = Refusal(access, /*write=*/true)) return Verdict::Fail(refused, Decision::kDeny);
+  if (int error = Apply(*request, times, file.Get())) return Verdict::Fail(error, Decision::kAllow);
+  return Verdict::Return(0, Decision::kAllow);
+}
+
+}  // namespace vigil::sentry
