@@ -38,6 +38,8 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleLink(context);
     case Handler::kAttributes:
       return HandleAttributes(context);
+    case Handler::kGetdents:
+      return HandleGetdents(context);
     case Handler::kExec:
       return HandleExec(context);
     case Handler::kCredentials:

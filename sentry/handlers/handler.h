@@ -52,6 +52,7 @@ Verdict HandleRemove(HandlerContext& context);
 Verdict HandleRename(HandlerContext& context);
 Verdict HandleLink(HandlerContext& context);
 Verdict HandleAttributes(HandlerContext& context);
+Verdict HandleGetdents(HandlerContext& context);
 Verdict HandleExec(HandlerContext& context);
 Verdict HandleCredentials(HandlerContext& context);
 Verdict HandlePersonality(HandlerContext& context);

@@ -167,8 +167,8 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "read", "write", "close", "fstat", "lseek", "pread64", "pwrite64", "readv",
           "writev", "dup", "dup2", "sendfile", "fcntl", "flock", "fsync", "fdatasync",
-          "ftruncate", "getdents", "fchdir", "fstatfs", "sync",
-          "readahead", "fsetxattr", "fgetxattr", "flistxattr", "fremovexattr", "getdents64",
+          "ftruncate", "fchdir", "fstatfs", "sync",
+          "readahead", "fsetxattr", "fgetxattr", "flistxattr", "fremovexattr",
           "fadvise64", "splice", "tee", "sync_file_range", "vmsplice", "fallocate", "dup3",
           "preadv", "pwritev", "syncfs", "copy_file_range", "preadv2", "pwritev2",
           "close_range", "cachestat"}},
@@ -271,6 +271,10 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
           "truncate", "utime", "utimes", "futimesat", "utimensat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kGetdents, 0,
+       "read by the sentry through the workload's own descriptor; entries the policy hides are left out",
+       Names{
+          "getdents", "getdents64"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpenat2, 0,
        "refused with ENOSYS under a file policy: callers fall back to openat",
        Names{

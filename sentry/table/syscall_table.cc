@@ -108,6 +108,8 @@ std::string_view NameOf(Handler handler) {
       return "link";
     case Handler::kAttributes:
       return "attributes";
+    case Handler::kGetdents:
+      return "getdents";
     case Handler::kExec:
       return "exec";
     case Handler::kCredentials:

@@ -283,12 +283,12 @@ TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
                  "echo stat-hidden; ln -s /etc/secret /tmp/l; "
                  "cat /tmp/l || echo hidden-via-link; { echo x > /etc/motd; } 2>/dev/null || "
                  "echo read-only; echo t > /tmp/t && cat /tmp/t; head -1 /proc/self/status; "
-                 "echo z > /dev/null && echo devnull"};
+                 "echo z > /dev/null && echo devnull; ls /etc | grep -q secret || echo unlisted"};
   WriteConfig(config);
   Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
   ASSERT_TRUE(run.ok()) << run;
-  EXPECT_EQ(run.out,
-            "hello\nhidden\nstat-hidden\nhidden-via-link\nread-only\nt\nName:\thead\ndevnull\n");
+  EXPECT_EQ(run.out, "hello\nhidden\nstat-hidden\nhidden-via-link\nread-only\nt\nName:\thead\n"
+                     "devnull\nunlisted\n");
   std::string records = ReadWholeFile(audit);
   EXPECT_THAT(records, HasSubstr(R"("path":"/tmp/l","flags":"00","resolved":"/etc/secret"},"decision":"deny","errno":"ENOENT")"));
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"deny","errno":"EACCES")"));

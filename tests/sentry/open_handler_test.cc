@@ -9,11 +9,13 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "base/strings.h"
 #include "sentry/handlers/handler.h"
@@ -170,6 +172,35 @@ TEST_F(OpenHandler, OwnPipeReopensByItsDescriptorName) {
   char buf[16] = {};
   EXPECT_EQ(::read(verdict.fd->Get(), buf, sizeof buf), 6);
   EXPECT_STREQ(buf, "piped\n");
+}
+
+// A hidden file is not listed either, whatever the buffer's size: a batch
+// that was all hidden is followed by the next, and 0 still means the end.
+TEST_F(OpenHandler, ListingsLeaveHiddenFilesOut) {
+  for (std::size_t size : {std::size_t{4096}, std::size_t{40}}) {
+    UniqueFd dir(::open((root_ + "/etc").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    ASSERT_TRUE(dir);
+    std::vector<std::string> names;
+    for (;;) {
+      SyscallEvent event{.tid = ::gettid(), .number = SYS_getdents64,
+                         .args = {static_cast<std::uint64_t>(dir.Get()), kPath, size}};
+      HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
+                             .wait = [](int, std::uint32_t) { return Result<void>(); }};
+      Verdict verdict = Handle(Handler::kGetdents, context);
+      ASSERT_EQ(verdict.error, 0);
+      if (verdict.value == 0) break;
+      std::vector<char> batch(static_cast<std::size_t>(verdict.value));
+      ASSERT_TRUE(tracee_.Read(kPath, std::as_writable_bytes(std::span(batch))));
+      for (std::size_t at = 0; at < batch.size();) {
+        std::uint16_t reclen = 0;
+        std::memcpy(&reclen, batch.data() + at + 16, sizeof reclen);
+        names.emplace_back(batch.data() + at + 19);
+        at += reclen;
+      }
+    }
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{".", "..", "hostname"})) << "buffer " << size;
+  }
 }
 
 TEST_F(OpenHandler, DevicesOnlyIfTheContainerWasGivenThem) {
