@@ -53,6 +53,16 @@ bool PersonalityMayDiffer(const config::Spec& spec) {
   return ::personality(0xffffffff) != PER_LINUX;
 }
 
+// The config's CFS quota in whole CPUs, rounded up (`update` may change it
+// later; the view keeps the one the container started with).
+unsigned int CpuLimit(const config::Spec& spec) {
+  if (!spec.linux_spec || !spec.linux_spec->resources || !spec.linux_spec->resources->cpu) return 0;
+  const config::Cpu& cpu = *spec.linux_spec->resources->cpu;
+  if (!cpu.quota || *cpu.quota <= 0) return 0;
+  const std::uint64_t period = cpu.period && *cpu.period > 0 ? *cpu.period : 100000;
+  return static_cast<unsigned int>((static_cast<std::uint64_t>(*cpu.quota) + period - 1) / period);
+}
+
 }  // namespace
 
 Result<UniqueFd> JoinContainerUts(pid_t init_pid) {
@@ -79,6 +89,7 @@ Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec&
       it != spec.annotations.end()) {
     sandbox.kernel_release = it->second;
   }
+  sandbox.cpu_limit = CpuLimit(spec);
   sandbox.started_after_boot = init_start / static_cast<std::uint64_t>(::sysconf(_SC_CLK_TCK));
   sandbox.personality_may_differ = PersonalityMayDiffer(spec);
   // Live and cheap: the supervisor is in the container's UTS namespace.
@@ -92,6 +103,7 @@ Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec&
     sentry::ContainerMemory memory;
     if (stats.memory) {
       memory.usage = stats.memory->usage;
+      memory.cache = stats.memory->cache;
       if (stats.memory->limit != 0) memory.limit = stats.memory->limit;
     }
     return memory;

@@ -18,6 +18,7 @@ namespace vigil::sentry {
 struct ContainerMemory {
   std::optional<std::uint64_t> limit;  // bytes; none when unlimited
   std::uint64_t usage = 0;             // bytes charged to the container now
+  std::uint64_t cache = 0;             // of which page cache (reclaimable)
 };
 
 struct Sandbox {
@@ -41,6 +42,8 @@ struct Sandbox {
   bool personality_may_differ = false;
   // uname(2)'s release as the workload sees it; empty: the host's.
   std::string kernel_release;
+  // The CPUs its CFS quota amounts to, rounded up; 0 when it has none.
+  unsigned int cpu_limit = 0;
   // When the container started, in seconds since the host booted.
   std::uint64_t started_after_boot = 0;
   // The container's UTS names (hostname and domainname live: the workload

@@ -6,6 +6,10 @@
 // workload with ADDFD (DESIGN.md §2 rules 2-7). A new file is created in
 // its parent, opened the same way, by name, without following a symlink.
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/statfs.h>
 #include <sys/epoll.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -14,11 +18,13 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "base/file.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
+#include "sentry/handlers/proc_views.h"
 #include "sentry/handlers/resolve.h"
 
 namespace vigil::sentry {
@@ -76,6 +82,51 @@ Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread,
   }
 }
 
+// /proc/meminfo, cpuinfo and stat are not namespaced: a workload reading
+// them gets the container's view instead (proc_views.h), as a sealed memfd.
+std::optional<Verdict> OpenProcView(HandlerContext& context, const std::string& resolved, int file,
+                                    const OpenRequest& request) {
+  const ProcView view = ProcViewOf(resolved);
+  if (view == ProcView::kNone || Writes(request.flags)) return std::nullopt;
+  struct statfs fs {};
+  if (::fstatfs(file, &fs) != 0 || fs.f_type != PROC_SUPER_MAGIC) return std::nullopt;
+  const Sandbox& sandbox = context.sandbox;
+  std::string text;
+  if (view == ProcView::kMeminfo) {
+    Result<std::string> host = ReadFile("/proc/meminfo", 1 << 16);
+    if (!host) return Failed(host.error(), Decision::kEmulate);
+    std::optional<MemoryView> memory;
+    if (Result<ContainerMemory> m = sandbox.memory(); m && m->limit) {
+      memory = MemoryView{.limit = *m->limit, .usage = m->usage, .cache = m->cache};
+    }
+    text = MeminfoView(*host, memory);
+  } else {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    CpuView cpus{.limit = sandbox.cpu_limit};
+    if (::sched_getaffinity(context.event.tid, sizeof allowed, &allowed) == 0) {
+      for (unsigned int cpu = 0; cpu < 64; ++cpu) {
+        if (CPU_ISSET(cpu, &allowed)) cpus.allowed_mask |= std::uint64_t{1} << cpu;
+      }
+    }
+    const char* source = view == ProcView::kCpuinfo ? "/proc/cpuinfo" : "/proc/stat";
+    Result<std::string> host = ReadFile(source, 1 << 22);
+    if (!host) return Failed(host.error(), Decision::kEmulate);
+    text = view == ProcView::kCpuinfo ? CpuinfoView(*host, cpus) : StatView(*host, cpus);
+  }
+  UniqueFd memfd(::memfd_create(resolved.c_str() + 1, MFD_CLOEXEC | MFD_ALLOW_SEALING));
+  if (!memfd) return Verdict::Fail(errno, Decision::kEmulate);
+  if (::write(memfd.Get(), text.data(), text.size()) != static_cast<ssize_t>(text.size()) ||
+      ::fcntl(memfd.Get(), F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0) {
+    return Verdict::Fail(EIO, Decision::kEmulate);
+  }
+  // A read-only open file of its own, at offset 0, for the workload.
+  UniqueFd readable(::open(StrCat("/proc/self/fd/", memfd.Get()).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!readable) return Verdict::Fail(errno, Decision::kEmulate);
+  context.AuditArg("view", resolved);
+  return Verdict::InstallFd(std::move(readable), (request.flags & O_CLOEXEC) != 0, Decision::kEmulate);
+}
+
 Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread, int root, UniqueFd file,
                      const OpenRequest& request) {
   Result<std::string> resolved = PathInRoot(file.Get(), root);
@@ -92,6 +143,11 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread, int ro
   if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) &&
       !context.sandbox.device_allowed(st.st_mode & S_IFMT, st.st_rdev)) {
     return Verdict::Fail(EPERM, Decision::kDeny);
+  }
+  if (S_ISREG(st.st_mode)) {
+    if (std::optional<Verdict> view = OpenProcView(context, *resolved, file.Get(), request)) {
+      return std::move(*view);
+    }
   }
   Result<UniqueFd> opened = Reopen(context, thread, StrCat("/proc/self/fd/", file.Get()),
                                    request.flags, S_ISFIFO(st.st_mode));

@@ -78,11 +78,25 @@ TEST_P(SentryTest, SysinfoReportsTheMemoryLimit) {
   BundleConfig config;
   config.resources_json = R"({"memory": {"limit": 100663296}})";
   // busybox free takes the total from sysinfo(2). (Its "used" column
-  // still subtracts the host's page cache from /proc/meminfo, which the
-  // sentry does not virtualise yet, and can run into the next column.)
+  // subtracts the page cache from /proc/meminfo: the host's unless files
+  // are mediated, see below.)
   Outcome run = RunScript(config, "free -b");
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_THAT(run.out, ContainsRegex("Mem: +100663296"));
+}
+
+// With files mediated, /proc/meminfo, cpuinfo and stat show the container's
+// memory and CPUs rather than the host's.
+TEST_P(SentryTest, ProcShowsTheContainersMemoryAndCpus) {
+  BundleConfig config;
+  config.resources_json =
+      R"({"memory": {"limit": 100663296}, "cpu": {"quota": 100000, "period": 100000}})";
+  config.annotations_json = R"({"dev.vigil.policy": "{\"files\": {\"default\": \"read\"}}"})";
+  Outcome run = RunScript(config,
+                          "grep MemTotal /proc/meminfo; grep -c ^processor /proc/cpuinfo; "
+                          "grep -c ^cpu /proc/stat");
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_THAT(run.out, ContainsRegex("MemTotal: +98304 kB\n1\n2\n"));
 }
 
 TEST_P(SentryTest, DeniedSyscallsFailInsteadOfReachingTheKernel) {
