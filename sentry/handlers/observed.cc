@@ -2,11 +2,13 @@
 // (Verdict::Continue) and records what was asked for the audit log. What
 // they change (credentials, memory, root, execution domain) the backend
 // forgets before the answer goes out, so nothing it cached outlives them.
+// execve is checked against the exec policy first (exec.cc).
 #include <sys/syscall.h>
 
 #include <charconv>
 
 #include "base/strings.h"
+#include "sentry/handlers/exec.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
 
@@ -41,9 +43,12 @@ std::string InBase(std::uint64_t value, int base) {
 }  // namespace
 
 Verdict HandleExec(HandlerContext& context) {
-  const bool at = context.event.number == SYS_execveat;
-  AuditPathAsAsked(context, context.event.args[at ? 1 : 0]);
-  return Verdict::Continue();
+  if (!ExecRestricted(*context.sandbox.policy)) {
+    const bool at = context.event.number == SYS_execveat;
+    AuditPathAsAsked(context, context.event.args[at ? 1 : 0]);
+    return Verdict::Continue();
+  }
+  return CheckExec(context);
 }
 
 Verdict HandleCredentials(HandlerContext& context) {

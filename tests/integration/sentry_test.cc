@@ -332,6 +332,29 @@ TEST_P(SentryTest, FilePolicyCannotBeSidesteppedByRenameOrLink) {
   EXPECT_EQ(run.out, "no-mv\nno-ln\nno-rm\nno-dir-mv\nno-rm-ro\n/tmp/g\n\n/tmp/e:\n");
 }
 
+// exec.allow and exec.fromWritable are checked on the file a path resolves
+// to: busybox under /bin runs (its applets are links to it), a copy
+// elsewhere does not, nor anything written to a writable mount.
+TEST_P(SentryTest, ExecPolicyIsCheckedOnTheResolvedFile) {
+  std::filesystem::create_directories(bundle_ + "/rootfs/opt");
+  std::filesystem::copy_file(bundle_ + "/rootfs/bin/busybox", bundle_ + "/rootfs/opt/bb");
+  BundleConfig config;
+  config.extra_mounts_json = {R"({"destination": "/tmp", "type": "tmpfs", "source": "tmpfs"})"};
+  config.annotations_json =
+      R"({"dev.vigil.policy": "{\"exec\": {\"allow\": [\"/bin/*\", \"/tmp/*\"], \"fromWritable\": false}}"})";
+  const std::string audit = scratch_ + "/audit.jsonl";
+  config.args = {"sh", "-c",
+                 "/bin/echo listed; /opt/bb echo unlisted 2>/dev/null || echo not-listed; "
+                 "cp /bin/busybox /tmp/bb; /tmp/bb echo written 2>/dev/null || echo not-written"};
+  WriteConfig(config);
+  Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "listed\nnot-listed\nnot-written\n");
+  std::string records = ReadWholeFile(audit);
+  EXPECT_THAT(records, HasSubstr(R"("resolved":"/opt/bb"},"decision":"deny","errno":"EACCES")"));
+  EXPECT_THAT(records, HasSubstr(R"("resolved":"/tmp/bb"},"decision":"deny","errno":"EACCES")"));
+}
+
 // An agent's typical job: Python from the host's /usr (bound read-only),
 // every open mediated by the file policy: imports work, the working
 // directory is writable, the rest of the root is not.

@@ -1,0 +1,73 @@
+#include "sentry/handlers/exec.h"
+
+#include <fcntl.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "sentry/handlers/acting_as.h"
+#include "sentry/handlers/paths.h"
+#include "sentry/handlers/resolve.h"
+
+namespace vigil::sentry {
+
+bool ExecRestricted(const config::Policy& policy) {
+  return !policy.exec_allow.empty() || !policy.exec_from_writable ||
+         policy.file_default != config::FileAccess::kWrite ||
+         std::any_of(policy.files.begin(), policy.files.end(), [](const config::FileRule& rule) {
+           return rule.access != config::FileAccess::kWrite;
+         });
+}
+
+Verdict CheckExec(HandlerContext& context) {
+  const auto& a = context.event.args;
+  const bool at = context.event.number == SYS_execveat;
+  const int dirfd = at ? static_cast<int>(a[0]) : AT_FDCWD;
+  const int flags = at ? static_cast<int>(a[4]) : 0;
+  Result<std::string> given = CopyPath(context.tracee, at ? a[1] : a[0]);
+  const bool descriptor = !given && given.error().code == ENOENT && (flags & AT_EMPTY_PATH);
+  if (!given && !descriptor) return Failed(given.error(), Decision::kAllow);
+  if (given) context.AuditArg("path", *given);
+  if (!context.tracee.Valid()) return Verdict::Stale();
+  Result<ThreadStatus> thread = context.tracee.Status();
+  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  Result<UniqueFd> root = context.tracee.Root();
+  if (!root) return Failed(root.error(), Decision::kAllow);
+  UniqueFd file;
+  if (descriptor) {
+    // fexecve: the file the workload holds.
+    Result<UniqueFd> held = context.tracee.Descriptor(dirfd);
+    if (!held) return Failed(held.error(), Decision::kAllow);
+    file = std::move(*held);
+  } else {
+    Result<std::string> path = ContainerPath(context.tracee, *thread, dirfd, *given);
+    if (!path) return Failed(path.error(), Decision::kAllow);
+    Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
+    if (!acting) return Failed(acting.error(), Decision::kAllow);
+    const int follow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
+    Result<UniqueFd> resolved = ResolveInRoot(root->Get(), *path, O_PATH | follow);
+    if (!resolved) return Failed(resolved.error(), Decision::kAllow);
+    file = std::move(*resolved);
+  }
+  Result<std::string> where = PathInRoot(file.Get(), root->Get());
+  if (!where) return Failed(where.error(), Decision::kDeny);
+  context.AuditArg("resolved", *where);
+  const config::Policy& policy = *context.sandbox.policy;
+  if (int refused = Refusal(AccessFor(context, *where), /*write=*/false)) {
+    return Verdict::Fail(refused, Decision::kDeny);
+  }
+  // An allow-list names paths: a file without one (a memfd) is not on it.
+  if (!policy.exec_allow.empty() && (where->empty() || !config::ExecAllowed(policy, *where))) {
+    return Verdict::Fail(EACCES, Decision::kDeny);
+  }
+  if (!policy.exec_from_writable) {
+    struct statvfs fs {};
+    if (::fstatvfs(file.Get(), &fs) != 0) return Verdict::Fail(errno, Decision::kAllow);
+    if ((fs.f_flag & ST_RDONLY) == 0) return Verdict::Fail(EACCES, Decision::kDeny);
+  }
+  return Verdict::Continue();
+}
+
+}  // namespace vigil::sentry
