@@ -135,7 +135,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
           "setuid", "setgid", "setreuid", "setregid", "setgroups", "setresuid", "setresgid",
           "setfsuid", "setfsgid", "capset", "umask"}},
       {Tier::kMediated, Guard::kNone, Scope::kAlways, Handler::kExec, 0,
-       "let through as asked once the sentry has forgotten the process's memory, credentials and executable; the exec policy and PTRACE_EVENT_EXEC verification are not implemented yet",
+       "checked at entry against the exec policy on the file the path resolves to, then let through once the sentry has forgotten the process's memory, credentials and executable; PTRACE_EVENT_EXEC verification is not implemented yet",
        Names{
           "execve", "execveat"}},
       {Tier::kMediated, Guard::kNone, Scope::kAlways, Handler::kPersonality, 0,
