@@ -20,8 +20,11 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleSendmmsg(context);
     case Handler::kOpen:
       return HandleOpen(context);
-    case Handler::kOpenat2:
-      return HandleOpenat2(context);
+    case Handler::kFallBack:
+      // Newer forms whose arguments the sentry would have to decode on top
+      // (openat2's resolve flags, the *xattrat structs): ENOSYS, on which
+      // libc falls back to the older syscall the sentry serves.
+      return Verdict::Fail(ENOSYS, Decision::kDeny);
     case Handler::kStat:
       return HandleStat(context);
     case Handler::kAccess:
@@ -40,6 +43,8 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleAttributes(context);
     case Handler::kGetdents:
       return HandleGetdents(context);
+    case Handler::kXattr:
+      return HandleXattr(context);
     case Handler::kExec:
       return HandleExec(context);
     case Handler::kCredentials:

@@ -214,8 +214,5 @@ Verdict HandleOpen(HandlerContext& context) {
   return Failed(file.error(), Decision::kAllow);
 }
 
-// openat2's own resolve flags would need the same treatment on top of the
-// sentry's; callers of openat2 fall back to openat on ENOSYS.
-Verdict HandleOpenat2(HandlerContext&) { return Verdict::Fail(ENOSYS, Decision::kDeny); }
 
 }  // namespace vigil::sentry

@@ -168,7 +168,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
           "read", "write", "close", "fstat", "lseek", "pread64", "pwrite64", "readv",
           "writev", "dup", "dup2", "sendfile", "fcntl", "flock", "fsync", "fdatasync",
           "ftruncate", "fchdir", "fstatfs", "sync",
-          "readahead", "fsetxattr", "fgetxattr", "flistxattr", "fremovexattr",
+          "readahead", "fgetxattr", "flistxattr",
           "fadvise64", "splice", "tee", "sync_file_range", "vmsplice", "fallocate", "dup3",
           "preadv", "pwritev", "syncfs", "copy_file_range", "preadv2", "pwritev2",
           "close_range", "cachestat"}},
@@ -275,7 +275,16 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "read by the sentry through the workload's own descriptor; entries the policy hides are left out",
        Names{
           "getdents", "getdents64"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpenat2, 0,
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kXattr, 0,
+       "resolved like open (or the descriptor's file): reading needs a file the workload may see, changing one it may write; done by the sentry on the file it resolved",
+       Names{
+          "getxattr", "lgetxattr", "listxattr", "llistxattr", "setxattr", "lsetxattr",
+          "removexattr", "lremovexattr", "fsetxattr", "fremovexattr"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kFallBack, 0,
+       "refused with ENOSYS under a file policy: callers fall back to getxattr and the like",
+       Names{
+          "getxattrat", "setxattrat", "listxattrat", "removexattrat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kFallBack, 0,
        "refused with ENOSYS under a file policy: callers fall back to openat",
        Names{
           "openat2"}},
@@ -317,11 +326,8 @@ const std::vector<SyscallGroup>& SyscallGroups() {
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "names a path: resolved by the kernel in the workload's own root; mediated by the file policy once its handler lands",
        Names{
-          "getcwd", "chdir", "ustat", "statfs", "sysfs", "setxattr",
-          "lsetxattr", "getxattr", "lgetxattr", "listxattr", "llistxattr", "removexattr",
-          "lremovexattr", "inotify_add_watch", "name_to_handle_at",
-          "statmount", "listmount", "setxattrat", "getxattrat", "listxattrat",
-          "removexattrat", "file_getattr", "file_setattr"}},
+          "getcwd", "chdir", "ustat", "statfs", "sysfs", "inotify_add_watch", "name_to_handle_at",
+          "statmount", "listmount", "file_getattr", "file_setattr"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "entered only from the kernel's uprobe trampolines, which the host installs",
        Names{

@@ -90,8 +90,8 @@ std::string_view NameOf(Handler handler) {
       return "sendmmsg";
     case Handler::kOpen:
       return "open";
-    case Handler::kOpenat2:
-      return "openat2";
+    case Handler::kFallBack:
+      return "fallback";
     case Handler::kStat:
       return "stat";
     case Handler::kAccess:
@@ -110,6 +110,8 @@ std::string_view NameOf(Handler handler) {
       return "attributes";
     case Handler::kGetdents:
       return "getdents";
+    case Handler::kXattr:
+      return "xattr";
     case Handler::kExec:
       return "exec";
     case Handler::kCredentials:

@@ -47,7 +47,7 @@ enum class Handler : std::uint8_t {
   kSendmsg,
   kSendmmsg,
   kOpen,
-  kOpenat2,
+  kFallBack,  // ENOSYS: libc falls back to an older syscall that is served
   kStat,
   kAccess,
   kReadlink,
@@ -57,6 +57,7 @@ enum class Handler : std::uint8_t {
   kLink,
   kAttributes,  // chmod, chown, truncate, utime family
   kGetdents,
+  kXattr,
   // Let through as asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE, decided on
   // registers only) once the sentry has forgotten what the call changes:
   kExec,         // the memory, credentials and executable of the process

@@ -288,5 +288,36 @@ TEST_F(FileChanges, DescriptorFormsAreDecidedOnTheDescriptorsFile) {
                  {static_cast<std::uint64_t>(in.Get()), 0600}).error, 0);
 }
 
+constexpr std::uint64_t kName = FakeTracee::kBase + 6144;
+constexpr std::uint64_t kValue = FakeTracee::kBase + 7168;
+
+TEST_F(FileChanges, ExtendedAttributesReadWhereVisibleAndChangeWhereWritable) {
+  Put(kName, "user.vigil");
+  Put(kValue, "v1");
+  auto call = [&](int number, const std::string& path, std::array<std::uint64_t, 6> args) {
+    Put(kFirst, path);
+    return Call(Handler::kXattr, number, args);
+  };
+  Verdict set = call(SYS_setxattr, "/tmp/mine", {kFirst, kName, kValue, 2, 0});
+  if (set.error == EOPNOTSUPP) GTEST_SKIP() << "no user xattrs on " << root_;
+  ASSERT_EQ(set.error, 0);
+  Verdict size = call(SYS_getxattr, "/tmp/mine", {kFirst, kName, kValue, 0});
+  EXPECT_EQ(size.value, 2);
+  Put(kValue, "xxxx");
+  Verdict got = call(SYS_getxattr, "/tmp/mine", {kFirst, kName, kValue, 64});
+  ASSERT_EQ(got.value, 2);
+  char value[3] = {};
+  ASSERT_TRUE(tracee_.Read(kValue, std::as_writable_bytes(std::span(value, 2))));
+  EXPECT_STREQ(value, "v1");
+  Verdict listed = call(SYS_listxattr, "/tmp/mine", {kFirst, kValue, 256});
+  EXPECT_GE(listed.value, 11);
+
+  EXPECT_EQ(call(SYS_setxattr, "/etc/hostname", {kFirst, kName, kValue, 2, 0}).error, EACCES);
+  EXPECT_EQ(call(SYS_removexattr, "/etc/hostname", {kFirst, kName}).error, EACCES);
+  EXPECT_EQ(call(SYS_getxattr, "/etc/hostname", {kFirst, kName, kValue, 64}).error, ENODATA);
+  EXPECT_EQ(call(SYS_getxattr, "/etc/secret", {kFirst, kName, kValue, 64}).error, ENOENT);
+  EXPECT_EQ(call(SYS_removexattr, "/tmp/mine", {kFirst, kName}).error, 0);
+}
+
 }  // namespace
 }  // namespace vigil::sentry

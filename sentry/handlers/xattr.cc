@@ -1,0 +1,197 @@
+// The extended-attribute syscalls under a file policy. Reading (getxattr,
+// lgetxattr, listxattr, llistxattr) needs a file the workload may see;
+// changing (setxattr, lsetxattr, removexattr, lremovexattr, and fsetxattr,
+// fremovexattr on a descriptor) one it may write. The path is resolved as
+// the workload like open's and the sentry does the call on the file it
+// resolved, through its own /proc/self/fd link to it (the *xattrat forms do
+// not take an O_PATH descriptor). A symlink, which the l* forms may name,
+// has no user attributes the sentry could reach that way: it answers as
+// Linux does for those (ENODATA, an empty list, EPERM). The *xattrat
+// syscalls themselves are refused with ENOSYS, as openat2 is: their
+// arguments sit in a struct the sentry would have to decode on top, and
+// libc does not call them.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include "sentry/handlers/acting_as.h"
+#include "sentry/handlers/handler.h"
+#include "sentry/handlers/paths.h"
+#include "sentry/handlers/resolve.h"
+
+namespace vigil::sentry {
+namespace {
+
+constexpr std::size_t kNameMax = 255;           // XATTR_NAME_MAX
+constexpr std::size_t kValueMax = 64 * 1024;    // XATTR_SIZE_MAX
+constexpr std::size_t kListMax = 64 * 1024;     // XATTR_LIST_MAX
+
+enum class Operation { kGet, kList, kSet, kRemove };
+
+struct Request {
+  Operation operation = Operation::kGet;
+  bool on_descriptor = false;  // fsetxattr, fremovexattr
+  bool follow = true;          // not the l* forms
+  std::uint64_t target = 0;    // the path, or the descriptor
+  std::uint64_t name = 0;
+  std::uint64_t value = 0;     // get, set: the buffer; list: the list
+  std::size_t size = 0;
+  int flags = 0;               // set: XATTR_CREATE, XATTR_REPLACE
+};
+
+Request RequestOf(const SyscallEvent& event) {
+  const auto& a = event.args;
+  Request r{.target = a[0]};
+  switch (event.number) {
+    case SYS_getxattr:
+    case SYS_lgetxattr:
+      r.name = a[1], r.value = a[2], r.size = a[3];
+      r.follow = event.number == SYS_getxattr;
+      break;
+    case SYS_listxattr:
+    case SYS_llistxattr:
+      r.operation = Operation::kList, r.value = a[1], r.size = a[2];
+      r.follow = event.number == SYS_listxattr;
+      break;
+    case SYS_setxattr:
+    case SYS_lsetxattr:
+    case SYS_fsetxattr:
+      r.operation = Operation::kSet, r.name = a[1], r.value = a[2], r.size = a[3];
+      r.flags = static_cast<int>(a[4]);
+      r.follow = event.number != SYS_lsetxattr;
+      r.on_descriptor = event.number == SYS_fsetxattr;
+      break;
+    default:  // removexattr, lremovexattr, fremovexattr
+      r.operation = Operation::kRemove, r.name = a[1];
+      r.follow = event.number != SYS_lremovexattr;
+      r.on_descriptor = event.number == SYS_fremovexattr;
+      break;
+  }
+  return r;
+}
+
+// The attribute's name: ERANGE past XATTR_NAME_MAX, as the kernel answers.
+Result<std::string> CopyName(Tracee& tracee, std::uint64_t pointer) {
+  std::string name;
+  for (std::size_t at = 0; at <= kNameMax; ++at) {
+    char c = 0;
+    RETURN_IF_ERROR(tracee.Read(pointer + at, std::as_writable_bytes(std::span(&c, 1))));
+    if (c == '\0') {
+      if (name.empty()) return FailErrno(ERANGE, "empty attribute name");
+      return name;
+    }
+    name.push_back(c);
+  }
+  return FailErrno(ERANGE, "attribute name too long");
+}
+
+// Does the operation on `file`: the number of bytes for get and list,
+// else 0; or -errno.
+long Perform(const Request& request, int file, const std::string& name, std::vector<char>& value) {
+  struct stat st {};
+  if (::fstat(file, &st) != 0) return -errno;
+  if (S_ISLNK(st.st_mode)) {
+    switch (request.operation) {
+      case Operation::kGet:
+        return -ENODATA;
+      case Operation::kList:
+        return 0;
+      default:
+        return -EPERM;
+    }
+  }
+  const std::string self = "/proc/self/fd/" + std::to_string(file);
+  long n = -1;
+  switch (request.operation) {
+    case Operation::kGet:
+      n = ::getxattr(self.c_str(), name.c_str(), value.data(), value.size());
+      break;
+    case Operation::kList:
+      n = ::listxattr(self.c_str(), value.data(), value.size());
+      break;
+    case Operation::kSet:
+      n = ::setxattr(self.c_str(), name.c_str(), value.data(), value.size(), request.flags);
+      break;
+    case Operation::kRemove:
+      n = ::removexattr(self.c_str(), name.c_str());
+      break;
+  }
+  return n < 0 ? -errno : n;
+}
+
+}  // namespace
+
+Verdict HandleXattr(HandlerContext& context) {
+  const Request request = RequestOf(context.event);
+  const bool writes = request.operation == Operation::kSet || request.operation == Operation::kRemove;
+  std::string name;
+  if (request.operation != Operation::kList) {
+    Result<std::string> copied = CopyName(context.tracee, request.name);
+    if (!copied) return Failed(copied.error(), Decision::kAllow);
+    name = std::move(*copied);
+    context.AuditArg("name", name);
+  }
+  std::vector<char> value;
+  if (request.operation == Operation::kSet) {
+    if (request.size > kValueMax) return Verdict::Fail(E2BIG, Decision::kAllow);
+    value.resize(request.size);
+    if (Result<void> read = context.tracee.Read(request.value, std::as_writable_bytes(std::span(value)));
+        !read) {
+      return Failed(read.error(), Decision::kAllow);
+    }
+  } else if (request.operation != Operation::kRemove) {
+    // A size of 0 asks how large the answer is.
+    value.resize(std::min(request.size, request.operation == Operation::kList ? kListMax : kValueMax));
+  }
+  Result<ThreadStatus> thread = context.tracee.Status();
+  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  Result<UniqueFd> root = context.tracee.Root();
+  if (!root) return Failed(root.error(), Decision::kAllow);
+  UniqueFd file;
+  std::string path;
+  if (request.on_descriptor) {
+    Result<UniqueFd> held = context.tracee.Descriptor(static_cast<int>(request.target));
+    if (!held) return Failed(held.error(), Decision::kAllow);
+    file = std::move(*held);
+  } else {
+    Result<std::string> given = CopyPath(context.tracee, request.target);
+    if (!given) return Failed(given.error(), Decision::kAllow);
+    context.AuditArg("path", *given);
+    Result<std::string> absolute = ContainerPath(context.tracee, *thread, AT_FDCWD, *given);
+    if (!absolute) return Failed(absolute.error(), Decision::kAllow);
+    path = std::move(*absolute);
+  }
+  if (!context.tracee.Valid()) return Verdict::Stale();
+  Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
+  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  if (!request.on_descriptor) {
+    Result<UniqueFd> resolved =
+        ResolveInRoot(root->Get(), path, O_PATH | (request.follow ? 0 : O_NOFOLLOW));
+    if (!resolved) return Failed(resolved.error(), Decision::kAllow);
+    file = std::move(*resolved);
+  }
+  Result<std::string> where = PathInRoot(file.Get(), root->Get());
+  if (!where) return Failed(where.error(), Decision::kDeny);
+  context.AuditArg("resolved", *where);
+  if (int refused = Refusal(AccessFor(context, *where), writes)) {
+    return Verdict::Fail(refused, Decision::kDeny);
+  }
+  const long n = Perform(request, file.Get(), name, value);
+  if (n < 0) return Verdict::Fail(static_cast<int>(-n), Decision::kAllow);
+  if (!writes && request.size > 0 && n > 0) {
+    if (!context.tracee.Valid()) return Verdict::Stale();
+    Result<void> written = context.tracee.Write(
+        request.value, std::as_bytes(std::span(value.data(), static_cast<std::size_t>(n))));
+    if (!written) return Failed(written.error(), Decision::kAllow);
+  }
+  return Verdict::Return(n, Decision::kAllow);
+}
+
+}  // namespace vigil::sentry
