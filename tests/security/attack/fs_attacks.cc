@@ -339,6 +339,51 @@ Outcome PathFlipRace(const Context& c) {
   return Contained(detail);
 }
 
+// The same race against a file inside the container that vigil's file
+// policy hides (the harness writes the secret to /etc/vsec-hidden and hides
+// it): a sentry deciding on one reading of the path and opening another
+// would hand it out. runc and runsc have no such policy: they read it.
+Outcome HiddenFilePathFlip(const Context&) {
+  {
+    std::ofstream benign("/tmp/vsec-benign");
+    benign << "benign\n";
+  }
+  constexpr std::size_t kLen = 256;
+  static char path[kLen];
+  const std::string benign = "/tmp/vsec-benign";
+  const std::string hidden[] = {"/etc/vsec-hidden", "/tmp/../etc/vsec-hidden",
+                                "/etc/./vsec-hidden", "/tmp/vsec-hlink"};
+  ::symlink("/etc/vsec-hidden", "/tmp/vsec-hlink");
+  std::snprintf(path, kLen, "%s", benign.c_str());
+  std::atomic<bool> stop{false};
+  std::atomic<long> flips{0};
+  std::thread flipper([&] {
+    std::size_t i = 0;
+    while (!stop.load(std::memory_order_relaxed)) {
+      const std::string& h = hidden[i++ % 4];
+      std::memcpy(path, h.c_str(), h.size() + 1);
+      std::memcpy(path, benign.c_str(), benign.size() + 1);
+      flips.fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  long long deadline = NowMs() + 2000;
+  long opens = 0, benign_reads = 0;
+  std::string escaped_detail;
+  while (NowMs() < deadline && escaped_detail.empty()) {
+    std::string got;
+    ++opens;
+    if (ReadsSecret(AT_FDCWD, path, &got)) escaped_detail = got;
+    if (got == "read non-secret data") ++benign_reads;
+  }
+  stop = true;
+  flipper.join();
+  std::string detail = std::to_string(opens) + " opens, " + std::to_string(benign_reads) +
+                       " benign reads, " + std::to_string(flips.load()) + " flips in 2 s";
+  if (!escaped_detail.empty()) return Escaped(detail + ": " + escaped_detail);
+  if (benign_reads == 0) return Escaped(detail + ": the benign file was never read (no race)");
+  return Contained(detail);
+}
+
 }  // namespace
 
 const std::vector<Attack>& FsAttacks() {
@@ -355,6 +400,8 @@ const std::vector<Attack>& FsAttacks() {
       {"umount-masked", UmountMasked, "unmount masked and read-only /proc and /sys paths"},
       {"pivot-root", PivotRoot, "pivot_root(., .) from /"},
       {"path-flip-race", PathFlipRace, "flip a path in memory and a symlink while opening (2 s)"},
+      {"hidden-file-path-flip", HiddenFilePathFlip,
+       "the path-flip race against a file vigil's policy hides (2 s)"},
   };
   return kAttacks;
 }
