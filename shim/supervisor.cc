@@ -31,6 +31,7 @@
 #include "sentry/notify/unotify_server.h"
 #include "shim/audit_observer.h"
 #include "shim/control.h"
+#include "shim/self_confinement.h"
 #include "shim/sentry_sandbox.h"
 
 namespace vigil::shim {
@@ -279,6 +280,10 @@ Result<void> Supervisor::Start() {
                             host_uts_.Get());
       !hooks) {
     log::Warning(hooks.error().message);
+  }
+  // Nothing left to start: from here on the supervisor only serves.
+  if (Result<void> confined = ConfineSupervisor(); !confined) {
+    log::Error(StrCat("the supervisor could not confine itself: ", confined.error().message));
   }
   return {};
 }

@@ -143,6 +143,26 @@ TEST_P(SentryTest, KillingTheSupervisorKillsTheWorkload) {
 }
 
 // Each mediated syscall leaves one record, which `vigil audit` prints.
+// Once the container runs, the supervisor serves under its own seccomp
+// filter (shim/self_confinement.h), and still serves: exec works.
+TEST_P(SentryTest, TheRunningSupervisorIsConfined) {
+  BundleConfig config;
+  config.args = {"sleep", "1000"};
+  WriteConfig(config);
+  const std::string id = NewId();
+  CreateAndStart(id);
+  const pid_t supervisor = PidFromFile(id);
+  ASSERT_GT(supervisor, 0);
+  const std::string status = ReadWholeFile(StrCat("/proc/", supervisor, "/status"));
+  EXPECT_THAT(status, HasSubstr("Seccomp:\t2\n"));
+  EXPECT_THAT(status, HasSubstr("Seccomp_filters:\t1\n"));
+  Outcome exec = Runtime({"exec", id, "uname", "-n"});
+  EXPECT_TRUE(exec.ok()) << exec;
+  Outcome deleted = Runtime({"delete", "--force", id});
+  EXPECT_TRUE(deleted.ok()) << deleted;
+  ExpectNothingLeftOf(id);
+}
+
 TEST_P(SentryTest, AuditLogRecordsEachMediatedDecision) {
   BundleConfig config;
   config.args = {"sh", "-c", "uname -r >/dev/null; uname -n >/dev/null; sleep 1000"};

@@ -1,0 +1,76 @@
+#include "shim/self_confinement.h"
+
+#include <seccomp.h>
+
+#include <cerrno>
+#include <string>
+
+#include "base/strings.h"
+#include "runtime/linux/seccomp_bpf.h"
+#include "runtime/linux/seccomp_filter.h"
+
+namespace vigil::shim {
+namespace {
+
+// Grouped by what needs them. Kept out on purpose: execve, clone, fork,
+// ptrace, process_vm_*, mount and friends, setns, unshare, chroot, bpf,
+// perf_event_open, io_uring, keyctl, modules, reboot, setuid/setgid (only
+// the filesystem ids are switched), personality.
+constexpr std::string_view kAllowed[] = {
+    // The event loop: epoll, timers, signals, the control socket.
+    "epoll_wait", "epoll_pwait", "epoll_pwait2", "epoll_ctl", "poll", "ppoll",
+    "timerfd_create", "timerfd_settime", "timerfd_gettime", "accept4", "recvmsg", "sendmsg",
+    "getsockopt", "read", "write", "readv", "writev", "close", "close_range",
+    // Notifications and the workload's threads (seccomp_unotify(2), pidfds,
+    // /proc/TID/mem).
+    "ioctl", "pidfd_open", "pidfd_getfd", "pidfd_send_signal", "pread64", "pwrite64",
+    // Files, as the handlers resolve and act on them.
+    "openat", "openat2", "open", "fcntl", "dup", "dup3", "fstat", "newfstatat", "statx", "lseek",
+    "fstatfs", "statfs", "readlink", "readlinkat", "faccessat", "faccessat2", "access",
+    "getdents64", "getdents", "mkdirat", "mknodat", "symlinkat", "unlinkat", "unlink",
+    "renameat2", "rename", "linkat", "link", "fchmodat", "chmod", "fchmod", "fchownat",
+    "fchown", "ftruncate", "utimensat", "getxattr", "setxattr", "listxattr", "removexattr",
+    "memfd_create", "fsync", "fdatasync",
+    // Acting as the workload (ActingAs).
+    "setfsuid", "setfsgid", "setgroups", "getgroups", "capget", "capset", "umask",
+    // Network handlers: on the workload's own socket.
+    "connect", "sendto", "setsockopt", "getsockname", "getpeername",
+    // Emulated answers.
+    "uname", "sysinfo", "sched_getaffinity",
+    // Children the supervisor reaps (orphans, as subreaper) and signals it
+    // forwards; its own end, mirroring the init's.
+    "waitid", "wait4", "kill", "tgkill", "tkill", "rt_sigaction", "rt_sigprocmask",
+    "rt_sigreturn", "restart_syscall", "setrlimit", "prlimit64", "getrlimit", "exit",
+    "exit_group",
+    // The process itself: memory, time, ids.
+    "mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "futex", "clock_gettime",
+    "clock_nanosleep", "nanosleep", "gettimeofday", "getrandom", "getpid", "gettid", "getppid",
+    "getuid", "geteuid", "getgid", "getegid", "sched_yield",
+};
+
+}  // namespace
+
+std::span<const std::string_view> SupervisorSyscalls() { return kAllowed; }
+
+Result<void> ConfineSupervisor() {
+  runtime::SeccompContext ctx(seccomp_init(SCMP_ACT_ERRNO(EPERM)));
+  if (!ctx) return Fail("seccomp_init");
+  // Another architecture's syscalls (int 0x80, x32) kill: the supervisor
+  // never makes them.
+  if (seccomp_attr_set(ctx.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) != 0) {
+    return Fail("seccomp: the bad-architecture action");
+  }
+  for (std::string_view name : kAllowed) {
+    const int number = seccomp_syscall_resolve_name(std::string(name).c_str());
+    if (number == __NR_SCMP_ERROR) return Fail(StrCat("seccomp: unknown syscall ", name));
+    if (seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, number, 0) != 0) {
+      return Fail(StrCat("seccomp: allow ", name));
+    }
+  }
+  ASSIGN_OR_RETURN(std::vector<sock_filter> program, runtime::ExportBpf(ctx.get()));
+  runtime::CompiledFilter filter{.program = std::move(program)};
+  ASSIGN_OR_RETURN(UniqueFd none, runtime::LoadSeccomp(filter));
+  return {};
+}
+
+}  // namespace vigil::shim

@@ -1,0 +1,23 @@
+// The supervisor's own seccomp filter (DESIGN.md §2), installed once the
+// container runs: from then on the supervisor only serves notifications,
+// control requests and signals, and a bug a workload finds in a handler
+// meets a short allow-list instead of the whole kernel — no exec, no new
+// processes, no mounts, no namespaces, no ptrace, no kernel modules or BPF.
+// Anything else fails with EPERM (the handler then fails the workload's
+// syscall), so a missing entry breaks a feature, never containment.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace vigil::shim {
+
+// The syscalls the supervisor keeps, by name.
+std::span<const std::string_view> SupervisorSyscalls();
+
+// Installs the filter on the calling thread (the supervisor has one).
+Result<void> ConfineSupervisor();
+
+}  // namespace vigil::shim

@@ -1,0 +1,57 @@
+// The supervisor's allow-list: every name is a syscall libseccomp knows,
+// what an escape would need is not on it, and once installed it holds.
+#include "shim/self_confinement.h"
+
+#include <gtest/gtest.h>
+#include <seccomp.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <set>
+#include <string>
+
+namespace vigil::shim {
+namespace {
+
+TEST(SelfConfinementTest, EveryNameIsASyscallAndNoneRepeats) {
+  std::set<std::string_view> seen;
+  for (std::string_view name : SupervisorSyscalls()) {
+    EXPECT_NE(seccomp_syscall_resolve_name(std::string(name).c_str()), __NR_SCMP_ERROR) << name;
+    EXPECT_TRUE(seen.insert(name).second) << name << " twice";
+  }
+}
+
+TEST(SelfConfinementTest, WhatAnEscapeNeedsIsLeftOut) {
+  auto has = [](std::string_view name) {
+    auto list = SupervisorSyscalls();
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
+  for (std::string_view name :
+       {"execve", "execveat", "clone", "clone3", "fork", "vfork", "ptrace", "process_vm_writev",
+        "process_vm_readv", "mount", "umount2", "pivot_root", "chroot", "setns", "unshare",
+        "bpf", "perf_event_open", "init_module", "finit_module", "kexec_load", "reboot",
+        "io_uring_setup", "keyctl", "setuid", "setresuid", "personality", "socket"}) {
+    EXPECT_FALSE(has(name)) << name;
+  }
+}
+
+// In a child: confined, it keeps working, and exec fails with EPERM.
+TEST(SelfConfinementTest, OnceConfinedExecIsRefused) {
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (!ConfineSupervisor()) ::_exit(2);
+    if (::getpid() <= 0) ::_exit(3);
+    ::execl("/bin/true", "true", nullptr);
+    ::_exit(errno == EPERM ? 0 : 4);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+}  // namespace
+}  // namespace vigil::shim
