@@ -36,6 +36,8 @@ def parse_args(argv):
     p.add_argument("--results", default=os.path.join(HERE, "results"),
                    help="results folder (default: bench/results)")
     p.add_argument("--no-latest", action="store_true", help="do not update results/latest")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 if any workload reported a problem (the CTest smoke run)")
     return p.parse_args(argv)
 
 
@@ -148,4 +150,7 @@ def main(argv):
         shutil.rmtree(latest, ignore_errors=True)
         shutil.copytree(out_dir, latest)
     log(f"report: {os.path.join(out_dir, 'report.md')}")
+    if args.strict and ctx.problems:
+        log(f"{len(ctx.problems)} problem(s), see the report")
+        return 1
     return 0
