@@ -1,0 +1,173 @@
+// Creating the container: the cgroup, the init in its namespaces, the
+// hooks of the runtime namespace, and the sentry that will serve it.
+#include "shim/supervisor_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "base/file.h"
+#include "base/proc.h"
+#include "base/strings.h"
+#include "base/syscalls.h"
+#include "runtime/cgroup/device_rules.h"
+#include "runtime/cgroup/hierarchy.h"
+#include "runtime/cgroup/path.h"
+#include "runtime/linux/devices.h"
+#include "runtime/linux/namespaces.h"
+#include "runtime/process/hooks.h"
+#include "sentry/notify/unotify.h"
+#include "shim/control.h"
+#include "shim/sentry_sandbox.h"
+
+namespace vigil::shim {
+namespace {
+
+using config::ContainerStatus;
+using runtime::Channel;
+using runtime::MessageType;
+
+// Signals the supervisor receives through its signalfd: everything it can
+// catch except the synchronous faults, which must stay fatal to itself.
+sigset_t ForwardedSignals() {
+  sigset_t set;
+  sigfillset(&set);
+  for (int sig : {SIGKILL, SIGSTOP, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS}) {
+    sigdelset(&set, sig);
+  }
+  return set;
+}
+
+void RaiseDescriptorLimit() {
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == files.rlim_max) return;
+  files.rlim_cur = files.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &files);
+}
+
+std::string MapLines(const std::vector<config::IdMapping>& mappings) {
+  std::string out;
+  for (const config::IdMapping& m : mappings) {
+    out += StrCat(m.container_id, " ", m.host_id, " ", m.size, "\n");
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<void> Supervisor::Create() {
+  sigset_t forwarded = ForwardedSignals();
+  if (::sigprocmask(SIG_BLOCK, &forwarded, nullptr) != 0) return FailErrno("block signals");
+  signal_fd_.Reset(::signalfd(-1, &forwarded, SFD_CLOEXEC | SFD_NONBLOCK));
+  if (!signal_fd_) return FailErrno("signalfd");
+  ASSIGN_OR_RETURN(control_fd_, ListenControl(args_.dir.ControlSocketPath()));
+  RETURN_IF_ERROR(sentry::unotify::CheckKernelSupport());
+  RETURN_IF_ERROR(SpawnInit());
+  RETURN_IF_ERROR(StartSentry());
+
+  runtime::ContainerRecord& record = args_.record;
+  record.init_pid = init_pid_;
+  ASSIGN_OR_RETURN(record.init_start, ProcessStartTime(init_pid_));
+  record.status = ContainerStatus::kCreated;
+  return args_.dir.SaveRecord(record);
+}
+
+// Fiber stacks: handlers are shallow, but a control request runs hooks and
+// writes the record on one. Untouched stack pages cost no memory.
+constexpr std::size_t kFibers = 64;
+constexpr std::size_t kFiberStack = 128 * 1024;
+// How long audit records may wait in memory before they are written.
+constexpr std::chrono::milliseconds kAuditFlushPeriod(200);
+
+Result<void> Supervisor::StartSentry() {
+  // The sentry keeps descriptors for each workload thread it serves. The
+  // init is already cloned, so its limit stays the caller's.
+  RaiseDescriptorLimit();
+  ASSIGN_OR_RETURN(loop_, sentry::EventLoop::Create(kFibers, kFiberStack));
+  ASSIGN_OR_RETURN(std::uint64_t init_start, ProcessStartTime(init_pid_));
+  ASSIGN_OR_RETURN(host_uts_, JoinContainerUts(init_pid_));
+  ASSIGN_OR_RETURN(sandbox_,
+                   SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start, *cgroup_));
+  ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
+  audit_.emplace(std::move(log), args_.record.id, args_.policy.audit);
+  sentry_ = std::make_unique<sentry::UnotifyServer>(
+      *loop_, sandbox_, [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); });
+  RETURN_IF_ERROR(loop_->Every(kAuditFlushPeriod, [this] { audit_->Flush(); }));
+  RETURN_IF_ERROR(loop_->Watch(signal_fd_.Get(), [this](std::uint32_t) { ForwardSignals(); }));
+  return loop_->Watch(control_fd_.Get(), [this](std::uint32_t) { ServeControl(); });
+}
+
+Result<void> Supervisor::WriteIdMaps(pid_t pid) {
+  const config::Linux& linux_spec = LinuxSpec();
+  RETURN_IF_ERROR_WRAP(
+      WriteExisting(StrCat("/proc/", pid, "/uid_map"), MapLines(linux_spec.uid_mappings)),
+      "write uid mappings");
+  RETURN_IF_ERROR_WRAP(
+      WriteExisting(StrCat("/proc/", pid, "/gid_map"), MapLines(linux_spec.gid_mappings)),
+      "write gid mappings");
+  return {};
+}
+
+Result<void> Supervisor::CreateCgroup() {
+  const config::Linux& linux_spec = LinuxSpec();
+  ASSIGN_OR_RETURN(std::vector<runtime::cgroup::Hierarchy> hierarchies,
+                   runtime::cgroup::DiscoverHierarchies());
+  ASSIGN_OR_RETURN(std::string path,
+                   runtime::cgroup::ResolveCgroupPath(linux_spec.cgroups_path, args_.record.id,
+                                                      args_.systemd_cgroup));
+  ASSIGN_OR_RETURN(cgroup_, runtime::cgroup::Cgroup::Create(hierarchies, path));
+  args_.record.cgroup_paths = cgroup_->Paths();
+  config::Resources resources = linux_spec.resources.value_or(config::Resources{});
+  resources.devices =
+      runtime::cgroup::DeviceRulesFor(resources.devices, runtime::DevicesFor(linux_spec.devices));
+  return cgroup_->Apply(resources);
+}
+
+void Supervisor::Undo() {
+  if (init_pidfd_) {
+    (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
+    siginfo_t info{};
+    ::waitid(P_PIDFD, init_pidfd_.Get(), &info, WEXITED);
+  }
+  if (cgroup_) (void)cgroup_->Destroy();
+}
+
+Result<void> Supervisor::SpawnInit() {
+  const config::Linux& linux_spec = LinuxSpec();
+  RETURN_IF_ERROR(CreateCgroup());
+  RETURN_IF_ERROR(runtime::PrepareChildNamespaces(linux_spec));
+  ASSIGN_OR_RETURN(auto channels, Channel::Pair());
+  auto& [ours, theirs] = channels;
+  ASSIGN_OR_RETURN(pid_t pid, CloneWithPidfd(runtime::CloneFlags(linux_spec), &init_pidfd_));
+  if (pid == 0) {
+    ours.Close();
+    runtime::RunContainerInit(args_.spec, theirs, args_.init);
+  }
+  theirs.Close();
+  init_pid_ = pid;
+  args_.record.init_pid = pid;
+  init_channel_.emplace(std::move(ours));
+  // In its cgroup before it does anything: limits hold from the start, and
+  // the init's cgroup namespace is rooted there.
+  RETURN_IF_ERROR(cgroup_->AddProcess(pid));
+  if (runtime::CreatesUserNamespace(linux_spec)) RETURN_IF_ERROR(WriteIdMaps(pid));
+  RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
+  // Mounts are in place, pivot_root not yet done: the runtime-namespace
+  // hooks run now (network setup, device injection), then the init goes on.
+  RETURN_IF_ERROR(init_channel_->Expect(MessageType::kMounted));
+  config::State state = runtime::HookState(args_.record, ContainerStatus::kCreating);
+  RETURN_IF_ERROR(runtime::RunHooks("prestart", runtime::HooksOf(args_.spec, "prestart"), state));
+  RETURN_IF_ERROR(
+      runtime::RunHooks("createRuntime", runtime::HooksOf(args_.spec, "createRuntime"), state));
+  RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed, config::DumpState(state)));
+  RETURN_IF_ERROR(init_channel_->Expect(MessageType::kReady));
+  return {};
+}
+
+}  // namespace vigil::shim

@@ -1,0 +1,78 @@
+// The supervisor's state and steps, shared by the files that implement
+// them: creating the container (supervisor_create.cc) and serving it until
+// the init exits (supervisor_serve.cc). RunSupervisor (supervisor.cc) drives
+// them. Internal to shim/.
+#pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <memory>
+#include <optional>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+#include "runtime/cgroup/cgroup.h"
+#include "runtime/process/channel.h"
+#include "sentry/core/sandbox.h"
+#include "sentry/loop/event_loop.h"
+#include "sentry/notify/unotify_server.h"
+#include "shim/audit_observer.h"
+#include "shim/supervisor.h"
+
+namespace vigil::shim {
+
+class Supervisor {
+ public:
+  explicit Supervisor(SupervisorArgs args) : args_(std::move(args)) {}
+
+  // Creates the container: on success the init is ready and waits for
+  // `start`, and the record says "created".
+  Result<void> Create();
+
+  // Serves signals, control requests and the sentry's listeners until the
+  // init exits; returns how it ended.
+  Result<siginfo_t> Supervise();
+
+  // Records the container as stopped.
+  void MarkStopped();
+
+  // After a failed create: the init (if any) killed and reaped, its cgroup
+  // removed, so nothing outlives the error.
+  void Undo();
+
+ private:
+  const config::Linux& LinuxSpec() const {
+    static const config::Linux kNone;
+    return args_.spec.linux_spec ? *args_.spec.linux_spec : kNone;
+  }
+  Result<void> SpawnInit();
+  Result<void> CreateCgroup();
+  Result<void> WriteIdMaps(pid_t pid);
+  Result<void> StartSentry();
+  void ServeControl();
+  void ServeRequest(UniqueFd conn);
+  Result<void> Start();
+  Result<void> AdoptInitListener(const runtime::Message& announcement);
+  void ForwardSignals();
+
+  SupervisorArgs args_;
+  pid_t init_pid_ = 0;
+  UniqueFd init_pidfd_;
+  UniqueFd signal_fd_;
+  UniqueFd control_fd_;
+  std::optional<runtime::Channel> init_channel_;
+  std::optional<runtime::cgroup::Cgroup> cgroup_;
+  // The UTS namespace the supervisor left for the container's (hooks run here).
+  UniqueFd host_uts_;
+  bool starting_ = false;  // a start request waits for the init's exec
+  std::optional<siginfo_t> exit_;  // how the init ended, once it has
+  // The sentry: one event loop for signals, control requests and every
+  // seccomp listener of the container.
+  std::unique_ptr<sentry::EventLoop> loop_;
+  sentry::Sandbox sandbox_;
+  std::optional<AuditObserver> audit_;
+  std::unique_ptr<sentry::UnotifyServer> sentry_;
+};
+
+}  // namespace vigil::shim

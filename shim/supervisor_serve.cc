@@ -1,0 +1,157 @@
+// Serving the container once created: the start request, the listeners of
+// exec'd processes, signals to forward and orphans to reap, until the init
+// exits and the record says so.
+#include "shim/supervisor_process.h"
+
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <memory>
+#include <string>
+
+#include "base/file.h"
+#include "base/log.h"
+#include "base/scope_guard.h"
+#include "base/strings.h"
+#include "base/syscalls.h"
+#include "runtime/process/hooks.h"
+#include "shim/control.h"
+#include "shim/self_confinement.h"
+
+namespace vigil::shim {
+namespace {
+
+using config::ContainerStatus;
+using runtime::Channel;
+using runtime::MessageType;
+
+// Whether the process at the other end of `conn` runs in an execution domain
+// other than PER_LINUX; if that cannot be told, assume it may.
+bool PeerPersonalityDiffers(int conn) {
+  ucred peer{};
+  socklen_t length = sizeof peer;
+  if (::getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0) return true;
+  Result<std::string> text = ReadFile(StrCat("/proc/", peer.pid, "/personality"), 64);
+  return !text || !text->starts_with("00000000");
+}
+
+}  // namespace
+
+Result<void> Supervisor::Start() {
+  if (args_.record.status != ContainerStatus::kCreated || starting_) {
+    return Fail(StrCat("cannot start container ", Quote(args_.record.id), ": it is ",
+                       starting_ ? "starting" : config::NameOf(args_.record.status),
+                       ", not created"));
+  }
+  starting_ = true;
+  ScopeGuard done_starting([this] { starting_ = false; });
+  RETURN_IF_ERROR(init_channel_->Send(MessageType::kStart));
+  // The init's end of the channel closes on exec: end of file means the
+  // program runs; a message means exec failed and says why. Before that the
+  // init announces the sentry's listener, and waits until the sentry has it.
+  Result<runtime::Message> reply;
+  for (;;) {
+    RETURN_IF_ERROR(loop_->Wait(init_channel_->fd(), EPOLLIN));
+    reply = init_channel_->Receive();
+    if (!reply || reply->type != MessageType::kSentryListener) break;
+    if (Result<void> adopted = AdoptInitListener(*reply); !adopted) {
+      (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
+      return adopted;
+    }
+    RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
+  }
+  init_channel_.reset();
+  if (reply) {
+    // The init exits after saying why: the container is stopped, and a
+    // second start must be refused, not sent to a closed channel.
+    args_.record.status = ContainerStatus::kStopped;
+    (void)args_.dir.SaveRecord(args_.record);
+    return Fail(reply->type == MessageType::kError ? reply->text : "unexpected message from init");
+  }
+  if (reply.error().code != EPIPE) return tl::unexpected(reply.error());
+  args_.record.status = ContainerStatus::kRunning;
+  RETURN_IF_ERROR(args_.dir.SaveRecord(args_.record));
+  // A failing poststart hook is worth a warning, not the container (spec).
+  if (Result<void> hooks =
+          runtime::RunHooks("poststart", runtime::HooksOf(args_.spec, "poststart"),
+                            runtime::HookState(args_.record, ContainerStatus::kRunning),
+                            host_uts_.Get());
+      !hooks) {
+    log::Warning(hooks.error().message);
+  }
+  // Nothing left to start: from here on the supervisor only serves.
+  if (Result<void> confined = ConfineSupervisor(); !confined) {
+    log::Error(StrCat("the supervisor could not confine itself: ", confined.error().message));
+  }
+  return {};
+}
+
+Result<void> Supervisor::AdoptInitListener(const runtime::Message& announcement) {
+  ASSIGN_OR_RETURN(int fd, runtime::ListenerNumber(announcement));
+  ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(init_pidfd_.Get(), fd));
+  return sentry_->AddListener(std::move(listener));
+}
+
+void Supervisor::ServeControl() {
+  UniqueFd conn(::accept4(control_fd_.Get(), nullptr, nullptr, SOCK_CLOEXEC));
+  if (!conn) return;
+  // A request may wait (start waits for the init's exec), so each runs in a
+  // fiber; the loop keeps serving the sentry meanwhile.
+  auto shared = std::make_shared<UniqueFd>(std::move(conn));
+  loop_->Spawn([this, shared] { ServeRequest(std::move(*shared)); });
+}
+
+void Supervisor::ServeRequest(UniqueFd conn) {
+  if (!loop_->Wait(conn.Get(), EPOLLIN)) return;
+  UniqueFd attached;
+  Result<std::string> request = ReadRequest(conn.Get(), &attached);
+  if (!request) return;
+  if (*request == "start") {
+    Reply(conn.Get(), Start());
+  } else if (*request == "listener" && attached) {
+    // An exec'd process's sentry listener, from `vigil exec`, whose
+    // execution domain the process inherited.
+    if (PeerPersonalityDiffers(conn.Get())) sentry_->AssumePersonalityMayDiffer();
+    Reply(conn.Get(), sentry_->AddListener(std::move(attached)));
+  } else {
+    Reply(conn.Get(), Fail(StrCat("unknown request ", Quote(*request))));
+  }
+}
+
+void Supervisor::ForwardSignals() {
+  signalfd_siginfo info{};
+  while (::read(signal_fd_.Get(), &info, sizeof info) == sizeof info) {
+    int sig = static_cast<int>(info.ssi_signo);
+    if (sig == SIGCHLD) {
+      // As subreaper the supervisor inherits orphans of a container without
+      // its own pid namespace; reap them, and notice the init's end.
+      siginfo_t child{};
+      while (::waitid(P_ALL, 0, &child, WEXITED | WNOHANG) == 0 && child.si_pid != 0) {
+        if (child.si_pid == init_pid_) exit_ = child;
+        child = {};
+      }
+      continue;
+    }
+    (void)PidfdSendSignal(init_pidfd_.Get(), sig);
+  }
+}
+
+Result<siginfo_t> Supervisor::Supervise() {
+  // The init may have died before the first SIGCHLD could be read.
+  ForwardSignals();
+  RETURN_IF_ERROR(loop_->Run([this] { return exit_.has_value(); }));
+  return *exit_;
+}
+
+void Supervisor::MarkStopped() {
+  if (audit_) audit_->Flush();
+  args_.record.status = ContainerStatus::kStopped;
+  (void)args_.dir.SaveRecord(args_.record);
+  ::unlink(args_.dir.ControlSocketPath().c_str());
+}
+
+}  // namespace vigil::shim
