@@ -64,12 +64,14 @@ Policy AgentPolicy() {
   return p;
 }
 
-// Observe only: never denies anything, audits everything. Unlike "default",
-// this stays deny-nothing even if "default" is tightened later.
+// Observe only: never denies anything, mediates and audits every file and
+// network call. Unlike "default", this stays deny-nothing even if "default"
+// is tightened later.
 Policy AuditOnlyPolicy() {
   Policy p;
   p.name = "audit-only";
   p.audit = AuditLevel::kAll;
+  p.observe = true;
   return p;
 }
 

@@ -69,6 +69,9 @@ struct Policy {
   bool no_setuid = false;        // setuid/setgid bits have no effect (no_new_privs)
   bool noexec_writable = false;  // writable mounts get noexec (defence in depth)
   AuditLevel audit = AuditLevel::kAll;
+  // Mediate (and so audit) files and network even where nothing above is
+  // restricted: a record of what a workload does, at the mediated path's cost.
+  bool observe = false;
   bool operator==(const Policy&) const = default;
 };
 

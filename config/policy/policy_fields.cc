@@ -57,6 +57,7 @@ constexpr Field<Policy> kPolicyFields[] = {
     Prop<&Policy::no_setuid>("noSetuid"),
     Prop<&Policy::noexec_writable>("noexecWritable"),
     Prop<&Policy::audit>("audit"),
+    Prop<&Policy::observe>("observe"),
 };
 
 }  // namespace

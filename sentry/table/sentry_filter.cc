@@ -151,8 +151,8 @@ FilterOptions FilterOptionsFor(const config::Policy& policy) {
       policy.file_default != config::FileAccess::kWrite ||
       std::any_of(policy.files.begin(), policy.files.end(),
                   [](const config::FileRule& rule) { return rule.access != config::FileAccess::kWrite; });
-  return {.mediate_network = policy.egress_default_deny || !policy.unix_sockets,
-          .mediate_files = files_restricted};
+  return {.mediate_network = policy.observe || policy.egress_default_deny || !policy.unix_sockets,
+          .mediate_files = policy.observe || files_restricted};
 }
 
 }  // namespace vigil::sentry

@@ -163,6 +163,27 @@ TEST_P(SentryTest, TheRunningSupervisorIsConfined) {
   ExpectNothingLeftOf(id);
 }
 
+// audit-only denies nothing and records every file and network call.
+TEST_P(SentryTest, AuditOnlyRecordsFilesAndConnectionsAndDeniesNothing) {
+  std::ofstream(bundle_ + "/rootfs/etc/motd") << "hello\n";
+  BundleConfig config;
+  config.readonly_root = false;
+  config.annotations_json = R"({"dev.vigil.policy": "audit-only"})";
+  const std::string audit = scratch_ + "/audit.jsonl";
+  config.args = {"sh", "-c",
+                 "cat /etc/motd; mkdir /made && rmdir /made && echo made; "
+                 "nc -w 1 127.0.0.1 9 </dev/null 2>/dev/null; echo done"};
+  WriteConfig(config);
+  Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "hello\nmade\ndone\n");
+  std::string records = ReadWholeFile(audit);
+  EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"allow")"));
+  EXPECT_THAT(records, HasSubstr(R"("syscall":"mkdir")"));
+  EXPECT_THAT(records, HasSubstr(R"("syscall":"connect")"));
+  EXPECT_THAT(records, Not(HasSubstr(R"("decision":"deny")")));
+}
+
 TEST_P(SentryTest, AuditLogRecordsEachMediatedDecision) {
   BundleConfig config;
   config.args = {"sh", "-c", "uname -r >/dev/null; uname -n >/dev/null; sleep 1000"};

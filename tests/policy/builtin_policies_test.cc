@@ -65,6 +65,7 @@ TEST(BuiltinPoliciesTest, AuditOnlyDeniesNothingAndAuditsAll) {
   Policy p = Builtin("audit-only");
   Policy expected = Builtin("default");
   expected.name = "audit-only";
+  expected.observe = true;  // every file and network call is mediated, to be logged
   EXPECT_EQ(p, expected);
   EXPECT_EQ(p.audit, AuditLevel::kAll);
 }

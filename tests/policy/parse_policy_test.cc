@@ -119,7 +119,7 @@ TEST(ParsePolicyErrorTest, NamesTheJsonPath) {
 TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {
   EXPECT_EQ(PolicyError(R"({"netwrok": {}})"),
             "policy.netwrok: unknown property (expected one of: name, files, network, exec, "
-            "readOnlyRoot, noSetuid, noexecWritable, audit)");
+            "readOnlyRoot, noSetuid, noexecWritable, audit, observe)");
   EXPECT_EQ(PolicyError(R"({"files": {"defualt": "read"}})"),
             "policy.files.defualt: unknown property (expected one of: default, rules)");
   EXPECT_EQ(PolicyError(R"({"files": {"rules": [{"path": "/a", "access": "read", "x": 1}]}})"),
@@ -131,7 +131,7 @@ TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {
             "policy.exec.fromwritable: unknown property (expected one of: allow, fromWritable)");
   EXPECT_EQ(PolicyError(R"({"read-only-root": true})"),
             "policy[\"read-only-root\"]: unknown property (expected one of: name, files, "
-            "network, exec, readOnlyRoot, noSetuid, noexecWritable, audit)");
+            "network, exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe)");
 }
 
 TEST(ParsePolicyErrorTest, WrongKinds) {
