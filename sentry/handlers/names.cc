@@ -121,6 +121,25 @@ bool TreeMovable(const HandlerContext& context, const Entry& entry) {
              config::FileAccess::kWrite;
 }
 
+// Resolves the one name a call changes, decides, and if the policy lets
+// the workload change it runs `act` (a syscall's return) on it as the
+// workload.
+template <typename Act>
+Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer, Act act) {
+  auto caller_or = CallerOf(context);
+  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
+  Caller& caller = std::get<Caller>(caller_or);
+  auto path = NamedPath(context, caller, dirfd, pointer, "path");
+  if (Verdict* verdict = std::get_if<Verdict>(&path)) return std::move(*verdict);
+  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
+  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  auto entry = ResolveEntry(context, caller.root.Get(), std::get<std::string>(path), "resolved");
+  if (Verdict* verdict = std::get_if<Verdict>(&entry)) return std::move(*verdict);
+  const Entry& e = std::get<Entry>(entry);
+  if (int refused = ChangeRefusal(context, e)) return Refused(refused);
+  return Done(act(e.directory.Get(), e.name.c_str()));
+}
+
 }  // namespace
 
 Verdict HandleCreate(HandlerContext& context) {
@@ -161,22 +180,11 @@ Verdict HandleCreate(HandlerContext& context) {
     contents = std::move(*copied);
     context.AuditArg("target", contents);
   }
-  auto caller_or = CallerOf(context);
-  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
-  Caller& caller = std::get<Caller>(caller_or);
-  auto path = NamedPath(context, caller, dirfd, pointer, "path");
-  if (Verdict* verdict = std::get_if<Verdict>(&path)) return std::move(*verdict);
-  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
-  auto entry = ResolveEntry(context, caller.root.Get(), std::get<std::string>(path), "resolved");
-  if (Verdict* verdict = std::get_if<Verdict>(&entry)) return std::move(*verdict);
-  const Entry& e = std::get<Entry>(entry);
-  if (int refused = ChangeRefusal(context, e)) return Refused(refused);
-  const int at = e.directory.Get();
-  const char* name = e.name.c_str();
-  if (type == S_IFDIR) return Done(::mkdirat(at, name, mode & 07777));
-  if (type == S_IFLNK) return Done(::symlinkat(contents.c_str(), at, name));
-  return Done(::mknodat(at, name, type | (mode & 07777), device));
+  return ChangeOneName(context, dirfd, pointer, [&](int at, const char* name) {
+    if (type == S_IFDIR) return ::mkdirat(at, name, mode & 07777);
+    if (type == S_IFLNK) return ::symlinkat(contents.c_str(), at, name);
+    return ::mknodat(at, name, type | (mode & 07777), device);
+  });
 }
 
 Verdict HandleRemove(HandlerContext& context) {
@@ -187,18 +195,8 @@ Verdict HandleRemove(HandlerContext& context) {
   if (context.event.number == SYS_unlinkat) {
     dirfd = static_cast<int>(a[0]), pointer = a[1], flags = static_cast<int>(a[2]);
   }
-  auto caller_or = CallerOf(context);
-  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
-  Caller& caller = std::get<Caller>(caller_or);
-  auto path = NamedPath(context, caller, dirfd, pointer, "path");
-  if (Verdict* verdict = std::get_if<Verdict>(&path)) return std::move(*verdict);
-  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
-  auto entry = ResolveEntry(context, caller.root.Get(), std::get<std::string>(path), "resolved");
-  if (Verdict* verdict = std::get_if<Verdict>(&entry)) return std::move(*verdict);
-  const Entry& e = std::get<Entry>(entry);
-  if (int refused = ChangeRefusal(context, e)) return Refused(refused);
-  return Done(::unlinkat(e.directory.Get(), e.name.c_str(), flags));
+  return ChangeOneName(context, dirfd, pointer,
+                       [&](int at, const char* name) { return ::unlinkat(at, name, flags); });
 }
 
 Verdict HandleRename(HandlerContext& context) {

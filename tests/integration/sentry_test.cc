@@ -53,7 +53,17 @@ class HostListener {
   int accepted_ = 0;
 };
 
-class SentryTest : public RuntimeTest {};
+class SentryTest : public RuntimeTest {
+ protected:
+  // `run` of `config` with the audit log in the scratch directory: the
+  // outcome, and the log's records.
+  std::pair<Outcome, std::string> RunAudited(const BundleConfig& config) {
+    WriteConfig(config);
+    const std::string audit = scratch_ + "/audit.jsonl";
+    Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
+    return {run, ReadWholeFile(audit)};
+  }
+};
 
 TEST_P(SentryTest, UnameReportsTheSandboxNamesAndTheConfiguredRelease) {
   BundleConfig config;
@@ -169,15 +179,12 @@ TEST_P(SentryTest, AuditOnlyRecordsFilesAndConnectionsAndDeniesNothing) {
   BundleConfig config;
   config.readonly_root = false;
   config.annotations_json = R"({"dev.vigil.policy": "audit-only"})";
-  const std::string audit = scratch_ + "/audit.jsonl";
   config.args = {"sh", "-c",
                  "cat /etc/motd; mkdir /made && rmdir /made && echo made; "
                  "nc -w 1 127.0.0.1 9 </dev/null 2>/dev/null; echo done"};
-  WriteConfig(config);
-  Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
+  auto [run, records] = RunAudited(config);
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_EQ(run.out, "hello\nmade\ndone\n");
-  std::string records = ReadWholeFile(audit);
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"allow")"));
   EXPECT_THAT(records, HasSubstr(R"("syscall":"mkdir")"));
   EXPECT_THAT(records, HasSubstr(R"("syscall":"connect")"));
@@ -259,14 +266,11 @@ TEST_P(SentryTest, AgentPolicyDeniesEgressToTheHostsLoopbackAndAuditsIt) {
   config.namespaces = {"pid", "ipc", "uts", "mount"};  // the host's network
   config.annotations_json = R"({"dev.vigil.policy": "agent"})";
   config.args = {"sh", "-c", StrCat("echo hi | nc -w 2 127.0.0.1 ", host.port(), "; echo status=$?")};
-  WriteConfig(config);
-  const std::string audit = scratch_ + "/audit.jsonl";
-  Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
+  auto [run, records] = RunAudited(config);
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_THAT(run.out, HasSubstr("status=1"));
   EXPECT_THAT(run.err, HasSubstr("Network is unreachable"));
   EXPECT_EQ(host.Accepted(), 0);
-  std::string records = ReadWholeFile(audit);
   EXPECT_THAT(records, ContainsRegex(StrCat(R"("syscall":"connect","args":\{"address":"127\.0\.0\.1:)",
                                             host.port(), R"("\},"decision":"deny","errno":"ENETUNREACH")")));
 }
@@ -332,19 +336,16 @@ TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
                             R"({\"path\": \"/etc/secret\", \"access\": \"hidden\"}, )"
                             R"({\"path\": \"/tmp/**\", \"access\": \"write\"}, )"
                             R"({\"path\": \"/dev/**\", \"access\": \"write\"}]}}"})";
-  const std::string audit = scratch_ + "/audit.jsonl";
   config.args = {"sh", "-c",
                  "cat /etc/motd; cat /etc/secret || echo hidden; stat /etc/secret >/dev/null 2>&1 || "
                  "echo stat-hidden; ln -s /etc/secret /tmp/l; "
                  "cat /tmp/l || echo hidden-via-link; { echo x > /etc/motd; } 2>/dev/null || "
                  "echo read-only; echo t > /tmp/t && cat /tmp/t; head -1 /proc/self/status; "
                  "echo z > /dev/null && echo devnull; ls /etc | grep -q secret || echo unlisted"};
-  WriteConfig(config);
-  Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
+  auto [run, records] = RunAudited(config);
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_EQ(run.out, "hello\nhidden\nstat-hidden\nhidden-via-link\nread-only\nt\nName:\thead\n"
                      "devnull\nunlisted\n");
-  std::string records = ReadWholeFile(audit);
   EXPECT_THAT(records, HasSubstr(R"("path":"/tmp/l","flags":"00","resolved":"/etc/secret"},"decision":"deny","errno":"ENOENT")"));
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"deny","errno":"EACCES")"));
 }
@@ -383,15 +384,12 @@ TEST_P(SentryTest, ExecPolicyIsCheckedOnTheResolvedFile) {
   config.extra_mounts_json = {R"({"destination": "/tmp", "type": "tmpfs", "source": "tmpfs"})"};
   config.annotations_json =
       R"({"dev.vigil.policy": "{\"exec\": {\"allow\": [\"/bin/*\", \"/tmp/*\"], \"fromWritable\": false}}"})";
-  const std::string audit = scratch_ + "/audit.jsonl";
   config.args = {"sh", "-c",
                  "/bin/echo listed; /opt/bb echo unlisted 2>/dev/null || echo not-listed; "
                  "cp /bin/busybox /tmp/bb; /tmp/bb echo written 2>/dev/null || echo not-written"};
-  WriteConfig(config);
-  Outcome run = Runtime({"--audit", audit, "run", "--bundle", bundle_, NewId()});
+  auto [run, records] = RunAudited(config);
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_EQ(run.out, "listed\nnot-listed\nnot-written\n");
-  std::string records = ReadWholeFile(audit);
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/opt/bb"},"decision":"deny","errno":"EACCES")"));
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/tmp/bb"},"decision":"deny","errno":"EACCES")"));
 }
