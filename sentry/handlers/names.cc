@@ -249,7 +249,6 @@ Verdict HandleLink(HandlerContext& context) {
   if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
   Caller& caller = std::get<Caller>(caller_or);
   UniqueFd file;
-  std::string source;
   Result<std::string> given = CopyPath(context.tracee, from);
   if (!given && !(given.error().code == ENOENT && (flags & AT_EMPTY_PATH))) {
     return Failed(given.error(), Decision::kAllow);
@@ -265,11 +264,11 @@ Verdict HandleLink(HandlerContext& context) {
     if (!held) return Failed(held.error(), Decision::kAllow);
     file = std::move(*held);
   }
+  if (given) context.AuditArg("from", *given);
   auto to_path = NamedPath(context, caller, to_dirfd, to, "to");
   if (Verdict* verdict = std::get_if<Verdict>(&to_path)) return std::move(*verdict);
   std::string from_path;
   if (given) {
-    context.AuditArg("from", *given);
     Result<std::string> path = ContainerPath(context.tracee, caller.thread, from_dirfd, *given);
     if (!path) return Failed(path.error(), Decision::kAllow);
     from_path = std::move(*path);
