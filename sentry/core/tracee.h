@@ -51,6 +51,9 @@ class Tracee {
   virtual Result<UniqueFd> Root() = 0;
   virtual Result<UniqueFd> WorkingDirectory() = 0;
 
+  // Where Root() is, as the sentry sees it (what PathInRoot strips).
+  virtual Result<std::string> RootPath() = 0;
+
   // Where the thread's working directory and its descriptor `fd` are, as
   // paths in the container (what it would see in /proc/self/cwd, fd/N).
   virtual Result<std::string> WorkingDirectoryPath() = 0;

@@ -37,9 +37,11 @@ std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatu
   if (!path) return Failed(path.error(), Decision::kAllow);
   Result<UniqueFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
+  Result<std::string> root_path = context.tracee.RootPath();
+  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   Result<UniqueFd> file = ResolveAs(context, thread, root->Get(), *path, O_PATH | flags);
   if (!file) return Failed(file.error(), Decision::kAllow);
-  Result<std::string> where = PathInRoot(file->Get(), root->Get());
+  Result<std::string> where = PathInRoot(file->Get(), *root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   const config::FileAccess access = AccessFor(context, *where);

@@ -185,6 +185,8 @@ Verdict HandleAttributes(HandlerContext& context) {
   UniqueFd file;
   Result<UniqueFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
+  Result<std::string> root_path = context.tracee.RootPath();
+  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   std::string path;
   if (empty) {
     Result<UniqueFd> held = context.tracee.Descriptor(request->dirfd);
@@ -204,7 +206,7 @@ Verdict HandleAttributes(HandlerContext& context) {
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  Result<std::string> in_root = PathInRoot(file.Get(), root->Get());
+  Result<std::string> in_root = PathInRoot(file.Get(), *root_path);
   if (!in_root) return Failed(in_root.error(), Decision::kDeny);
   context.AuditArg("resolved", *in_root);
   const config::FileAccess access = AccessFor(context, *in_root);

@@ -83,7 +83,9 @@ Verdict HandleGetdents(HandlerContext& context) {
   if (!directory) return Failed(directory.error(), Decision::kAllow);
   Result<UniqueFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
-  Result<std::string> where = PathInRoot(directory->Get(), root->Get());
+  Result<std::string> root_path = context.tracee.RootPath();
+  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
+  Result<std::string> where = PathInRoot(directory->Get(), *root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   const bool filter = !where->empty() && MayHideIn(*context.sandbox.policy, *where);

@@ -33,6 +33,7 @@ namespace {
 struct Caller {
   ThreadStatus thread;
   UniqueFd root;
+  std::string root_path;
 };
 
 std::variant<Caller, Verdict> CallerOf(HandlerContext& context) {
@@ -40,7 +41,9 @@ std::variant<Caller, Verdict> CallerOf(HandlerContext& context) {
   if (!thread) return Failed(thread.error(), Decision::kAllow);
   Result<UniqueFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
-  return Caller{std::move(*thread), std::move(*root)};
+  Result<std::string> root_path = context.tracee.RootPath();
+  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
+  return Caller{std::move(*thread), std::move(*root), std::move(*root_path)};
 }
 
 // A path the workload named, made absolute in the container (read before
@@ -70,8 +73,8 @@ struct Entry {
 
 // Resolves the directory of `path` (absolute, in the container). The
 // caller acts as the workload.
-std::variant<Entry, Verdict> ResolveEntry(HandlerContext& context, int root, std::string path,
-                                          std::string_view audit_name) {
+std::variant<Entry, Verdict> ResolveEntry(HandlerContext& context, const Caller& caller,
+                                          std::string path, std::string_view audit_name) {
   while (path.size() > 1 && path.ends_with('/')) path.pop_back();
   Entry entry;
   std::string parent = "/";
@@ -83,9 +86,9 @@ std::variant<Entry, Verdict> ResolveEntry(HandlerContext& context, int root, std
     entry.name = path.substr(slash + 1);
   }
   entry.dot = entry.name == "." || entry.name == "..";
-  Result<UniqueFd> directory = ResolveInRoot(root, parent, O_PATH | O_DIRECTORY);
+  Result<UniqueFd> directory = ResolveInRoot(caller.root.Get(), parent, O_PATH | O_DIRECTORY);
   if (!directory) return Failed(directory.error(), Decision::kAllow);
-  Result<std::string> where = PathInRoot(directory->Get(), root);
+  Result<std::string> where = PathInRoot(directory->Get(), caller.root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   entry.directory = std::move(*directory);
   entry.path = *where == "/" ? "/" + entry.name : *where + "/" + entry.name;
@@ -133,7 +136,7 @@ Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer,
   if (Verdict* verdict = std::get_if<Verdict>(&path)) return std::move(*verdict);
   Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
   if (!acting) return Failed(acting.error(), Decision::kAllow);
-  auto entry = ResolveEntry(context, caller.root.Get(), std::get<std::string>(path), "resolved");
+  auto entry = ResolveEntry(context, caller, std::get<std::string>(path), "resolved");
   if (Verdict* verdict = std::get_if<Verdict>(&entry)) return std::move(*verdict);
   const Entry& e = std::get<Entry>(entry);
   if (int refused = ChangeRefusal(context, e)) return Refused(refused);
@@ -217,10 +220,9 @@ Verdict HandleRename(HandlerContext& context) {
   if (Verdict* verdict = std::get_if<Verdict>(&to_path)) return std::move(*verdict);
   Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
   if (!acting) return Failed(acting.error(), Decision::kAllow);
-  const int root = caller.root.Get();
-  auto source = ResolveEntry(context, root, std::get<std::string>(from_path), "resolved_from");
+  auto source = ResolveEntry(context, caller, std::get<std::string>(from_path), "resolved_from");
   if (Verdict* verdict = std::get_if<Verdict>(&source)) return std::move(*verdict);
-  auto target = ResolveEntry(context, root, std::get<std::string>(to_path), "resolved_to");
+  auto target = ResolveEntry(context, caller, std::get<std::string>(to_path), "resolved_to");
   if (Verdict* verdict = std::get_if<Verdict>(&target)) return std::move(*verdict);
   const Entry& s = std::get<Entry>(source);
   const Entry& t = std::get<Entry>(target);
@@ -275,19 +277,18 @@ Verdict HandleLink(HandlerContext& context) {
   }
   Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
   if (!acting) return Failed(acting.error(), Decision::kAllow);
-  const int root = caller.root.Get();
   if (given) {
     const int follow = (flags & AT_SYMLINK_FOLLOW) ? 0 : O_NOFOLLOW;
-    Result<UniqueFd> resolved = ResolveInRoot(root, from_path, O_PATH | follow);
+    Result<UniqueFd> resolved = ResolveInRoot(caller.root.Get(), from_path, O_PATH | follow);
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  Result<std::string> where = PathInRoot(file.Get(), root);
+  Result<std::string> where = PathInRoot(file.Get(), caller.root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved_from", *where);
   const config::FileAccess access = AccessFor(context, *where);
   if (int refused = Refusal(access, /*write=*/true)) return Refused(refused);
-  auto target = ResolveEntry(context, root, std::get<std::string>(to_path), "resolved_to");
+  auto target = ResolveEntry(context, caller, std::get<std::string>(to_path), "resolved_to");
   if (Verdict* verdict = std::get_if<Verdict>(&target)) return std::move(*verdict);
   const Entry& t = std::get<Entry>(target);
   if (int refused = ChangeRefusal(context, t)) return Refused(refused);

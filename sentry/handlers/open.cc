@@ -127,9 +127,9 @@ std::optional<Verdict> OpenProcView(HandlerContext& context, const std::string& 
   return Verdict::InstallFd(std::move(readable), (request.flags & O_CLOEXEC) != 0, Decision::kEmulate);
 }
 
-Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread, int root, UniqueFd file,
-                     const OpenRequest& request) {
-  Result<std::string> resolved = PathInRoot(file.Get(), root);
+Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
+                     const std::string& root_path, UniqueFd file, const OpenRequest& request) {
+  Result<std::string> resolved = PathInRoot(file.Get(), root_path);
   if (!resolved) return Failed(resolved.error(), Decision::kDeny);
   context.AuditArg("resolved", *resolved);
   if ((request.flags & O_CREAT) && (request.flags & O_EXCL)) return Verdict::Fail(EEXIST, Decision::kAllow);
@@ -156,6 +156,7 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread, int ro
 }
 
 Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, int root,
+                  const std::string& root_path,
                   const std::string& path, const OpenRequest& request) {
   const std::size_t slash = path.rfind('/');
   const std::string parent = slash == 0 ? "/" : path.substr(0, slash);
@@ -163,7 +164,7 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, int root,
   if (name.empty() || name == "." || name == "..") return Verdict::Fail(EISDIR, Decision::kAllow);
   Result<UniqueFd> directory = ResolveAs(context, thread, root, parent, O_PATH | O_DIRECTORY);
   if (!directory) return Failed(directory.error(), Decision::kAllow);
-  Result<std::string> where = PathInRoot(directory->Get(), root);
+  Result<std::string> where = PathInRoot(directory->Get(), root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   const std::string target = *where == "/" ? "/" + name : *where + "/" + name;
   context.AuditArg("resolved", target);
@@ -194,22 +195,22 @@ Verdict HandleOpen(HandlerContext& context) {
   Result<std::string> path = ContainerPath(context.tracee, *thread, request.dirfd, *given);
   if (!path) return Failed(path.error(), Decision::kAllow);
 
+  Result<std::string> root_path = context.tracee.RootPath();
+  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   // The caller's own descriptor by its /proc name: a new open of that file.
   if (std::optional<int> own = OwnDescriptor(*path, *thread)) {
     Result<UniqueFd> file = context.tracee.Descriptor(*own);
     if (!file) return Failed(file.error(), Decision::kAllow);
-    Result<UniqueFd> root = context.tracee.Root();
-    if (!root) return Failed(root.error(), Decision::kAllow);
-    return OpenExisting(context, *thread, root->Get(), std::move(*file), request);
+    return OpenExisting(context, *thread, *root_path, std::move(*file), request);
   }
 
   Result<UniqueFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
   const int follow = request.flags & (O_NOFOLLOW | O_DIRECTORY);
   Result<UniqueFd> file = ResolveAs(context, *thread, root->Get(), *path, O_PATH | follow);
-  if (file) return OpenExisting(context, *thread, root->Get(), std::move(*file), request);
+  if (file) return OpenExisting(context, *thread, *root_path, std::move(*file), request);
   if (file.error().code == ENOENT && (request.flags & O_CREAT)) {
-    return CreateNew(context, *thread, root->Get(), *path, request);
+    return CreateNew(context, *thread, root->Get(), *root_path, *path, request);
   }
   return Failed(file.error(), Decision::kAllow);
 }

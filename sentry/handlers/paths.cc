@@ -91,10 +91,9 @@ Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, in
   return RewriteSelf(base + "/" + path, thread);
 }
 
-Result<std::string> PathInRoot(int fd, int root) {
+Result<std::string> PathInRoot(int fd, const std::string& root_path) {
   ASSIGN_OR_RETURN(std::string path, LinkOf(fd));
   if (!path.starts_with('/')) return std::string();  // "pipe:[4242]" and the like
-  ASSIGN_OR_RETURN(std::string root_path, LinkOf(root));
   if (root_path == "/") return path;
   if (path == root_path) return std::string("/");
   if (path.starts_with(root_path + "/")) return path.substr(root_path.size());

@@ -33,9 +33,10 @@ std::string RewriteSelf(const std::string& path, const ThreadStatus& thread);
 // N when `path` is the caller's own /proc/TGID/fd/N (or task/TID/fd/N).
 std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& thread);
 
-// Where the open file `fd` is, as a path in the container whose root is
-// `root` (both readlinks of /proc/self/fd); EXDEV if it is outside; empty
-// for a file that has no path (a pipe, a socket, an anonymous inode).
-Result<std::string> PathInRoot(int fd, int root);
+// Where the open file `fd` is, as a path in the container whose root is at
+// `root_path` (Tracee::RootPath) — a readlink of /proc/self/fd; EXDEV if it
+// is outside; empty for a file that has no path (a pipe, a socket, an
+// anonymous inode).
+Result<std::string> PathInRoot(int fd, const std::string& root_path);
 
 }  // namespace vigil::sentry

@@ -83,6 +83,8 @@ Verdict HandleStat(HandlerContext& context) {
   if (!path) return Failed(path.error(), Decision::kAllow);
   Result<UniqueFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
+  Result<std::string> root_path = context.tracee.RootPath();
+  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   UniqueFd file;
   if (std::optional<int> own = OwnDescriptor(*path, *thread)) {
     Result<UniqueFd> held = context.tracee.Descriptor(*own);
@@ -94,7 +96,7 @@ Verdict HandleStat(HandlerContext& context) {
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  Result<std::string> where = PathInRoot(file.Get(), root->Get());
+  Result<std::string> where = PathInRoot(file.Get(), *root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   const config::FileAccess access = AccessFor(context, *where);

@@ -154,6 +154,8 @@ Verdict HandleXattr(HandlerContext& context) {
   if (!thread) return Failed(thread.error(), Decision::kAllow);
   Result<UniqueFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
+  Result<std::string> root_path = context.tracee.RootPath();
+  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   UniqueFd file;
   std::string path;
   if (request.on_descriptor) {
@@ -177,7 +179,7 @@ Verdict HandleXattr(HandlerContext& context) {
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  Result<std::string> where = PathInRoot(file.Get(), root->Get());
+  Result<std::string> where = PathInRoot(file.Get(), *root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   if (int refused = Refusal(AccessFor(context, *where), writes)) {

@@ -81,7 +81,10 @@ void KnownThreads::Observe(Handler handler, const SyscallEvent& event) {
       break;
     case Handler::kChroot:
       // Every thread sharing the caller's filesystem context moves with it.
-      for (auto& [tid, thread] : threads_) thread->root.Reset();
+      for (auto& [tid, thread] : threads_) {
+        thread->root.Reset();
+        thread->root_path.clear();
+      }
       break;
     case Handler::kPersonality:
       if (static_cast<std::uint32_t>(event.args[0]) != kPersonalityQuery) {

@@ -76,6 +76,17 @@ Result<UniqueFd> UnotifyTracee::Root() {
 
 Result<UniqueFd> UnotifyTracee::WorkingDirectory() { return OpenAnchored("cwd"); }
 
+// Read once with the root it names (the sentry's own /proc/self/fd link).
+Result<std::string> UnotifyTracee::RootPath() {
+  if (thread_->root_path.empty()) {
+    if (!thread_->root) {
+      ASSIGN_OR_RETURN(thread_->root, OpenAnchored("root"));
+    }
+    ASSIGN_OR_RETURN(thread_->root_path, ReadLink(StrCat("/proc/self/fd/", thread_->root.Get())));
+  }
+  return thread_->root_path;
+}
+
 Result<UniqueFd> UnotifyTracee::OpenAnchored(std::string_view link) {
   UniqueFd fd(::open(StrCat("/proc/", thread_->tid, "/", link).c_str(),
                      O_PATH | O_DIRECTORY | O_CLOEXEC));

@@ -34,6 +34,7 @@ class UnotifyTracee final : public Tracee {
   Result<UniqueFd> Descriptor(int fd) override;
   Result<UniqueFd> Root() override;
   Result<UniqueFd> WorkingDirectory() override;
+  Result<std::string> RootPath() override;
   Result<std::string> WorkingDirectoryPath() override;
   Result<std::string> DescriptorPath(int fd) override;
   Result<ThreadStatus> Status() override;

@@ -42,6 +42,7 @@ class FakeTracee final : public Tracee {
   }
   Result<UniqueFd> Root() override { return OpenDir(root); }
   Result<UniqueFd> WorkingDirectory() override { return OpenDir(root + cwd); }
+  Result<std::string> RootPath() override { return root; }
   // `cwd` is a path in the fake container (under `root`).
   Result<std::string> WorkingDirectoryPath() override { return cwd; }
   Result<std::string> DescriptorPath(int fd) override {
