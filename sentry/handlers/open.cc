@@ -53,26 +53,29 @@ OpenRequest RequestOf(const SyscallEvent& event) {
 bool Writes(int flags) { return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC) != 0; }
 
 // Opens `path` (a magic link to a file the sentry holds) as the workload
-// asked, with its credentials. A FIFO is opened without blocking the loop:
-// the fiber waits, in 20 ms steps, for the peer a blocking open would wait
-// for — as itself: the workload's credentials are never held across a wait,
-// when other fibers and the loop run.
+// asked, with its credentials (`acting`, taken here if the caller does not
+// hold them already). A FIFO is opened without blocking the loop: the fiber
+// waits, in 20 ms steps, for the peer a blocking open would wait for — as
+// itself: the workload's credentials are never held across a wait, when
+// other fibers and the loop run.
 Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread,
-                        const std::string& path, int flags, bool fifo) {
+                        const std::string& path, int flags, bool fifo,
+                        std::optional<ActingAs>& acting) {
   int reopen = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC;
   const bool blocking_fifo = fifo && (flags & O_NONBLOCK) == 0;
   if (blocking_fifo) reopen |= O_NONBLOCK;
   for (;;) {
-    int error = 0;
-    {
-      ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
-      UniqueFd fd(::open(path.c_str(), reopen));
-      if (fd) {
-        if (blocking_fifo) ::fcntl(fd.Get(), F_SETFL, reopen & ~O_NONBLOCK);
-        return fd;
-      }
-      error = errno;
+    if (!acting) {
+      ASSIGN_OR_RETURN(ActingAs begun, ActingAs::Begin(thread, context.sandbox.user_namespace));
+      acting.emplace(std::move(begun));
     }
+    UniqueFd fd(::open(path.c_str(), reopen));
+    if (fd) {
+      if (blocking_fifo) ::fcntl(fd.Get(), F_SETFL, reopen & ~O_NONBLOCK);
+      return fd;
+    }
+    const int error = errno;
+    acting.reset();
     if (!blocking_fifo || error != ENXIO) return FailErrno(error, "reopen");
     UniqueFd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
     const itimerspec later{.it_interval = {}, .it_value = {.tv_sec = 0, .tv_nsec = 20'000'000}};
@@ -127,8 +130,11 @@ std::optional<Verdict> OpenProcView(HandlerContext& context, const std::string& 
   return Verdict::InstallFd(std::move(readable), (request.flags & O_CLOEXEC) != 0, Decision::kEmulate);
 }
 
+// `acting`: the workload's credentials if the caller took them to resolve
+// the path (kept for the reopen), else empty.
 Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
-                     const std::string& root_path, UniqueFd file, const OpenRequest& request) {
+                     const std::string& root_path, UniqueFd file, const OpenRequest& request,
+                     std::optional<ActingAs>& acting) {
   Result<std::string> resolved = PathInRoot(file.Get(), root_path);
   if (!resolved) return Failed(resolved.error(), Decision::kDeny);
   context.AuditArg("resolved", *resolved);
@@ -144,25 +150,26 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
       !context.sandbox.device_allowed(st.st_mode & S_IFMT, st.st_rdev)) {
     return Verdict::Fail(EPERM, Decision::kDeny);
   }
-  if (S_ISREG(st.st_mode)) {
+  if (S_ISREG(st.st_mode) && ProcViewOf(*resolved) != ProcView::kNone) {
+    acting.reset();  // the view is the sentry's own work, not the workload's
     if (std::optional<Verdict> view = OpenProcView(context, *resolved, file.Get(), request)) {
       return std::move(*view);
     }
   }
   Result<UniqueFd> opened = Reopen(context, thread, StrCat("/proc/self/fd/", file.Get()),
-                                   request.flags, S_ISFIFO(st.st_mode));
+                                   request.flags, S_ISFIFO(st.st_mode), acting);
   if (!opened) return Failed(opened.error(), Decision::kAllow);
   return Verdict::InstallFd(std::move(*opened), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
 }
 
-Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, int root,
-                  const std::string& root_path,
+// The caller acts as the workload.
+Verdict CreateNew(HandlerContext& context, int root, const std::string& root_path,
                   const std::string& path, const OpenRequest& request) {
   const std::size_t slash = path.rfind('/');
   const std::string parent = slash == 0 ? "/" : path.substr(0, slash);
   const std::string name = path.substr(slash + 1);
   if (name.empty() || name == "." || name == "..") return Verdict::Fail(EISDIR, Decision::kAllow);
-  Result<UniqueFd> directory = ResolveAs(context, thread, root, parent, O_PATH | O_DIRECTORY);
+  Result<UniqueFd> directory = ResolveInRoot(root, parent, O_PATH | O_DIRECTORY);
   if (!directory) return Failed(directory.error(), Decision::kAllow);
   Result<std::string> where = PathInRoot(directory->Get(), root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
@@ -170,8 +177,6 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, int root,
   context.AuditArg("resolved", target);
   const config::FileAccess access = AccessFor(context, target);
   if (int refused = Refusal(access, /*write=*/true)) return Verdict::Fail(refused, Decision::kDeny);
-  Result<ActingAs> acting = ActingAs::Begin(thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
   // By name in the verified parent, never through a symlink planted since.
   UniqueFd created(::openat(directory->Get(), name.c_str(),
                             request.flags | O_NOFOLLOW | O_CLOEXEC, request.mode));
@@ -197,20 +202,25 @@ Verdict HandleOpen(HandlerContext& context) {
 
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
+  std::optional<ActingAs> acting;
   // The caller's own descriptor by its /proc name: a new open of that file.
   if (std::optional<int> own = OwnDescriptor(*path, *thread)) {
     Result<UniqueFd> file = context.tracee.Descriptor(*own);
     if (!file) return Failed(file.error(), Decision::kAllow);
-    return OpenExisting(context, *thread, *root_path, std::move(*file), request);
+    return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
   }
 
   Result<UniqueFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
+  // Held from resolving to reopening or creating: nothing between waits.
+  Result<ActingAs> begun = ActingAs::Begin(*thread, context.sandbox.user_namespace);
+  if (!begun) return Failed(begun.error(), Decision::kAllow);
+  acting.emplace(std::move(*begun));
   const int follow = request.flags & (O_NOFOLLOW | O_DIRECTORY);
-  Result<UniqueFd> file = ResolveAs(context, *thread, root->Get(), *path, O_PATH | follow);
-  if (file) return OpenExisting(context, *thread, *root_path, std::move(*file), request);
+  Result<UniqueFd> file = ResolveInRoot(root->Get(), *path, O_PATH | follow);
+  if (file) return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
   if (file.error().code == ENOENT && (request.flags & O_CREAT)) {
-    return CreateNew(context, *thread, root->Get(), *root_path, *path, request);
+    return CreateNew(context, root->Get(), *root_path, *path, request);
   }
   return Failed(file.error(), Decision::kAllow);
 }
