@@ -44,12 +44,16 @@ class MemoryTracee final : public Tracee {
   // The mapped bytes from `address` on (which must be mapped).
   const std::uint8_t* Bytes(std::uint64_t address) const { return &memory_[address - kBase]; }
 
+  // Nothing to copy succeeds at any address, as pread(2) of /proc/PID/mem
+  // does for the real tracee.
   Result<void> Read(std::uint64_t address, std::span<std::byte> out) override {
+    if (out.empty()) return {};
     if (!Mapped(address, out.size())) return FailErrno(EFAULT, "unmapped");
     std::memcpy(out.data(), memory_.data() + (address - kBase), out.size());
     return {};
   }
   Result<void> Write(std::uint64_t address, std::span<const std::byte> data) override {
+    if (data.empty()) return {};
     if (!Mapped(address, data.size())) return FailErrno(EFAULT, "unmapped");
     std::memcpy(memory_.data() + (address - kBase), data.data(), data.size());
     return {};
