@@ -8,6 +8,13 @@
 #include <cstring>
 
 namespace vigil::sentry {
+namespace {
+
+// The kernel's SCM_MAX_FD (include/net/scm.h): more descriptors in one
+// SCM_RIGHTS message are refused with EINVAL.
+constexpr std::size_t kMaxPassedDescriptors = 253;
+
+}  // namespace
 
 Result<void> CopyBytes(Tracee& tracee, std::uint64_t pointer, std::size_t length,
                        std::vector<char>& buffer) {
@@ -44,23 +51,38 @@ Result<std::vector<char>> CopyControl(Tracee& tracee, const msghdr& message) {
 
 Result<std::vector<char>> TranslateControl(Tracee& tracee, std::vector<char> control,
                                            std::vector<UniqueFd>& held) {
-  msghdr view{};
-  view.msg_control = control.data();
-  view.msg_controllen = control.size();
-  for (cmsghdr* cmsg = CMSG_FIRSTHDR(&view); cmsg != nullptr; cmsg = CMSG_NXTHDR(&view, cmsg)) {
-    if (cmsg->cmsg_level != SOL_SOCKET) continue;
-    if (cmsg->cmsg_type == SCM_CREDENTIALS) return FailErrno(EPERM, "SCM_CREDENTIALS");
-    if (cmsg->cmsg_type != SCM_RIGHTS) continue;
-    const std::size_t count = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-    auto* fds = reinterpret_cast<int*>(CMSG_DATA(cmsg));
-    for (std::size_t i = 0; i < count; ++i) {
-      int theirs;
-      std::memcpy(&theirs, fds + i, sizeof theirs);
-      ASSIGN_OR_RETURN(UniqueFd ours, tracee.Descriptor(theirs));
-      int number = ours.Get();
-      std::memcpy(fds + i, &number, sizeof number);
-      held.push_back(std::move(ours));
+  // Walked by hand, checking each length as the kernel's CMSG_OK does:
+  // glibc's CMSG_FIRSTHDR never checks the first header's length, and its
+  // CMSG_NXTHDR lets a later one be shorter than a header, so a length the
+  // workload chose could underflow the descriptor count or run past the
+  // buffer. Trailing bytes too few for a header are ignored, as the kernel's
+  // for_each_cmsghdr ignores them.
+  std::size_t offset = 0;
+  while (offset + sizeof(cmsghdr) <= control.size()) {
+    cmsghdr header;
+    std::memcpy(&header, control.data() + offset, sizeof header);
+    if (header.cmsg_len < sizeof(cmsghdr) || header.cmsg_len > control.size() - offset) {
+      return FailErrno(EINVAL, "control message length");
     }
+    if (header.cmsg_level == SOL_SOCKET && header.cmsg_type == SCM_CREDENTIALS) {
+      return FailErrno(EPERM, "SCM_CREDENTIALS");
+    }
+    if (header.cmsg_level == SOL_SOCKET && header.cmsg_type == SCM_RIGHTS) {
+      const std::size_t count = (header.cmsg_len - CMSG_LEN(0)) / sizeof(int);
+      if (count == 0 || count > kMaxPassedDescriptors) {
+        return FailErrno(EINVAL, "SCM_RIGHTS descriptor count");
+      }
+      char* fds = control.data() + offset + CMSG_LEN(0);
+      for (std::size_t i = 0; i < count; ++i) {
+        int theirs;
+        std::memcpy(&theirs, fds + i * sizeof(int), sizeof theirs);
+        ASSIGN_OR_RETURN(UniqueFd ours, tracee.Descriptor(theirs));
+        const int number = ours.Get();
+        std::memcpy(fds + i * sizeof(int), &number, sizeof number);
+        held.push_back(std::move(ours));
+      }
+    }
+    offset += CMSG_ALIGN(header.cmsg_len);
   }
   return control;
 }

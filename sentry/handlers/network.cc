@@ -159,7 +159,12 @@ Verdict HandleSendmsg(HandlerContext& context) {
   if (!control) return FromResult(control.error(), Decision::kAllow);
   std::vector<UniqueFd> held;
   control = TranslateControl(context.tracee, std::move(*control), held);
-  if (!control) return FromResult(control.error(), Decision::kDeny);
+  if (!control) {
+    // Refusing credentials is the sentry's decision; the rest are the
+    // workload's mistakes (EINVAL, EBADF), answered as the kernel would.
+    return FromResult(control.error(), control.error().code == EPERM ? Decision::kDeny
+                                                                      : Decision::kAllow);
+  }
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
   if (!socket) return FromResult(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
