@@ -47,7 +47,8 @@ void CheckCompiled(const vigil::config::Seccomp& profile,
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // The section inside the smallest config.json ParseSpec and Validate take.
-  std::string config = R"({"ociVersion": "1.2.0", "root": {"path": "rootfs"}, "linux": {"seccomp": )";
+  std::string config =
+      R"({"ociVersion": "1.2.0", "root": {"path": "rootfs"}, "linux": {"seccomp": )";
   config.append(reinterpret_cast<const char*>(data), size);
   config += "}}";
   vigil::Result<vigil::config::Spec> spec = vigil::config::ParseSpec(config);

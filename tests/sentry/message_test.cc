@@ -28,17 +28,16 @@ std::vector<char> Control(std::size_t length, int level, int type, std::vector<i
   return control;
 }
 
-int ErrorOf(const Result<std::vector<char>>& result) {
-  return result ? 0 : result.error().code;
-}
+int ErrorOf(const Result<std::vector<char>>& result) { return result ? 0 : result.error().code; }
 
 TEST(TranslateControl, ReplacesTheWorkloadsDescriptorsWithDuplicates) {
   FakeTracee tracee;
   std::vector<UniqueFd> held;
-  Result<std::vector<char>> control = TranslateControl(
-      tracee, Control(CMSG_LEN(2 * sizeof(int)), SOL_SOCKET, SCM_RIGHTS, {0, 1},
-                      CMSG_SPACE(2 * sizeof(int))),
-      held);
+  Result<std::vector<char>> control =
+      TranslateControl(tracee,
+                       Control(CMSG_LEN(2 * sizeof(int)), SOL_SOCKET, SCM_RIGHTS, {0, 1},
+                               CMSG_SPACE(2 * sizeof(int))),
+                       held);
   ASSERT_TRUE(control) << control.error().message;
   ASSERT_EQ(held.size(), 2u);
   int fds[2];
@@ -64,10 +63,10 @@ TEST(TranslateControl, RefusesALengthShorterThanTheHeader) {
 TEST(TranslateControl, RefusesALengthPastTheBuffer) {
   FakeTracee tracee;
   std::vector<UniqueFd> held;
-  EXPECT_EQ(ErrorOf(TranslateControl(
-                tracee, Control(CMSG_LEN(64 * sizeof(int)), SOL_SOCKET, SCM_RIGHTS, {0}, 24),
-                held)),
-            EINVAL);
+  EXPECT_EQ(
+      ErrorOf(TranslateControl(
+          tracee, Control(CMSG_LEN(64 * sizeof(int)), SOL_SOCKET, SCM_RIGHTS, {0}, 24), held)),
+      EINVAL);
   EXPECT_TRUE(held.empty());
 }
 
@@ -91,11 +90,12 @@ TEST(TranslateControl, RefusesRightsWithoutDescriptorsOrTooMany) {
             EINVAL);
   // SCM_MAX_FD is 253.
   std::vector<int> many(254, 0);
-  EXPECT_EQ(ErrorOf(TranslateControl(tracee,
-                                     Control(CMSG_LEN(many.size() * sizeof(int)), SOL_SOCKET,
-                                             SCM_RIGHTS, many, CMSG_SPACE(many.size() * sizeof(int))),
-                                     held)),
-            EINVAL);
+  EXPECT_EQ(
+      ErrorOf(TranslateControl(tracee,
+                               Control(CMSG_LEN(many.size() * sizeof(int)), SOL_SOCKET, SCM_RIGHTS,
+                                       many, CMSG_SPACE(many.size() * sizeof(int))),
+                               held)),
+      EINVAL);
   EXPECT_TRUE(held.empty());
 }
 
@@ -113,8 +113,7 @@ TEST(TranslateControl, RefusesCredentials) {
 TEST(TranslateControl, IgnoresATrailerShorterThanAHeader) {
   FakeTracee tracee;
   std::vector<UniqueFd> held;
-  EXPECT_EQ(ErrorOf(TranslateControl(tracee, std::vector<char>(sizeof(cmsghdr) - 1, '\xff'),
-                                     held)),
+  EXPECT_EQ(ErrorOf(TranslateControl(tracee, std::vector<char>(sizeof(cmsghdr) - 1, '\xff'), held)),
             0);
 }
 
