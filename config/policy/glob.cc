@@ -12,6 +12,9 @@ namespace {
 constexpr std::string_view kRecursiveSuffix = "/**";
 
 bool Fnmatch(const std::string& pattern, const std::string& path) {
+  // The root has no name for a wildcard to match: "/*" names what is in /,
+  // not / itself, though fnmatch lets '*' match the empty name after '/'.
+  if (path == "/") return pattern == "/";
   return ::fnmatch(pattern.c_str(), path.c_str(), FNM_PATHNAME) == 0;
 }
 

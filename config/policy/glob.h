@@ -1,10 +1,11 @@
 // Path globs for file rules and the exec allow-list.
 //
 // fnmatch(3) with FNM_PATHNAME: `*`, `?` and `[...]` never match '/', and a
-// leading '.' is matched by `*` like any other character. One extension: a
-// pattern ending in "/**" matches the directory before it and everything below
-// it ("/tmp/**" matches "/tmp", "/tmp/a" and "/tmp/a/b", not "/tmpx"). "**"
-// anywhere else is refused by CheckGlob.
+// leading '.' is matched by `*` like any other character. A wildcard stands
+// for part of a name, and the root has none: "/*" does not match "/". One
+// extension: a pattern ending in "/**" matches the directory before it and
+// everything below it ("/tmp/**" matches "/tmp", "/tmp/a" and "/tmp/a/b", not
+// "/tmpx"). "**" anywhere else is refused by CheckGlob.
 #pragma once
 
 #include <string>

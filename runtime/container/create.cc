@@ -148,8 +148,11 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
       .status = config::ContainerStatus::kCreating,
   };
   ASSIGN_OR_RETURN(config::Policy policy, ResolvePolicy(spec, options.policy));
-  config::ApplyPolicyToSpec(policy, spec);
+  // Recorded as chosen: ApplyPolicyToSpec may add the working directory's
+  // write rule, and a built-in profile's name on an edited profile does not
+  // parse back (`exec` would fail). That rule changes no filter option.
   record.policy = config::DumpPolicy(policy);
+  config::ApplyPolicyToSpec(policy, spec);
   ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options, dir));
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));

@@ -34,8 +34,9 @@ struct ContainerRecord {
   // Where the sentry writes its audit log (JSON lines): --audit, the
   // annotation dev.vigil.audit, or audit.jsonl in the state directory.
   std::string audit_path;
-  // The sentry's policy (config/policy DumpPolicy), for `exec` to build the
-  // same filter the init has.
+  // The policy as --policy or the annotation chose it (config/policy
+  // DumpPolicy), before ApplyPolicyToSpec, for `exec` to build the same
+  // filter the init has.
   std::string policy;
   bool operator==(const ContainerRecord&) const = default;
 };

@@ -10,22 +10,16 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <optional>
 #include <vector>
 
 #include "base/strings.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/destination.h"
+#include "sentry/handlers/message.h"
 
 namespace vigil::sentry {
 namespace {
-
-// What one call may hand the sentry to send. A stream socket sends the
-// rest on the next call; a datagram this large is refused by the kernel
-// anyway (EMSGSIZE).
-constexpr std::size_t kMaxPayload = 4 << 20;
-constexpr std::size_t kMaxControl = 64 << 10;
 
 Verdict FromErrno(int error, Decision decision) { return Verdict::Fail(error, decision); }
 
@@ -84,41 +78,6 @@ Verdict SendOnBehalf(HandlerContext& context, int socket, const msghdr& message,
     if (!context.wait(socket, EPOLLOUT)) return FromErrno(EIO, Decision::kAllow);
     if (!context.tracee.Valid()) return Verdict::Stale();
   }
-}
-
-// Copies `length` bytes at `pointer` into `buffer` (appending).
-Result<void> CopyBytes(Tracee& tracee, std::uint64_t pointer, std::size_t length,
-                       std::vector<char>& buffer) {
-  const std::size_t at = buffer.size();
-  buffer.resize(at + length);
-  return tracee.Read(pointer, std::as_writable_bytes(std::span(buffer.data() + at, length)));
-}
-
-// The control data of a sendmsg with the workload's descriptors (SCM_RIGHTS)
-// replaced by the sentry's duplicates, which `held` keeps open until sent.
-// Credentials (SCM_CREDENTIALS) are refused: the sentry's privilege would
-// vouch for whatever the workload claims.
-Result<std::vector<char>> TranslateControl(Tracee& tracee, std::vector<char> control,
-                                           std::vector<UniqueFd>& held) {
-  msghdr view{};
-  view.msg_control = control.data();
-  view.msg_controllen = control.size();
-  for (cmsghdr* cmsg = CMSG_FIRSTHDR(&view); cmsg != nullptr; cmsg = CMSG_NXTHDR(&view, cmsg)) {
-    if (cmsg->cmsg_level != SOL_SOCKET) continue;
-    if (cmsg->cmsg_type == SCM_CREDENTIALS) return FailErrno(EPERM, "SCM_CREDENTIALS");
-    if (cmsg->cmsg_type != SCM_RIGHTS) continue;
-    const std::size_t count = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-    auto* fds = reinterpret_cast<int*>(CMSG_DATA(cmsg));
-    for (std::size_t i = 0; i < count; ++i) {
-      int theirs;
-      std::memcpy(&theirs, fds + i, sizeof theirs);
-      ASSIGN_OR_RETURN(UniqueFd ours, tracee.Descriptor(theirs));
-      int number = ours.Get();
-      std::memcpy(fds + i, &number, sizeof number);
-      held.push_back(std::move(ours));
-    }
-  }
-  return control;
 }
 
 }  // namespace
@@ -194,36 +153,22 @@ Verdict HandleSendmsg(HandlerContext& context) {
       return *stop;
     }
   }
-  if (theirs.msg_iovlen > IOV_MAX) return FromErrno(EMSGSIZE, Decision::kAllow);
-  std::vector<iovec> iovs(theirs.msg_iovlen);
-  if (!iovs.empty()) {
-    Result<void> read = context.tracee.Read(reinterpret_cast<std::uint64_t>(theirs.msg_iov),
-                                            std::as_writable_bytes(std::span(iovs)));
-    if (!read) return FromResult(read.error(), Decision::kAllow);
-  }
-  std::vector<char> payload;
-  for (const iovec& iov : iovs) {
-    const std::size_t take = std::min(iov.iov_len, kMaxPayload - payload.size());
-    Result<void> copied =
-        CopyBytes(context.tracee, reinterpret_cast<std::uint64_t>(iov.iov_base), take, payload);
-    if (!copied) return FromResult(copied.error(), Decision::kAllow);
-    if (payload.size() == kMaxPayload) break;
-  }
+  Result<std::vector<char>> payload = CopyPayload(context.tracee, theirs);
+  if (!payload) return FromResult(payload.error(), Decision::kAllow);
+  Result<std::vector<char>> control = CopyControl(context.tracee, theirs);
+  if (!control) return FromResult(control.error(), Decision::kAllow);
   std::vector<UniqueFd> held;
-  std::vector<char> control;
-  if (theirs.msg_control != nullptr && theirs.msg_controllen != 0) {
-    if (theirs.msg_controllen > kMaxControl) return FromErrno(ENOBUFS, Decision::kAllow);
-    Result<void> copied = CopyBytes(context.tracee, reinterpret_cast<std::uint64_t>(theirs.msg_control),
-                                    theirs.msg_controllen, control);
-    if (!copied) return FromResult(copied.error(), Decision::kAllow);
-    Result<std::vector<char>> translated = TranslateControl(context.tracee, std::move(control), held);
-    if (!translated) return FromResult(translated.error(), Decision::kDeny);
-    control = std::move(*translated);
+  control = TranslateControl(context.tracee, std::move(*control), held);
+  if (!control) {
+    // Refusing credentials is the sentry's decision; the rest are the
+    // workload's mistakes (EINVAL, EBADF), answered as the kernel would.
+    return FromResult(control.error(), control.error().code == EPERM ? Decision::kDeny
+                                                                      : Decision::kAllow);
   }
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
   if (!socket) return FromResult(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
-  iovec iov{.iov_base = payload.data(), .iov_len = payload.size()};
+  iovec iov{.iov_base = payload->data(), .iov_len = payload->size()};
   msghdr message{};
   if (destination.length != 0) {
     message.msg_name = &destination.address;
@@ -231,9 +176,9 @@ Verdict HandleSendmsg(HandlerContext& context) {
   }
   message.msg_iov = &iov;
   message.msg_iovlen = 1;
-  if (!control.empty()) {
-    message.msg_control = control.data();
-    message.msg_controllen = control.size();
+  if (!control->empty()) {
+    message.msg_control = control->data();
+    message.msg_controllen = control->size();
   }
   return SendOnBehalf(context, socket->Get(), message, static_cast<int>(args[2]), destination);
 }

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -31,10 +32,12 @@ Result<std::string> CopyPath(Tracee& tracee, std::uint64_t pointer) {
   std::array<char, kChunk> chunk{};
   while (path.size() < PATH_MAX) {
     // Up to the end of the page, so that a string ending just before an
-    // unmapped page is not mistaken for a fault.
+    // unmapped page is not mistaken for a fault; and never past PATH_MAX, so
+    // that a NUL beyond it does not make a path the kernel refuses
+    // (ENAMETOOLONG) acceptable.
     const std::uint64_t address = pointer + path.size();
     const std::size_t to_page_end = 4096 - (address % 4096);
-    const std::size_t want = std::min(chunk.size(), to_page_end);
+    const std::size_t want = std::min({chunk.size(), to_page_end, PATH_MAX - path.size()});
     RETURN_IF_ERROR(tracee.Read(address, std::as_writable_bytes(std::span(chunk.data(), want))));
     const char* nul = static_cast<const char*>(std::memchr(chunk.data(), '\0', want));
     path.append(chunk.data(), nul != nullptr ? nul - chunk.data() : want);

@@ -3,29 +3,21 @@
 // accepts, and the canonical form must read back as the same Spec.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <string_view>
 
 #include "config/oci/config.h"
 #include "config/oci/validate.h"
+#include "tests/fuzz/check.h"
 
 namespace {
 
 using vigil::config::DumpSpec;
 using vigil::config::ParseSpec;
 using vigil::config::Spec;
+using vigil::fuzz::CheckOneLine;
+using vigil::fuzz::Die;
 using Style = vigil::json::Writer::Style;
-
-[[noreturn]] void Die(const char* what, const std::string& detail) {
-  std::fprintf(stderr, "config_fuzzer: %s\n%s\n", what, detail.c_str());
-  __builtin_trap();
-}
-
-// Every error is one line: the CLI prints it as is, and the JSON log embeds it.
-void CheckOneLine(const vigil::Error& error) {
-  if (error.message.find('\n') != std::string::npos) Die("error spans lines", error.message);
-}
 
 void CheckRoundTrip(const Spec& spec, Style style) {
   std::string dumped = DumpSpec(spec, style);

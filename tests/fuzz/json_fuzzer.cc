@@ -3,22 +3,18 @@
 // what it accepts.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "base/json/json_reader.h"
+#include "tests/fuzz/check.h"
 
 namespace {
 
+using vigil::fuzz::Die;
 using vigil::json::Kind;
 using vigil::json::Value;
-
-[[noreturn]] void Die(const char* what, const std::string& detail) {
-  std::fprintf(stderr, "json_fuzzer: %s\n%s\n", what, detail.c_str());
-  __builtin_trap();
-}
 
 // `depth` counts the arrays and objects around v; Parse refuses more than
 // kMaxDepth, which also bounds this recursion.
@@ -57,9 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text(reinterpret_cast<const char*>(data), size);
   vigil::Result<vigil::json::Document> doc = vigil::json::Document::Parse(text);
   if (!doc) {
-    if (doc.error().message.find('\n') != std::string::npos) {
-      Die("error spans lines", doc.error().message);
-    }
+    vigil::fuzz::CheckOneLine(doc.error());
     return 0;
   }
   Walk(doc->root(), 0);

@@ -3,22 +3,18 @@
 // without crashing, and what it accepts must encode and read back the same.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <string_view>
 
 #include "base/json/json_writer.h"
 #include "config/oci/config.h"
 #include "config/oci/sections.h"
+#include "tests/fuzz/check.h"
 
 namespace {
 
+using vigil::fuzz::Die;
 using vigil::config::Process;
-
-[[noreturn]] void Die(const char* what, const std::string& detail) {
-  std::fprintf(stderr, "process_fuzzer: %s\n%s\n", what, detail.c_str());
-  __builtin_trap();
-}
 
 std::string Dump(const Process& process) {
   vigil::json::Writer w;
@@ -32,9 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text(reinterpret_cast<const char*>(data), size);
   vigil::Result<Process> process = vigil::config::ParseProcess(text);
   if (!process) {
-    if (process.error().message.find('\n') != std::string::npos) {
-      Die("error spans lines", process.error().message);
-    }
+    vigil::fuzz::CheckOneLine(process.error());
     return 0;
   }
   std::string dumped = Dump(*process);

@@ -3,18 +3,15 @@
 // same State.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <string_view>
 
 #include "config/oci/state.h"
+#include "tests/fuzz/check.h"
 
 namespace {
 
-[[noreturn]] void Die(const char* what, const std::string& detail) {
-  std::fprintf(stderr, "state_fuzzer: %s\n%s\n", what, detail.c_str());
-  __builtin_trap();
-}
+using vigil::fuzz::Die;
 
 }  // namespace
 
@@ -23,9 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text(reinterpret_cast<const char*>(data), size);
   vigil::Result<State> state = vigil::config::ParseState(text);
   if (!state) {
-    if (state.error().message.find('\n') != std::string::npos) {
-      Die("error spans lines", state.error().message);
-    }
+    vigil::fuzz::CheckOneLine(state.error());
     return 0;
   }
   std::string dumped = vigil::config::DumpState(*state);

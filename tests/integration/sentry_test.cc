@@ -324,6 +324,26 @@ TEST_P(SentryTest, AgentProfileConfinesWritesAndExecution) {
             "root=read-only\ntmp=writable\ncwd=writable\ntmp=noexec\nNoNewPrivs:\t1\n");
 }
 
+// The policy exec reads back from the record: with a working directory the
+// agent profile gains a write rule for it, and the profile so edited no
+// longer parsed under the name "agent", so exec failed.
+TEST_P(SentryTest, ExecWorksInAnAgentContainerWithAWorkingDirectory) {
+  std::filesystem::create_directories(bundle_ + "/rootfs/work");
+  BundleConfig config;
+  config.args = {"sleep", "1000"};
+  config.readonly_root = false;
+  config.no_new_privileges = false;
+  config.cwd = "/work";
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  WriteConfig(config);
+  const std::string id = NewId();
+  CreateAndStart(id);
+  Outcome exec = Runtime({"exec", id, "sh", "-c", "touch ./x && echo cwd=writable"});
+  EXPECT_TRUE(exec.ok()) << exec;
+  EXPECT_EQ(exec.out, "cwd=writable\n");
+  EXPECT_TRUE(Runtime({"delete", "--force", id}).ok());
+}
+
 // A file policy: decided on the file a path resolves to, inside the
 // container, and audited.
 TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {

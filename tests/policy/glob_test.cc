@@ -63,6 +63,18 @@ TEST(GlobMatchesTest, StarDoesNotCrossSlash) {
   EXPECT_FALSE(GlobMatches("/a[/]b", "/a/b"));
 }
 
+// Found by policy_fuzzer: fnmatch lets '*' match the empty name after the
+// root's '/', so "/*" (meant for what is in /) matched / itself, and a
+// hidden "/*" hid the root directory.
+TEST(GlobMatchesTest, WildcardsDoNotMatchTheRoot) {
+  EXPECT_FALSE(GlobMatches("/*", "/"));
+  EXPECT_TRUE(GlobMatches("/*", "/etc"));
+  EXPECT_FALSE(GlobMatches("/*/**", "/"));
+  EXPECT_TRUE(GlobMatches("/*/**", "/etc/passwd"));
+  EXPECT_TRUE(GlobMatches("/", "/"));
+  EXPECT_FALSE(GlobMatches("/", "/etc"));
+}
+
 TEST(GlobMatchesTest, StarMatchesLeadingDots) {
   EXPECT_TRUE(GlobMatches("/home/*", "/home/.bashrc"));
 }
