@@ -1,8 +1,10 @@
 """Where vigil's time goes, for the report's misses: CPU time against wall
 time of one `run` of /bin/true per runtime (perf stat), the syscalls vigil's
 processes spend that run in (strace -c -w, which slows everything: read the
-shares, not the times), and what vigil's supervisor does per mediated uname
-(strace -c on the supervisor while the probe loops on uname)."""
+shares, not the times), what vigil's supervisor does per mediated uname
+(strace -c on the supervisor while the probe loops on uname), and where its
+CPU goes on the mediated path (perf record of the supervisor while the probe
+loops on uname, and on stat under the agent policy)."""
 
 import os
 import re
@@ -38,6 +40,43 @@ def strace_summary(path, top=8):
     return rows[:top]
 
 
+def supervisor_of(vigil, child):
+    pids = [p for p in proc.all_pids() if p != child.pid and vigil.root in proc.cmdline(p)
+            and proc.exe(p) == os.path.realpath(vigil.binary)]
+    return pids[0] if pids else None
+
+
+def start_probe(ctx, vigil, op, flags=()):
+    """vigil (with `flags`) running the probe on `op` for 3 s, detached."""
+    cid = ctx.new_id(op)
+    bundle = bundles.Bundle(ctx.path("bundles", cid), "busybox", ctx.busybox, ctx.probe)
+    bundle.write_config(bundles.config([bundles.PROBE_IN_CONTAINER, "ops", "--ops", op,
+                                        "--ms", "3000"]))
+    vigil.ids.add(cid)
+    argv = [vigil.binary, "--root", vigil.root, *flags, "run", "--bundle", bundle.path, cid]
+    return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def finish(child):
+    try:
+        child.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill_group(child.pid)
+        child.wait()
+
+
+def perf_top(ctx, pid, tag, top=12):
+    """The supervisor's hottest symbols over 2 s (perf record -g, self time)."""
+    data = ctx.path("profile", tag + ".perf")
+    subprocess.run(["perf", "record", "-F", "999", "-g", "-p", str(pid), "-o", data,
+                    "--", "sleep", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso,sym",
+                          "--stdio", "-g", "none"], capture_output=True, text=True).stdout
+    rows = [l.strip() for l in out.splitlines() if re.match(r"^\s+\d+\.\d+%", l)]
+    return rows[:top]
+
+
 def run(ctx):
     vigil = next((rt for rt in ctx.runtimes if rt.name == "vigil"), None)
     if not vigil or not shutil.which("strace"):
@@ -67,21 +106,12 @@ def run(ctx):
               "% time     seconds  usecs/call     calls    errors syscall",
               *strace_summary(trace), "```", ""]
     # The supervisor while the probe loops on uname.
-    uname = bundles.Bundle(ctx.path("bundles", "profile-uname"), "busybox", ctx.busybox,
-                           ctx.probe)
-    uname.write_config(bundles.config([bundles.PROBE_IN_CONTAINER, "ops", "--ops", "uname",
-                                       "--ms", "3000"]))
-    cid = ctx.new_id("uname")
-    vigil.ids.add(cid)
-    child = subprocess.Popen(vigil.argv("run", "--bundle", uname.path, cid),
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             start_new_session=True)
+    child = start_probe(ctx, vigil, "uname")
     time.sleep(1.0)
-    sup = [p for p in proc.all_pids() if p != child.pid and vigil.root in proc.cmdline(p)
-           and proc.exe(p) == os.path.realpath(vigil.binary)]
+    sup = supervisor_of(vigil, child)
     if sup:
         out = ctx.path("profile", "sup.strace")
-        subprocess.run(["timeout", "1", "strace", "-c", "-o", out, "-p", str(sup[0])],
+        subprocess.run(["timeout", "1", "strace", "-c", "-o", out, "-p", str(sup)],
                        stderr=subprocess.DEVNULL)
         rows = strace_summary(out, top=20)
         calls = {r.split()[-1]: int(r.split()[3]) for r in rows if len(r.split()) >= 5}
@@ -89,9 +119,17 @@ def run(ctx):
         per = ", ".join(f"{k} {v / n:.1f}" for k, v in sorted(calls.items(), key=lambda x: -x[1]))
         lines += [f"vigil's supervisor per mediated uname (strace -c for 1 s, {n} notifications):"
                   f" {sum(calls.values()) / n:.0f} syscalls each: {per}.", ""]
-    try:
-        child.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.kill_group(child.pid)
-        child.wait()
+    finish(child)
+    if shutil.which("perf"):
+        for op, flags, what in (("uname", (), "uname (default policy)"),
+                                ("stat", ("--policy", "agent"), "stat under the agent policy")):
+            child = start_probe(ctx, vigil, op, flags)
+            time.sleep(0.7)
+            sup = supervisor_of(vigil, child)
+            rows = perf_top(ctx, sup, op) if sup else []
+            finish(child)
+            if rows:
+                lines += [f"`perf record -g` of vigil's supervisor for 2 s while the probe loops on "
+                          f"{what}: self time by symbol (kernel symbols are the syscalls and "
+                          "context switches it makes):", "", "```", *rows, "```", ""]
     ctx.note(NAME, "see the section of the same name below the tables.")
