@@ -103,6 +103,10 @@ std::span<const std::string_view> BuiltinPolicyNames();
 // back to an equal Policy for any policy ParsePolicy or BuiltinPolicy made.
 std::string DumpPolicy(const Policy& policy);
 
+// Whether the file rules take anything away (a default or a rule other
+// than write): then the sentry must see the calls that name files.
+bool RestrictsFiles(const Policy& policy);
+
 // The access `policy` grants to `resolved_path`, an absolute normalised path
 // inside the container: the first matching rule's, else file_default.
 FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path);

@@ -1,6 +1,7 @@
 // The decisions a policy makes: file access, egress, exec.
 #include <netinet/in.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 
@@ -25,6 +26,12 @@ bool DestinationAllowed(const Policy& policy, int family, const std::uint8_t* ad
 }
 
 }  // namespace
+
+bool RestrictsFiles(const Policy& policy) {
+  return policy.file_default != FileAccess::kWrite ||
+         std::any_of(policy.files.begin(), policy.files.end(),
+                     [](const FileRule& rule) { return rule.access != FileAccess::kWrite; });
+}
 
 FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path) {
   for (const FileRule& rule : policy.files) {

@@ -4,7 +4,6 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 
-#include <algorithm>
 #include <cerrno>
 
 #include "sentry/handlers/acting_as.h"
@@ -14,11 +13,7 @@
 namespace vigil::sentry {
 
 bool ExecRestricted(const config::Policy& policy) {
-  return !policy.exec_allow.empty() || !policy.exec_from_writable ||
-         policy.file_default != config::FileAccess::kWrite ||
-         std::any_of(policy.files.begin(), policy.files.end(), [](const config::FileRule& rule) {
-           return rule.access != config::FileAccess::kWrite;
-         });
+  return !policy.exec_allow.empty() || !policy.exec_from_writable || config::RestrictsFiles(policy);
 }
 
 Verdict CheckExec(HandlerContext& context) {

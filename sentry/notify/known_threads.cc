@@ -24,7 +24,7 @@ bool Exited(int pidfd) {
 
 Result<UniqueFd> OpenMemory(pid_t tid) {
   UniqueFd memory(::open(StrCat("/proc/", tid, "/mem").c_str(), O_RDWR | O_CLOEXEC));
-  if (!memory) return FailErrno(errno == ENOENT ? ENOENT : errno, StrCat("open the memory of thread ", tid));
+  if (!memory) return FailErrno(StrCat("open the memory of thread ", tid));
   return memory;
 }
 

@@ -147,12 +147,8 @@ Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options) 
 }
 
 FilterOptions FilterOptionsFor(const config::Policy& policy) {
-  const bool files_restricted =
-      policy.file_default != config::FileAccess::kWrite ||
-      std::any_of(policy.files.begin(), policy.files.end(),
-                  [](const config::FileRule& rule) { return rule.access != config::FileAccess::kWrite; });
   return {.mediate_network = policy.observe || policy.egress_default_deny || !policy.unix_sockets,
-          .mediate_files = policy.observe || files_restricted};
+          .mediate_files = policy.observe || config::RestrictsFiles(policy)};
 }
 
 }  // namespace vigil::sentry
