@@ -12,8 +12,10 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "attack.h"
 
@@ -286,34 +288,17 @@ Outcome PivotRoot(const Context&) {
   return Contained("pivot_root: " + r.Describe());
 }
 
-// Two threads for 2 s: one opens a path held in memory (and a symlink), the
-// other flips it between a benign container file and the host secret. A
-// sentry that reads the path twice (check, then use) opens the host file.
-Outcome PathFlipRace(const Context& c) {
-  {
-    std::ofstream benign("/tmp/vsec-benign");
-    benign << "benign\n";
-  }
-  constexpr std::size_t kLen = 4096;
-  static char path[kLen];
-  const std::string benign = "/tmp/vsec-benign";
-  const std::string evil[] = {c.secret, "/tmp/" + DotDots(40) + c.secret.substr(1),
-                              "/proc/1/root/" + DotDots(20) + c.secret.substr(1)};
-  std::snprintf(path, kLen, "%s", benign.c_str());
-  ::symlink(benign.c_str(), "/tmp/vsec-flip");
+// The race both path-flip attacks run: for 2 s a second thread calls
+// `flip(i)` (i = 0, 1, ...) while this one opens and reads each of `paths`;
+// escaped if the secret was ever read, or, with `need_benign`, if the benign
+// file never was (then there was no race to speak of).
+Outcome RaceReads(const std::function<void(std::size_t)>& flip,
+                  const std::vector<const char*>& paths, bool need_benign) {
   std::atomic<bool> stop{false};
   std::atomic<long> flips{0};
   std::thread flipper([&] {
-    std::size_t i = 0;
-    while (!stop.load(std::memory_order_relaxed)) {
-      const std::string& e = evil[i++ % 3];
-      std::memcpy(path, e.c_str(), e.size() + 1);
-      std::memcpy(path, benign.c_str(), benign.size() + 1);
-      // The symlink: rename a prepared link over it, alternately.
-      ::unlink("/tmp/vsec-flip.new");
-      if (::symlink((i & 1) ? e.c_str() : benign.c_str(), "/tmp/vsec-flip.new") == 0) {
-        ::rename("/tmp/vsec-flip.new", "/tmp/vsec-flip");
-      }
+    for (std::size_t i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+      flip(i);
       flips.fetch_add(1, std::memory_order_relaxed);
     }
   });
@@ -321,7 +306,7 @@ Outcome PathFlipRace(const Context& c) {
   long opens = 0, benign_reads = 0;
   std::string escaped_detail;
   while (NowMs() < deadline && escaped_detail.empty()) {
-    for (const char* p : {static_cast<const char*>(path), "/tmp/vsec-flip"}) {
+    for (const char* p : paths) {
       std::string got;
       ++opens;
       if (ReadsSecret(AT_FDCWD, p, &got)) {
@@ -336,7 +321,39 @@ Outcome PathFlipRace(const Context& c) {
   std::string detail = std::to_string(opens) + " opens, " + std::to_string(benign_reads) +
                        " benign reads, " + std::to_string(flips.load()) + " flips in 2 s";
   if (!escaped_detail.empty()) return Escaped(detail + ": " + escaped_detail);
+  if (need_benign && benign_reads == 0) return Escaped(detail + ": the benign file was never read (no race)");
   return Contained(detail);
+}
+
+void WriteBenign() {
+  std::ofstream benign("/tmp/vsec-benign");
+  benign << "benign\n";
+}
+
+// Two threads for 2 s: one opens a path held in memory (and a symlink), the
+// other flips it between a benign container file and the host secret. A
+// sentry that reads the path twice (check, then use) opens the host file.
+Outcome PathFlipRace(const Context& c) {
+  WriteBenign();
+  constexpr std::size_t kLen = 4096;
+  static char path[kLen];
+  const std::string benign = "/tmp/vsec-benign";
+  const std::string evil[] = {c.secret, "/tmp/" + DotDots(40) + c.secret.substr(1),
+                              "/proc/1/root/" + DotDots(20) + c.secret.substr(1)};
+  std::snprintf(path, kLen, "%s", benign.c_str());
+  ::symlink(benign.c_str(), "/tmp/vsec-flip");
+  return RaceReads(
+      [&](std::size_t i) {
+        const std::string& e = evil[i % 3];
+        std::memcpy(path, e.c_str(), e.size() + 1);
+        std::memcpy(path, benign.c_str(), benign.size() + 1);
+        // The symlink: rename a prepared link over it, alternately.
+        ::unlink("/tmp/vsec-flip.new");
+        if (::symlink((i & 1) ? benign.c_str() : e.c_str(), "/tmp/vsec-flip.new") == 0) {
+          ::rename("/tmp/vsec-flip.new", "/tmp/vsec-flip");
+        }
+      },
+      {path, "/tmp/vsec-flip"}, /*need_benign=*/false);
 }
 
 // The same race against a file inside the container that vigil's file
@@ -344,10 +361,7 @@ Outcome PathFlipRace(const Context& c) {
 // it): a sentry deciding on one reading of the path and opening another
 // would hand it out. runc and runsc have no such policy: they read it.
 Outcome HiddenFilePathFlip(const Context&) {
-  {
-    std::ofstream benign("/tmp/vsec-benign");
-    benign << "benign\n";
-  }
+  WriteBenign();
   constexpr std::size_t kLen = 256;
   static char path[kLen];
   const std::string benign = "/tmp/vsec-benign";
@@ -355,33 +369,13 @@ Outcome HiddenFilePathFlip(const Context&) {
                                 "/etc/./vsec-hidden", "/tmp/vsec-hlink"};
   ::symlink("/etc/vsec-hidden", "/tmp/vsec-hlink");
   std::snprintf(path, kLen, "%s", benign.c_str());
-  std::atomic<bool> stop{false};
-  std::atomic<long> flips{0};
-  std::thread flipper([&] {
-    std::size_t i = 0;
-    while (!stop.load(std::memory_order_relaxed)) {
-      const std::string& h = hidden[i++ % 4];
-      std::memcpy(path, h.c_str(), h.size() + 1);
-      std::memcpy(path, benign.c_str(), benign.size() + 1);
-      flips.fetch_add(1, std::memory_order_relaxed);
-    }
-  });
-  long long deadline = NowMs() + 2000;
-  long opens = 0, benign_reads = 0;
-  std::string escaped_detail;
-  while (NowMs() < deadline && escaped_detail.empty()) {
-    std::string got;
-    ++opens;
-    if (ReadsSecret(AT_FDCWD, path, &got)) escaped_detail = got;
-    if (got == "read non-secret data") ++benign_reads;
-  }
-  stop = true;
-  flipper.join();
-  std::string detail = std::to_string(opens) + " opens, " + std::to_string(benign_reads) +
-                       " benign reads, " + std::to_string(flips.load()) + " flips in 2 s";
-  if (!escaped_detail.empty()) return Escaped(detail + ": " + escaped_detail);
-  if (benign_reads == 0) return Escaped(detail + ": the benign file was never read (no race)");
-  return Contained(detail);
+  return RaceReads(
+      [&](std::size_t i) {
+        const std::string& h = hidden[i % 4];
+        std::memcpy(path, h.c_str(), h.size() + 1);
+        std::memcpy(path, benign.c_str(), benign.size() + 1);
+      },
+      {path}, /*need_benign=*/true);
 }
 
 }  // namespace
