@@ -2,6 +2,7 @@
 
 #include <malloc.h>
 #include <seccomp.h>
+#include <sys/ptrace.h>
 
 #include <cerrno>
 #include <string>
@@ -14,9 +15,10 @@ namespace vigil::shim {
 namespace {
 
 // Grouped by what needs them. Kept out on purpose: execve, clone, fork,
-// ptrace, process_vm_*, mount and friends, setns, unshare, chroot, bpf,
+// process_vm_*, mount and friends, setns, unshare, chroot, bpf,
 // perf_event_open, io_uring, keyctl, modules, reboot, setuid/setgid (only
-// the filesystem ids are switched), personality.
+// the filesystem ids are switched), personality. ptrace is allowed only for
+// the requests in kPtraceRequests.
 constexpr std::string_view kAllowed[] = {
     // The event loop: epoll, timers, signals, the control socket.
     "epoll_wait", "epoll_pwait", "epoll_pwait2", "epoll_ctl", "poll", "ppoll",
@@ -49,6 +51,13 @@ constexpr std::string_view kAllowed[] = {
     "getuid", "geteuid", "getgid", "getegid", "sched_yield",
 };
 
+// Exec verification (sentry/notify/exec_watch.h) seizes an exec'ing thread,
+// lets its stops go on, reads which thread exec'd and detaches it. Nothing
+// that reads or writes a tracee's memory or registers: a supervisor turned
+// against the host could seize a process, but not steer it.
+constexpr long kPtraceRequests[] = {PTRACE_SEIZE, PTRACE_CONT, PTRACE_LISTEN, PTRACE_DETACH,
+                                    PTRACE_GETEVENTMSG};
+
 }  // namespace
 
 std::span<const std::string_view> SupervisorSyscalls() { return kAllowed; }
@@ -66,6 +75,12 @@ Result<void> ConfineSupervisor() {
     if (number == __NR_SCMP_ERROR) return Fail(StrCat("seccomp: unknown syscall ", name));
     if (seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, number, 0) != 0) {
       return Fail(StrCat("seccomp: allow ", name));
+    }
+  }
+  for (long request : kPtraceRequests) {
+    if (seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, SCMP_SYS(ptrace), 1,
+                         SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(request))) != 0) {
+      return Fail(StrCat("seccomp: allow ptrace request ", request));
     }
   }
   ASSIGN_OR_RETURN(std::vector<sock_filter> program, runtime::ExportBpf(ctx.get()));

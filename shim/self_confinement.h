@@ -2,7 +2,8 @@
 // container runs: from then on the supervisor only serves notifications,
 // control requests and signals, and a bug a workload finds in a handler
 // meets a short allow-list instead of the whole kernel — no exec, no new
-// processes, no mounts, no namespaces, no ptrace, no kernel modules or BPF.
+// processes, no mounts, no namespaces, no kernel modules or BPF, and ptrace
+// only to seize, continue and detach (never to read or write a tracee).
 // Anything else fails with EPERM (the handler then fails the workload's
 // syscall), so a missing entry breaks a feature, never containment.
 #pragma once

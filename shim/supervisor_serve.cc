@@ -128,10 +128,13 @@ void Supervisor::ForwardSignals() {
     int sig = static_cast<int>(info.ssi_signo);
     if (sig == SIGCHLD) {
       // As subreaper the supervisor inherits orphans of a container without
-      // its own pid namespace; reap them, and notice the init's end.
+      // its own pid namespace; reap them, and notice the init's end. The
+      // threads the sentry traces to verify their exec report their stops
+      // here too (a tracer's waitid sees them without WSTOPPED).
       siginfo_t child{};
       while (::waitid(P_ALL, 0, &child, WEXITED | WNOHANG) == 0 && child.si_pid != 0) {
-        if (child.si_pid == init_pid_) exit_ = child;
+        const bool stop = sentry_ && sentry_->OnChildEvent(child);
+        if (!stop && child.si_pid == init_pid_ && child.si_code != CLD_TRAPPED) exit_ = child;
         child = {};
       }
       continue;

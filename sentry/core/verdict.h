@@ -1,8 +1,14 @@
 // A handler's answer to one syscall, and how the audit log names it.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/unique_fd.h"
 #include "sentry/audit/record.h"
@@ -13,6 +19,17 @@ namespace vigil::sentry {
 // the policy; kEmulate: answered by the sentry without the host kernel
 // doing it; kKill: the workload was killed.
 using Decision = audit::Decision;
+
+// A decision's decoded arguments for the audit record (name, value), paths
+// as resolved.
+using AuditArgs = std::vector<std::pair<std::string, std::string>>;
+
+// A file by identity: what an exec maps, compared across path lookups.
+struct FileId {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  bool operator==(const FileId&) const = default;
+};
 
 struct Verdict {
   enum class Kind : std::uint8_t {
@@ -32,6 +49,13 @@ struct Verdict {
   // whether that is close-on-exec.
   std::shared_ptr<UniqueFd> fd;
   bool cloexec = false;
+  // kContinue of an exec: the program image the kernel must end up mapping.
+  // The kernel looks the path up again after the check, so the backend
+  // verifies the mapped file once the exec is done, before the new program
+  // runs, and kills the process if it is another (nullopt: any image is
+  // another, as when the approved file's interpreter could not be found).
+  bool verify_exec = false;
+  std::optional<FileId> exec_image;
 
   static Verdict InstallFd(UniqueFd file, bool cloexec, Decision decision) {
     return {.kind = Kind::kInstallFd,
@@ -48,6 +72,12 @@ struct Verdict {
   }
   static Verdict Stale() { return {.kind = Kind::kStale}; }
   static Verdict Continue() { return {.kind = Kind::kContinue, .decision = Decision::kAllow}; }
+  static Verdict ContinueExec(std::optional<FileId> image) {
+    return {.kind = Kind::kContinue,
+            .decision = Decision::kAllow,
+            .verify_exec = true,
+            .exec_image = image};
+  }
 };
 
 }  // namespace vigil::sentry

@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "sentry/handlers/acting_as.h"
+#include "sentry/handlers/exec_image.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
 
@@ -32,17 +33,20 @@ Verdict CheckExec(HandlerContext& context) {
   if (!root) return Failed(root.error(), Decision::kAllow);
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
+  Result<std::string> path = descriptor ? std::string() : ContainerPath(context.tracee, *thread, dirfd, *given);
+  if (!path) return Failed(path.error(), Decision::kAllow);
   UniqueFd file;
   if (descriptor) {
     // fexecve: the file the workload holds.
     Result<UniqueFd> held = context.tracee.Descriptor(dirfd);
     if (!held) return Failed(held.error(), Decision::kAllow);
     file = std::move(*held);
-  } else {
-    Result<std::string> path = ContainerPath(context.tracee, *thread, dirfd, *given);
-    if (!path) return Failed(path.error(), Decision::kAllow);
-    Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
-    if (!acting) return Failed(acting.error(), Decision::kAllow);
+  }
+  // As the workload from here: the kernel resolves the file and its
+  // interpreter with the caller's permissions.
+  Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
+  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  if (!descriptor) {
     const int follow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
     Result<UniqueFd> resolved = ResolveInRoot(root->Get(), *path, O_PATH | follow);
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
@@ -64,7 +68,9 @@ Verdict CheckExec(HandlerContext& context) {
     if (::fstatvfs(file.Get(), &fs) != 0) return Verdict::Fail(errno, Decision::kAllow);
     if ((fs.f_flag & ST_RDONLY) == 0) return Verdict::Fail(EACCES, Decision::kDeny);
   }
-  return Verdict::Continue();
+  Result<std::optional<FileId>> image = ExecImage(root->Get(), file.Get());
+  if (!image) return Failed(image.error(), Decision::kAllow);
+  return Verdict::ContinueExec(*image);
 }
 
 }  // namespace vigil::sentry

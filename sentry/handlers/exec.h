@@ -2,12 +2,12 @@
 // exec.fromWritable) and its file rules, decided on the file the path
 // resolves to at entry.
 //
-// Not yet closed: the kernel resolves the path again once the call is let
-// through, so a thread racing to swap a symlink between the check and the
-// exec can run another file. The plan (the sentry issue) is to verify the
-// mapped file at PTRACE_EVENT_EXEC; until then `noexecWritable` (on in the
-// agent profile) makes "nothing the workload wrote runs" a kernel
-// guarantee, and exec.allow is enforced at entry only.
+// The kernel resolves the path again once the call is let through, so a
+// thread swapping a symlink between the check and the exec could run
+// another file. The verdict therefore names the image the approved file
+// maps (exec_image.h) and the backend verifies it when the exec is done,
+// before the new program's first instruction (the unotify backend at
+// PTRACE_EVENT_EXEC, sentry/notify/exec_watch.h): another file is killed.
 #pragma once
 
 #include "config/policy/policy.h"
@@ -20,7 +20,7 @@ namespace vigil::sentry {
 bool ExecRestricted(const config::Policy& policy);
 
 // The decision for one execve/execveat: refused with the policy's errno, or
-// let through as asked.
+// let through as asked with the image to verify.
 Verdict CheckExec(HandlerContext& context);
 
 }  // namespace vigil::sentry

@@ -25,7 +25,7 @@ struct HandlerContext {
   // EPOLLOUT): the event loop serves others meanwhile.
   std::function<Result<void>(int fd, std::uint32_t events)> wait;
   // Decoded arguments for the audit record, paths as resolved.
-  std::vector<std::pair<std::string, std::string>> audit_args;
+  AuditArgs audit_args;
 
   void AuditArg(std::string_view name, std::string value) {
     audit_args.emplace_back(std::string(name), std::move(value));

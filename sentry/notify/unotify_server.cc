@@ -39,7 +39,7 @@ void UnotifyServer::OnReady(int listener, std::uint32_t events) {
 
 void UnotifyServer::Serve(int listener, const SyscallEvent& event, std::uint64_t id) {
   const auto started = std::chrono::steady_clock::now();
-  std::vector<std::pair<std::string, std::string>> audit_args;
+  AuditArgs audit_args;
   Verdict verdict = Verdict::Fail(ENOSYS, Decision::kDeny);
   const SyscallEntry* entry = FindSyscall(event.number);
   Result<std::shared_ptr<KnownThread>> thread = threads_.Find(listener, id, event.tid);
@@ -57,6 +57,7 @@ void UnotifyServer::Serve(int listener, const SyscallEvent& event, std::uint64_t
                            }};
     verdict = Handle(entry->handler, context);
     audit_args = std::move(context.audit_args);
+    if (verdict.verify_exec) WatchExec(event, audit_args, verdict);
     // What an observed syscall changes is forgotten before it may run.
     threads_.Observe(entry->handler, event);
   }
@@ -98,6 +99,35 @@ bool UnotifyServer::Answer(int listener, std::uint64_t id, Verdict& verdict) {
   }
   if (!sent) log::Warning(sent.error().message);
   return true;
+}
+
+// Seizes the thread before its exec may start (exec_watch.h); an exec that
+// cannot be verified does not run.
+void UnotifyServer::WatchExec(const SyscallEvent& event, const AuditArgs& args, Verdict& verdict) {
+  Result<void> watched =
+      execs_.Expect(event.tid, {.event = event, .args = args, .image = verdict.exec_image});
+  if (!watched) {
+    log::Warning(watched.error().message);
+    verdict = Verdict::Fail(EPERM, Decision::kDeny);
+  }
+}
+
+// The audit record of an exec killed at PTRACE_EVENT_EXEC: the syscall as
+// approved, what it mapped instead.
+void UnotifyServer::RecordKilledExec(const ExecWatch::Approved& approved, pid_t pid,
+                                     const std::string& mapped) {
+  if (!observer_) return;
+  const Verdict killed{.decision = Decision::kKill, .error = EACCES};
+  AuditArgs args = approved.args;
+  args.emplace_back("mapped", mapped);
+  const std::function<ProcessIdentity()> identity = [&] {
+    return ProcessIdentity{.pid = pid, .executable = mapped};
+  };
+  observer_(DecisionRecord{.event = approved.event,
+                           .verdict = killed,
+                           .args = args,
+                           .latency = {},
+                           .identity = identity});
 }
 
 // Read after the answer, so without a validity check: the thread may be

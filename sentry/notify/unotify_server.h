@@ -17,6 +17,7 @@
 #include "sentry/core/tracee.h"
 #include "sentry/core/verdict.h"
 #include "sentry/loop/event_loop.h"
+#include "sentry/notify/exec_watch.h"
 #include "sentry/notify/known_threads.h"
 
 namespace vigil::sentry {
@@ -31,7 +32,7 @@ struct ProcessIdentity {
 struct DecisionRecord {
   const SyscallEvent& event;
   const Verdict& verdict;
-  const std::vector<std::pair<std::string, std::string>>& args;
+  const AuditArgs& args;
   std::chrono::nanoseconds latency;
   // Looked up on request only: most decisions are not logged.
   const std::function<ProcessIdentity()>& identity;
@@ -42,7 +43,13 @@ class UnotifyServer {
   using Observer = std::function<void(const DecisionRecord&)>;
 
   UnotifyServer(EventLoop& loop, const Sandbox& sandbox, Observer observer)
-      : loop_(loop), sandbox_(sandbox), observer_(std::move(observer)), threads_(loop) {
+      : loop_(loop),
+        sandbox_(sandbox),
+        observer_(std::move(observer)),
+        threads_(loop),
+        execs_([this](const ExecWatch::Approved& approved, pid_t pid, const std::string& mapped) {
+          RecordKilledExec(approved, pid, mapped);
+        }) {
     if (sandbox.personality_may_differ) threads_.AssumePersonalityMayDiffer();
   }
   UnotifyServer(const UnotifyServer&) = delete;
@@ -58,17 +65,24 @@ class UnotifyServer {
 
   const KnownThreads& threads() const { return threads_; }
 
+  // A child event from the supervisor's waitid loop; true when it was the
+  // stop of a thread whose exec the sentry verifies (exec_watch.h).
+  bool OnChildEvent(const siginfo_t& child) { return execs_.OnChildEvent(child); }
+
  private:
   void OnReady(int listener, std::uint32_t events);
   void Serve(int listener, const SyscallEvent& event, std::uint64_t id);
   // Sends `verdict` as the answer to `id`; false when nobody waits for it.
   bool Answer(int listener, std::uint64_t id, Verdict& verdict);
+  void WatchExec(const SyscallEvent& event, const AuditArgs& args, Verdict& verdict);
+  void RecordKilledExec(const ExecWatch::Approved& approved, pid_t pid, const std::string& mapped);
   ProcessIdentity IdentityOf(pid_t tid, KnownThread* thread);
 
   EventLoop& loop_;
   const Sandbox& sandbox_;
   Observer observer_;
   KnownThreads threads_;
+  ExecWatch execs_;
   std::map<int, UniqueFd> listeners_;
 };
 

@@ -24,6 +24,7 @@ namespace {
 
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // A listener on the host's 127.0.0.1 that counts the connections it gets.
 class HostListener {
@@ -412,6 +413,26 @@ TEST_P(SentryTest, ExecPolicyIsCheckedOnTheResolvedFile) {
   EXPECT_EQ(run.out, "listed\nnot-listed\nnot-written\n");
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/opt/bb"},"decision":"deny","errno":"EACCES")"));
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/tmp/bb"},"decision":"deny","errno":"EACCES")"));
+}
+
+// Each exec is verified once done (the thread is ptrace-seized, its mapped
+// image compared at PTRACE_EVENT_EXEC): a script maps its interpreter,
+// which is what the check approves, and the program runs untraced.
+TEST_P(SentryTest, VerifiedExecsRunScriptsAndLeaveNothingTraced) {
+  std::filesystem::create_directories(bundle_ + "/rootfs/opt");
+  {
+    std::ofstream script(bundle_ + "/rootfs/opt/hello");
+    script << "#!/bin/sh\necho script-ran\ngrep TracerPid /proc/self/status\n";
+  }
+  std::filesystem::permissions(bundle_ + "/rootfs/opt/hello", std::filesystem::perms(0755));
+  BundleConfig config;
+  config.annotations_json = R"({"dev.vigil.policy": "{\"exec\": {\"allow\": [\"/bin/*\", \"/opt/*\"]}}"})";
+  config.args = {"sh", "-c", "/opt/hello; /bin/true && echo true-ran"};
+  auto [run, records] = RunAudited(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "script-ran\nTracerPid:\t0\ntrue-ran\n");
+  EXPECT_THAT(records, HasSubstr(R"("resolved":"/opt/hello"},"decision":"allow")"));
+  EXPECT_THAT(records, Not(HasSubstr(R"("decision":"kill")")));
 }
 
 // An agent's typical job: Python from the host's /usr (bound read-only),

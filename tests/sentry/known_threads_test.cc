@@ -8,6 +8,7 @@
 #include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -83,6 +84,16 @@ class KnownThreadsTest : public ::testing::Test {
       ssize_t n = ::read(child.report_fd(), buffer, sizeof buffer);
       if (n > 0) report.append(buffer, static_cast<std::size_t>(n));
       if (n == 0) ended = true;
+    }));
+    // The test is the tracer of the execs the sentry verifies, as the
+    // supervisor is: their stops come through waitid (a tracer sees them
+    // without asking), polled here as its SIGCHLD loop would be woken.
+    EXPECT_TRUE(loop_->Every(std::chrono::milliseconds(1), [this, pid = child.pid()] {
+      siginfo_t stop{};
+      while (::waitid(P_PID, pid, &stop, WSTOPPED | WNOHANG) == 0 && stop.si_pid != 0) {
+        server_->OnChildEvent(stop);
+        stop = {};
+      }
     }));
     EXPECT_TRUE(loop_->Run([&] { return ended; }));
     loop_->Unwatch(child.report_fd());

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <seccomp.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@ TEST(SelfConfinementTest, WhatAnEscapeNeedsIsLeftOut) {
     auto list = SupervisorSyscalls();
     return std::find(list.begin(), list.end(), name) != list.end();
   };
+  // ptrace is allowed by request only (OnceConfinedPtraceCannotReachMemory).
   for (std::string_view name :
        {"execve", "execveat", "clone", "clone3", "fork", "vfork", "ptrace", "process_vm_writev",
         "process_vm_readv", "mount", "umount2", "pivot_root", "chroot", "setns", "unshare",
@@ -46,6 +48,34 @@ TEST(SelfConfinementTest, OnceConfinedExecIsRefused) {
     if (::getpid() <= 0) ::_exit(3);
     ::execl("/bin/true", "true", nullptr);
     ::_exit(errno == EPERM ? 0 : 4);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// In a child: the ptrace requests exec verification needs reach the kernel
+// (ESRCH: the parent is not traced), those that read or write a tracee's
+// memory or registers, or attach by force, are refused by the filter (EPERM).
+TEST(SelfConfinementTest, OnceConfinedPtraceCannotReachMemory) {
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const pid_t parent = ::getppid();
+    if (!ConfineSupervisor()) ::_exit(2);
+    unsigned long message = 0;
+    if (::ptrace(PTRACE_GETEVENTMSG, parent, nullptr, &message) != -1 || errno != ESRCH) ::_exit(3);
+    if (::ptrace(PTRACE_DETACH, parent, nullptr, nullptr) != -1 || errno != ESRCH) ::_exit(4);
+    for (int request : {PTRACE_PEEKDATA, PTRACE_POKEDATA, PTRACE_GETREGS, PTRACE_SETREGS,
+                        PTRACE_ATTACH, PTRACE_TRACEME}) {
+      errno = 0;
+      if (::ptrace(static_cast<__ptrace_request>(request), parent, nullptr, nullptr) != -1 ||
+          errno != EPERM) {
+        ::_exit(10 + request);
+      }
+    }
+    ::_exit(0);
   }
   int status = 0;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);

@@ -57,6 +57,12 @@ const std::vector<Attack>& NetAttacks();
 const std::vector<Attack>& ProcessAttacks();
 const std::vector<Attack>& ResourceAttacks();
 
+// `/attack true forbidden-ran`: what the forbidden copy of exec-path-flip
+// is run as; it exits with kForbiddenRan (busybox's true, the allowed
+// binary, ignores the argument and exits 0).
+inline constexpr const char* kForbiddenRanArg = "forbidden-ran";
+inline constexpr int kForbiddenRan = 42;
+
 // --- helpers shared by the families (common.cc) ---------------------------
 
 // "EPERM (Operation not permitted)".

@@ -1,6 +1,7 @@
 // /attack NAME   runs one attack and prints its JSON line
 // /attack list   prints every attack's name and summary
 // /attack noop   exits 0 (what the harness execs during exe-overwrite)
+// /attack forbidden-ran   exits 42 (the forbidden binary of exec-path-flip)
 #include <unistd.h>
 
 #include <cstdio>
@@ -70,6 +71,7 @@ int main(int argc, char** argv) {
   }
   std::string name = argv[1];
   if (name == "noop") return 0;
+  if (name == kForbiddenRanArg) return kForbiddenRan;
   std::vector<Attack> all = AllAttacks();
   if (name == "list") {
     for (const Attack& a : all) {

@@ -12,12 +12,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "attack.h"
 
@@ -172,6 +174,69 @@ Outcome ExeOverwrite(const Context&) {
   return Contained("held O_PATH to host binaries, none writable: " + detail + "; " + seen);
 }
 
+// Two threads for 2 s: one flips a symlink between a binary the policy's
+// exec allow-list names (/bin/true) and one it does not (a copy of this
+// program in /tmp), the other forks children that exec the link. A sentry
+// that checks the path at entry and lets the kernel look it up again runs
+// the forbidden copy, which says so by exiting with kForbiddenRan. runc and
+// runsc have no exec policy: for them the copy simply runs.
+Outcome ExecPathFlip(const Context&) {
+  constexpr const char* kLink = "/tmp/vsec-exec";
+  constexpr const char* kForbidden = "/tmp/vsec-forbidden";
+  {
+    std::ifstream self("/proc/self/exe", std::ios::binary);
+    std::ofstream copy(kForbidden, std::ios::binary);
+    copy << self.rdbuf();
+  }
+  ::chmod(kForbidden, 0755);
+  ::symlink("/bin/true", kLink);
+  std::atomic<bool> stop{false};
+  std::thread flipper([&] {
+    for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+      ::unlink("/tmp/vsec-exec.new");
+      if (::symlink((i & 1) ? "/bin/true" : kForbidden, "/tmp/vsec-exec.new") == 0) {
+        ::rename("/tmp/vsec-exec.new", kLink);
+      }
+    }
+  });
+  std::map<std::string, long> tally;
+  long long deadline = NowMs() + 2000;
+  while (NowMs() < deadline && tally["forbidden ran"] == 0) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      char* const argv[] = {const_cast<char*>("true"), const_cast<char*>(kForbiddenRanArg), nullptr};
+      ::execv(kLink, argv);
+      ::_exit(errno == EACCES ? 126 : 127);
+    }
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) != pid) {
+      ++tally["fork or wait failed"];
+      continue;
+    }
+    if (WIFSIGNALED(status)) {
+      ++tally[std::string("killed by ") + ::strsignal(WTERMSIG(status))];
+    } else if (WEXITSTATUS(status) == kForbiddenRan) {
+      ++tally["forbidden ran"];
+    } else if (WEXITSTATUS(status) == 0) {
+      ++tally["allowed ran"];
+    } else if (WEXITSTATUS(status) == 126) {
+      ++tally["refused (EACCES)"];
+    } else {
+      ++tally["exec failed otherwise"];
+    }
+  }
+  stop = true;
+  flipper.join();
+  std::string detail;
+  for (const auto& [what, n] : tally) {
+    if (n > 0) detail += (detail.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  }
+  detail += " in 2 s";
+  if (tally["forbidden ran"] > 0) return Escaped(detail);
+  if (tally["allowed ran"] == 0) return Escaped(detail + ": the allowed binary never ran (no race)");
+  return Contained(detail);
+}
+
 Outcome OpenForWrite(const std::vector<std::string>& paths) {
   std::string detail;
   bool escaped = false;
@@ -263,6 +328,8 @@ const std::vector<Attack>& ProcessAttacks() {
       {"ptrace", Ptrace, "PTRACE_SEIZE a sibling and pid 1"},
       {"process-vm-writev", ProcessVmWritev, "write a sibling's memory"},
       {"leaked-fds", LeakedFds, "descriptors beyond 0-2 handed over by the runtime"},
+      {"exec-path-flip", ExecPathFlip,
+       "flip a symlink between an allowed and a forbidden binary while exec'ing it (2 s)"},
       {"cwd-check", CwdCheck, "run with cwd /proc/self/fd/N (CVE-2024-21626)"},
       {"exe-overwrite", ExeOverwrite, "reopen /proc/PID/exe of exec'd runtime for writing (CVE-2019-5736)"},
       {"proc-sysrq", ProcSysrq, "open /proc/sysrq-trigger for writing"},
