@@ -1,6 +1,7 @@
 // UniqueFd: sole owner of a file descriptor; closes it on destruction.
 #pragma once
 
+#include <memory>
 #include <utility>
 
 namespace vigil {
@@ -31,6 +32,22 @@ class UniqueFd {
 
  private:
   int fd_ = -1;
+};
+
+// A descriptor with several owners, closed when the last lets go: for one
+// kept in a cache that a user may outlive (a handler in a fiber wait while
+// the cache drops it), handed out without a dup and a close per use.
+class SharedFd {
+ public:
+  SharedFd() = default;
+  explicit SharedFd(UniqueFd fd) : fd_(std::make_shared<const UniqueFd>(std::move(fd))) {}
+
+  // The descriptor, open as long as this object is; -1 when empty.
+  [[nodiscard]] int Get() const { return fd_ ? fd_->Get() : -1; }
+  explicit operator bool() const { return Get() >= 0; }
+
+ private:
+  std::shared_ptr<const UniqueFd> fd_;
 };
 
 }  // namespace vigil

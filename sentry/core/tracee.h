@@ -47,8 +47,10 @@ class Tracee {
   virtual Result<UniqueFd> Descriptor(int fd) = 0;
 
   // The thread's root and working directory (O_PATH), the bases for
-  // resolving its paths inside the container (DESIGN.md §2 rule 4).
-  virtual Result<UniqueFd> Root() = 0;
+  // resolving its paths inside the container (DESIGN.md §2 rule 4). The
+  // root is shared with what the sentry keeps about the thread (it changes
+  // only by chroot), the working directory opened for each call.
+  virtual Result<SharedFd> Root() = 0;
   virtual Result<UniqueFd> WorkingDirectory() = 0;
 
   // Where Root() is, as the sentry sees it (what PathInRoot strips).

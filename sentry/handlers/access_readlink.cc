@@ -35,7 +35,7 @@ std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatu
   if (!context.tracee.Valid()) return Verdict::Stale();
   Result<std::string> path = ContainerPath(context.tracee, thread, dirfd, *given);
   if (!path) return Failed(path.error(), Decision::kAllow);
-  Result<UniqueFd> root = context.tracee.Root();
+  Result<SharedFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);

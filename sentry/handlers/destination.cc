@@ -103,7 +103,9 @@ Result<void> AnchorUnixPath(Tracee& tracee, Destination& destination) {
   // A relative path resolves from the working directory, which then acts as
   // the root: ".." cannot climb above it (stricter than the kernel, never
   // looser).
-  ASSIGN_OR_RETURN(UniqueFd base, path[0] == '/' ? tracee.Root() : tracee.WorkingDirectory());
+  ASSIGN_OR_RETURN(SharedFd base, path[0] == '/' ? tracee.Root()
+                                                 : tracee.WorkingDirectory().map(
+                                                       [](UniqueFd cwd) { return SharedFd(std::move(cwd)); }));
   Result<UniqueFd> socket_file =
       Openat2(base.Get(), path.c_str(), O_PATH, 0, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
   if (!socket_file) return tl::unexpected(socket_file.error());

@@ -81,7 +81,7 @@ Verdict HandleGetdents(HandlerContext& context) {
   const std::size_t count = std::min<std::size_t>(static_cast<unsigned int>(a[2]), kMaxBatch);
   Result<UniqueFd> directory = context.tracee.Descriptor(fd);
   if (!directory) return Failed(directory.error(), Decision::kAllow);
-  Result<UniqueFd> root = context.tracee.Root();
+  Result<SharedFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);

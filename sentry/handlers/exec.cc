@@ -29,7 +29,7 @@ Verdict CheckExec(HandlerContext& context) {
   if (!context.tracee.Valid()) return Verdict::Stale();
   Result<ThreadStatus> thread = context.tracee.Status();
   if (!thread) return Failed(thread.error(), Decision::kAllow);
-  Result<UniqueFd> root = context.tracee.Root();
+  Result<SharedFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);

@@ -32,14 +32,14 @@ namespace {
 // What the handlers need of the calling thread before they act as it.
 struct Caller {
   ThreadStatus thread;
-  UniqueFd root;
+  SharedFd root;
   std::string root_path;
 };
 
 std::variant<Caller, Verdict> CallerOf(HandlerContext& context) {
   Result<ThreadStatus> thread = context.tracee.Status();
   if (!thread) return Failed(thread.error(), Decision::kAllow);
-  Result<UniqueFd> root = context.tracee.Root();
+  Result<SharedFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);

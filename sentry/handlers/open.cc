@@ -210,7 +210,7 @@ Verdict HandleOpen(HandlerContext& context) {
     return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
   }
 
-  Result<UniqueFd> root = context.tracee.Root();
+  Result<SharedFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
   // Held from resolving to reopening or creating: nothing between waits.
   Result<ActingAs> begun = ActingAs::Begin(*thread, context.sandbox.user_namespace);

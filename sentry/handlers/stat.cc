@@ -81,7 +81,7 @@ Verdict HandleStat(HandlerContext& context) {
   if (!thread) return Failed(thread.error(), Decision::kAllow);
   Result<std::string> path = ContainerPath(context.tracee, *thread, request.dirfd, *given);
   if (!path) return Failed(path.error(), Decision::kAllow);
-  Result<UniqueFd> root = context.tracee.Root();
+  Result<SharedFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);

@@ -82,7 +82,7 @@ void KnownThreads::Observe(Handler handler, const SyscallEvent& event) {
     case Handler::kChroot:
       // Every thread sharing the caller's filesystem context moves with it.
       for (auto& [tid, thread] : threads_) {
-        thread->root.Reset();
+        thread->root = {};  // a handler still using it keeps its own share
         thread->root_path.clear();
       }
       break;

@@ -52,7 +52,7 @@ struct KnownThread {
   UniqueFd pidfd;   // this thread's: readable once it has exited
   UniqueFd memory;  // /proc/TID/mem
   std::optional<ThreadStatus> status;  // until its credentials change
-  UniqueFd root;                       // O_PATH, until a chroot; empty: not open yet
+  SharedFd root;                       // O_PATH, until a chroot; empty: not open yet
   std::string root_path;               // where `root` is, as the sentry sees it
   // For the audit log: its process and executable, read once.
   pid_t tgid = 0;

@@ -65,13 +65,12 @@ Result<UniqueFd> UnotifyTracee::Descriptor(int fd) {
 // open is checked against the notification like the memory's. The root is
 // kept (only chroot changes it, and that is observed); the working
 // directory changes with every chdir and is opened each time.
-Result<UniqueFd> UnotifyTracee::Root() {
+Result<SharedFd> UnotifyTracee::Root() {
   if (!thread_->root) {
-    ASSIGN_OR_RETURN(thread_->root, OpenAnchored("root"));
+    ASSIGN_OR_RETURN(UniqueFd root, OpenAnchored("root"));
+    thread_->root = SharedFd(std::move(root));
   }
-  UniqueFd copy(::fcntl(thread_->root.Get(), F_DUPFD_CLOEXEC, 0));
-  if (!copy) return FailErrno("duplicate the workload's root");
-  return copy;
+  return thread_->root;
 }
 
 Result<UniqueFd> UnotifyTracee::WorkingDirectory() { return OpenAnchored("cwd"); }
@@ -79,10 +78,8 @@ Result<UniqueFd> UnotifyTracee::WorkingDirectory() { return OpenAnchored("cwd");
 // Read once with the root it names (the sentry's own /proc/self/fd link).
 Result<std::string> UnotifyTracee::RootPath() {
   if (thread_->root_path.empty()) {
-    if (!thread_->root) {
-      ASSIGN_OR_RETURN(thread_->root, OpenAnchored("root"));
-    }
-    ASSIGN_OR_RETURN(thread_->root_path, ReadLink(StrCat("/proc/self/fd/", thread_->root.Get())));
+    ASSIGN_OR_RETURN(SharedFd root, Root());
+    ASSIGN_OR_RETURN(thread_->root_path, ReadLink(StrCat("/proc/self/fd/", root.Get())));
   }
   return thread_->root_path;
 }

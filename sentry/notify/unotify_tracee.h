@@ -32,7 +32,7 @@ class UnotifyTracee final : public Tracee {
   bool Valid() override;
   Result<unsigned int> Personality() override;
   Result<UniqueFd> Descriptor(int fd) override;
-  Result<UniqueFd> Root() override;
+  Result<SharedFd> Root() override;
   Result<UniqueFd> WorkingDirectory() override;
   Result<std::string> RootPath() override;
   Result<std::string> WorkingDirectoryPath() override;

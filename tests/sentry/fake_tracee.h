@@ -40,7 +40,10 @@ class FakeTracee final : public Tracee {
     if (dup < 0) return FailErrno("fake descriptor");
     return UniqueFd(dup);
   }
-  Result<UniqueFd> Root() override { return OpenDir(root); }
+  Result<SharedFd> Root() override {
+    ASSIGN_OR_RETURN(UniqueFd dir, OpenDir(root));
+    return SharedFd(std::move(dir));
+  }
   Result<UniqueFd> WorkingDirectory() override { return OpenDir(root + cwd); }
   Result<std::string> RootPath() override { return root; }
   // `cwd` is a path in the fake container (under `root`).
