@@ -8,7 +8,7 @@
 
 #include "config/policy/policy.h"
 #include "sentry/audit/log.h"
-#include "sentry/notify/unotify_server.h"
+#include "sentry/serve/mediator.h"
 
 namespace vigil::shim {
 

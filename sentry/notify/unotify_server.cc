@@ -4,13 +4,9 @@
 
 #include <cerrno>
 
-#include "base/file.h"
 #include "base/log.h"
 #include "base/strings.h"
-#include "sentry/handlers/handler.h"
 #include "sentry/notify/unotify.h"
-#include "sentry/notify/unotify_tracee.h"
-#include "sentry/table/syscall_table.h"
 
 namespace vigil::sentry {
 
@@ -38,37 +34,10 @@ void UnotifyServer::OnReady(int listener, std::uint32_t events) {
 }
 
 void UnotifyServer::Serve(int listener, const SyscallEvent& event, std::uint64_t id) {
-  const auto started = std::chrono::steady_clock::now();
-  AuditArgs audit_args;
-  Verdict verdict = Verdict::Fail(ENOSYS, Decision::kDeny);
-  const SyscallEntry* entry = FindSyscall(event.number);
-  Result<std::shared_ptr<KnownThread>> thread = threads_.Find(listener, id, event.tid);
-  if (!thread) {
-    if (thread.error().code == ENOENT) return;  // gone: nobody to answer
-    log::Warning(thread.error().message);
-    verdict = Verdict::Fail(EPERM, Decision::kDeny);  // cannot be mediated safely
-  } else if (entry != nullptr) {
-    UnotifyTracee tracee(listener, id, *thread, threads_.personality_may_differ());
-    HandlerContext context{.event = event,
-                           .tracee = tracee,
-                           .sandbox = sandbox_,
-                           .wait = [this](int fd, std::uint32_t events) {
-                             return loop_.Wait(fd, events);
-                           }};
-    verdict = Handle(entry->handler, context);
-    audit_args = std::move(context.audit_args);
-    if (verdict.verify_exec) WatchExec(event, audit_args, verdict);
-    // What an observed syscall changes is forgotten before it may run.
-    threads_.Observe(entry->handler, event);
-  }
-  if (!Answer(listener, id, verdict) || !observer_) return;
-  KnownThread* known = thread ? thread->get() : nullptr;
-  const std::function<ProcessIdentity()> identity = [&] { return IdentityOf(event.tid, known); };
-  observer_(DecisionRecord{.event = event,
-                           .verdict = verdict,
-                           .args = audit_args,
-                           .latency = std::chrono::steady_clock::now() - started,
-                           .identity = identity});
+  const StillWaiting still_waiting = [listener, id] { return unotify::IdValid(listener, id); };
+  Mediator::Decided decided = mediator_.Decide(event, still_waiting);
+  if (decided.verdict.verify_exec) WatchExec(event, decided.args, decided.verdict);
+  if (Answer(listener, id, decided.verdict)) mediator_.Record(event, decided);
 }
 
 bool UnotifyServer::Answer(int listener, std::uint64_t id, Verdict& verdict) {
@@ -101,8 +70,6 @@ bool UnotifyServer::Answer(int listener, std::uint64_t id, Verdict& verdict) {
   return true;
 }
 
-// Seizes the thread before its exec may start (exec_watch.h); an exec that
-// cannot be verified does not run.
 void UnotifyServer::WatchExec(const SyscallEvent& event, const AuditArgs& args, Verdict& verdict) {
   Result<void> watched =
       execs_.Expect(event.tid, {.event = event, .args = args, .image = verdict.exec_image});
@@ -110,46 +77,6 @@ void UnotifyServer::WatchExec(const SyscallEvent& event, const AuditArgs& args, 
     log::Warning(watched.error().message);
     verdict = Verdict::Fail(EPERM, Decision::kDeny);
   }
-}
-
-// The audit record of an exec killed at PTRACE_EVENT_EXEC: the syscall as
-// approved, what it mapped instead.
-void UnotifyServer::RecordKilledExec(const ExecWatch::Approved& approved, pid_t pid,
-                                     const std::string& mapped) {
-  if (!observer_) return;
-  const Verdict killed{.decision = Decision::kKill, .error = EACCES};
-  AuditArgs args = approved.args;
-  args.emplace_back("mapped", mapped);
-  const std::function<ProcessIdentity()> identity = [&] {
-    return ProcessIdentity{.pid = pid, .executable = mapped};
-  };
-  observer_(DecisionRecord{.event = approved.event,
-                           .verdict = killed,
-                           .args = args,
-                           .latency = {},
-                           .identity = identity});
-}
-
-// Read after the answer, so without a validity check: the thread may be
-// gone by now, and the audit record then says less. Kept per thread (exec
-// forgets it with the rest).
-ProcessIdentity UnotifyServer::IdentityOf(pid_t tid, KnownThread* thread) {
-  if (thread != nullptr && thread->executable) {
-    return {.pid = thread->tgid, .executable = *thread->executable};
-  }
-  ProcessIdentity identity{.pid = tid};
-  if (thread != nullptr && thread->status) {
-    identity.pid = thread->status->tgid;
-  } else if (Result<std::string> text = ReadFile(StrCat("/proc/", tid, "/status"), 16384)) {
-    if (Result<ThreadStatus> status = ParseThreadStatus(*text)) identity.pid = status->tgid;
-  }
-  Result<std::string> executable = ReadLink(StrCat("/proc/", tid, "/exe"));
-  if (executable) identity.executable = *executable;
-  if (thread != nullptr && executable) {
-    thread->tgid = identity.pid;
-    thread->executable = identity.executable;
-  }
-  return identity;
 }
 
 }  // namespace vigil::sentry

@@ -1,57 +1,31 @@
 // The user-notification backend: serves every listener of a container (the
 // init's and each exec'd process's) from the event loop, one fiber per
-// notification.
+// notification; the Mediator decides, this answers.
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
-#include <chrono>
-#include <functional>
+#include <cstdint>
 #include <map>
-#include <string>
-#include <utility>
-#include <vector>
 
 #include "base/unique_fd.h"
 #include "sentry/core/sandbox.h"
-#include "sentry/core/tracee.h"
 #include "sentry/core/verdict.h"
 #include "sentry/loop/event_loop.h"
 #include "sentry/notify/exec_watch.h"
-#include "sentry/notify/known_threads.h"
+#include "sentry/serve/mediator.h"
 
 namespace vigil::sentry {
 
-// The process behind a decision, for the audit log.
-struct ProcessIdentity {
-  pid_t pid = 0;           // its thread group, as the sentry sees it
-  std::string executable;  // empty when it could not be read
-};
-
-// Everything the audit log records about one decision.
-struct DecisionRecord {
-  const SyscallEvent& event;
-  const Verdict& verdict;
-  const AuditArgs& args;
-  std::chrono::nanoseconds latency;
-  // Looked up on request only: most decisions are not logged.
-  const std::function<ProcessIdentity()>& identity;
-};
-
 class UnotifyServer {
  public:
-  using Observer = std::function<void(const DecisionRecord&)>;
-
-  UnotifyServer(EventLoop& loop, const Sandbox& sandbox, Observer observer)
+  UnotifyServer(EventLoop& loop, const Sandbox& sandbox, Mediator::Observer observer)
       : loop_(loop),
-        sandbox_(sandbox),
-        observer_(std::move(observer)),
-        threads_(loop),
-        execs_([this](const ExecWatch::Approved& approved, pid_t pid, const std::string& mapped) {
-          RecordKilledExec(approved, pid, mapped);
-        }) {
-    if (sandbox.personality_may_differ) threads_.AssumePersonalityMayDiffer();
-  }
+        mediator_(loop, sandbox, std::move(observer)),
+        execs_([this](const ExecApprovals::Approved& approved, pid_t pid, const std::string& mapped) {
+          mediator_.RecordKilledExec(approved, pid, mapped);
+        }) {}
   UnotifyServer(const UnotifyServer&) = delete;
   UnotifyServer& operator=(const UnotifyServer&) = delete;
 
@@ -61,9 +35,9 @@ class UnotifyServer {
 
   // A process joins whose execution domain may not be PER_LINUX (an exec
   // from a caller under setarch).
-  void AssumePersonalityMayDiffer() { threads_.AssumePersonalityMayDiffer(); }
+  void AssumePersonalityMayDiffer() { mediator_.AssumePersonalityMayDiffer(); }
 
-  const KnownThreads& threads() const { return threads_; }
+  const KnownThreads& threads() const { return mediator_.threads(); }
 
   // A child event from the supervisor's waitid loop; true when it was the
   // stop of a thread whose exec the sentry verifies (exec_watch.h).
@@ -74,14 +48,12 @@ class UnotifyServer {
   void Serve(int listener, const SyscallEvent& event, std::uint64_t id);
   // Sends `verdict` as the answer to `id`; false when nobody waits for it.
   bool Answer(int listener, std::uint64_t id, Verdict& verdict);
+  // Seizes the thread before its exec may start; an exec that cannot be
+  // verified does not run.
   void WatchExec(const SyscallEvent& event, const AuditArgs& args, Verdict& verdict);
-  void RecordKilledExec(const ExecWatch::Approved& approved, pid_t pid, const std::string& mapped);
-  ProcessIdentity IdentityOf(pid_t tid, KnownThread* thread);
 
   EventLoop& loop_;
-  const Sandbox& sandbox_;
-  Observer observer_;
-  KnownThreads threads_;
+  Mediator mediator_;
   ExecWatch execs_;
   std::map<int, UniqueFd> listeners_;
 };

@@ -1,7 +1,7 @@
 // What the sentry keeps about workload threads between their syscalls
 // (KnownThreads), end to end with a child under the filter: kept while the
 // thread lives, forgotten when what it describes changes.
-#include "sentry/notify/known_threads.h"
+#include "sentry/serve/known_threads.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

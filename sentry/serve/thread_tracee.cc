@@ -1,4 +1,4 @@
-#include "sentry/notify/unotify_tracee.h"
+#include "sentry/serve/thread_tracee.h"
 
 #include <fcntl.h>
 #include <sys/personality.h>
@@ -10,7 +10,6 @@
 #include "base/file.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
-#include "sentry/notify/unotify.h"
 
 namespace vigil::sentry {
 
@@ -18,23 +17,23 @@ namespace vigil::sentry {
 // /proc/TID/mem answers 0 bytes (not EIO) only when its mm has no users
 // left: the thread exec'd after the descriptor was opened.
 template <typename Transfer>
-Result<void> UnotifyTracee::Access(Transfer transfer, std::size_t size, const char* what) {
+Result<void> ThreadTracee::Access(Transfer transfer, std::size_t size, const char* what) {
   ssize_t n = transfer(thread_->memory.Get());
   if (n == 0 && size != 0) {
-    RETURN_IF_ERROR(thread_->ReopenMemory(listener_, id_));
+    RETURN_IF_ERROR(thread_->ReopenMemory(still_waiting_));
     n = transfer(thread_->memory.Get());
   }
   if (n != static_cast<ssize_t>(size)) return FailErrno(EFAULT, what);
   return {};
 }
 
-Result<void> UnotifyTracee::Read(std::uint64_t address, std::span<std::byte> out) {
+Result<void> ThreadTracee::Read(std::uint64_t address, std::span<std::byte> out) {
   return Access(
       [&](int memory) { return ::pread(memory, out.data(), out.size(), static_cast<off_t>(address)); },
       out.size(), "read workload memory");
 }
 
-Result<void> UnotifyTracee::Write(std::uint64_t address, std::span<const std::byte> data) {
+Result<void> ThreadTracee::Write(std::uint64_t address, std::span<const std::byte> data) {
   return Access(
       [&](int memory) {
         return ::pwrite(memory, data.data(), data.size(), static_cast<off_t>(address));
@@ -42,11 +41,11 @@ Result<void> UnotifyTracee::Write(std::uint64_t address, std::span<const std::by
       data.size(), "write workload memory");
 }
 
-bool UnotifyTracee::Valid() { return unotify::IdValid(listener_, id_); }
+bool ThreadTracee::Valid() { return still_waiting_(); }
 
 // /proc/TID/personality: eight hex digits. A reused tid would answer for
 // another task, which the caller's Valid() check before acting catches.
-Result<unsigned int> UnotifyTracee::Personality() {
+Result<unsigned int> ThreadTracee::Personality() {
   if (!personality_may_differ_) return PER_LINUX;
   ASSIGN_OR_RETURN(std::string text,
                    ReadFile(StrCat("/proc/", thread_->tid, "/personality"), 64));
@@ -56,16 +55,16 @@ Result<unsigned int> UnotifyTracee::Personality() {
   return persona;
 }
 
-// The thread's own pidfd, checked against a notification when it was opened.
-Result<UniqueFd> UnotifyTracee::Descriptor(int fd) {
+// The thread's own pidfd, checked against a syscall when it was opened.
+Result<UniqueFd> ThreadTracee::Descriptor(int fd) {
   return PidfdGetfd(thread_->pidfd.Get(), fd);
 }
 
 // /proc/TID/root and cwd are links to the thread's own directories; the
-// open is checked against the notification like the memory's. The root is
+// open is checked against the syscall like the memory's. The root is
 // kept (only chroot changes it, and that is observed); the working
 // directory changes with every chdir and is opened each time.
-Result<SharedFd> UnotifyTracee::Root() {
+Result<SharedFd> ThreadTracee::Root() {
   if (!thread_->root) {
     ASSIGN_OR_RETURN(UniqueFd root, OpenAnchored("root"));
     thread_->root = SharedFd(std::move(root));
@@ -73,10 +72,10 @@ Result<SharedFd> UnotifyTracee::Root() {
   return thread_->root;
 }
 
-Result<UniqueFd> UnotifyTracee::WorkingDirectory() { return OpenAnchored("cwd"); }
+Result<UniqueFd> ThreadTracee::WorkingDirectory() { return OpenAnchored("cwd"); }
 
 // Read once with the root it names (the sentry's own /proc/self/fd link).
-Result<std::string> UnotifyTracee::RootPath() {
+Result<std::string> ThreadTracee::RootPath() {
   if (thread_->root_path.empty()) {
     ASSIGN_OR_RETURN(SharedFd root, Root());
     ASSIGN_OR_RETURN(thread_->root_path, ReadLink(StrCat("/proc/self/fd/", root.Get())));
@@ -84,7 +83,7 @@ Result<std::string> UnotifyTracee::RootPath() {
   return thread_->root_path;
 }
 
-Result<UniqueFd> UnotifyTracee::OpenAnchored(std::string_view link) {
+Result<UniqueFd> ThreadTracee::OpenAnchored(std::string_view link) {
   UniqueFd fd(::open(StrCat("/proc/", thread_->tid, "/", link).c_str(),
                      O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (!fd) return FailErrno(StrCat("open /proc/", thread_->tid, "/", link));
@@ -93,8 +92,8 @@ Result<UniqueFd> UnotifyTracee::OpenAnchored(std::string_view link) {
 }
 
 // Links of /proc/TID read the same way: the answer is trusted only if the
-// notification is still valid after it, so it was this thread's.
-Result<std::string> UnotifyTracee::ReadAnchored(std::string_view link) {
+// syscall still waits after it, so it was this thread's.
+Result<std::string> ThreadTracee::ReadAnchored(std::string_view link) {
   Result<std::string> target = ReadLink(StrCat("/proc/", thread_->tid, "/", link));
   if (!target) {
     const int code = target.error().code;
@@ -104,15 +103,15 @@ Result<std::string> UnotifyTracee::ReadAnchored(std::string_view link) {
   return target;
 }
 
-Result<std::string> UnotifyTracee::WorkingDirectoryPath() { return ReadAnchored("cwd"); }
+Result<std::string> ThreadTracee::WorkingDirectoryPath() { return ReadAnchored("cwd"); }
 
-Result<std::string> UnotifyTracee::DescriptorPath(int fd) {
+Result<std::string> ThreadTracee::DescriptorPath(int fd) {
   if (fd < 0) return FailErrno(EBADF, "descriptor");
   return ReadAnchored(StrCat("fd/", fd));
 }
 
 // Kept until the thread's credentials change (KnownThreads::Observe).
-Result<ThreadStatus> UnotifyTracee::Status() {
+Result<ThreadStatus> ThreadTracee::Status() {
   if (thread_->status) return *thread_->status;
   ASSIGN_OR_RETURN(std::string text,
                    ReadFile(StrCat("/proc/", thread_->tid, "/status"), 16384));

@@ -1,4 +1,4 @@
-#include "sentry/notify/known_threads.h"
+#include "sentry/serve/known_threads.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -9,7 +9,6 @@
 
 #include "base/strings.h"
 #include "base/syscalls.h"
-#include "sentry/notify/unotify.h"
 
 namespace vigil::sentry {
 namespace {
@@ -30,9 +29,9 @@ Result<UniqueFd> OpenMemory(pid_t tid) {
 
 }  // namespace
 
-Result<void> KnownThread::ReopenMemory(int listener, std::uint64_t id) {
+Result<void> KnownThread::ReopenMemory(const StillWaiting& still_waiting) {
   ASSIGN_OR_RETURN(UniqueFd reopened, OpenMemory(tid));
-  if (!unotify::IdValid(listener, id)) return FailErrno(ENOENT, "the syscall no longer waits");
+  if (!still_waiting()) return FailErrno(ENOENT, "the syscall no longer waits");
   memory = std::move(reopened);
   return {};
 }
@@ -45,8 +44,8 @@ std::size_t KnownThreads::DefaultCapacity() {
   return std::clamp<std::size_t>(files.rlim_cur / 4, 16, 4096);
 }
 
-Result<std::shared_ptr<KnownThread>> KnownThreads::Find(int listener, std::uint64_t id,
-                                                        pid_t tid) {
+Result<std::shared_ptr<KnownThread>> KnownThreads::Find(pid_t tid,
+                                                        const StillWaiting& still_waiting) {
   if (auto it = threads_.find(tid); it != threads_.end()) {
     if (!Exited(it->second->pidfd.Get())) return it->second;
     Forget(tid);
@@ -60,7 +59,7 @@ Result<std::shared_ptr<KnownThread>> KnownThreads::Find(int listener, std::uint6
   thread->pidfd = std::move(*pidfd);
   ASSIGN_OR_RETURN(thread->memory, OpenMemory(tid));
   // Both opened before this check: they are the notifying thread's.
-  if (!unotify::IdValid(listener, id)) return FailErrno(ENOENT, "the syscall no longer waits");
+  if (!still_waiting()) return FailErrno(ENOENT, "the syscall no longer waits");
   if (threads_.size() < capacity_ &&
       loop_.Watch(thread->pidfd.Get(), [this, tid](std::uint32_t) { Forget(tid); })) {
     threads_.emplace(tid, thread);

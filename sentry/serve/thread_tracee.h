@@ -1,9 +1,11 @@
-// A notified thread as the handlers see it, from what the sentry keeps
-// about it (KnownThread: its memory, credentials and root, opened once and
-// checked against a notification) plus what is read per call (its working
-// directory and descriptors, which change without a syscall the sentry
-// sees). Everything read from /proc/TID is trusted only once the
-// notification is found still valid after the read (DESIGN.md §2 rule 3).
+// A thread whose syscall the sentry serves, as the handlers see it, from
+// what the sentry keeps about it (KnownThread: its memory, credentials and
+// root, opened once and checked against a syscall) plus what is read per
+// call (its working directory and descriptors, which change without a
+// syscall the sentry sees). Everything read from /proc/TID is trusted only
+// once the syscall is found still waiting after the read (DESIGN.md §2
+// rule 3). Either backend serves its threads through it: what "still
+// waiting" means is the backend's.
 #pragma once
 
 #include <memory>
@@ -12,18 +14,17 @@
 
 #include "base/unique_fd.h"
 #include "sentry/core/tracee.h"
-#include "sentry/notify/known_threads.h"
+#include "sentry/serve/known_threads.h"
 
 namespace vigil::sentry {
 
-class UnotifyTracee final : public Tracee {
+class ThreadTracee final : public Tracee {
  public:
   // `personality_may_differ`: false when no process of the container can
   // have left PER_LINUX, so there is nothing to read.
-  UnotifyTracee(int listener, std::uint64_t id, std::shared_ptr<KnownThread> thread,
-                bool personality_may_differ)
-      : listener_(listener),
-        id_(id),
+  ThreadTracee(const StillWaiting& still_waiting, std::shared_ptr<KnownThread> thread,
+               bool personality_may_differ)
+      : still_waiting_(still_waiting),
         thread_(std::move(thread)),
         personality_may_differ_(personality_may_differ) {}
 
@@ -47,8 +48,7 @@ class UnotifyTracee final : public Tracee {
   Result<UniqueFd> OpenAnchored(std::string_view link);
   Result<std::string> ReadAnchored(std::string_view link);
 
-  int listener_;
-  std::uint64_t id_;
+  const StillWaiting& still_waiting_;
   std::shared_ptr<KnownThread> thread_;
   bool personality_may_differ_;
 };

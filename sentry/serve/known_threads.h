@@ -7,7 +7,7 @@
 //  - Identity. A thread's pidfd (PIDFD_THREAD) is checked on every use; it
 //    reads as exited once that thread is gone, so a reused tid never meets
 //    the previous owner's entry. A new entry is checked against the
-//    notification after it is opened (DESIGN.md §2 rule 3).
+//    syscall after it is opened (DESIGN.md §2 rule 3).
 //  - Memory. /proc/TID/mem pins the mm it was opened on. Only exec replaces
 //    a thread's mm: exec is observed (everything is forgotten before it is
 //    let through), and a read from an mm that died since answers 0 bytes,
@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,12 +42,16 @@
 
 namespace vigil::sentry {
 
+// Whether the syscall being served still waits for its answer: the
+// backend's anchor (a notification's id, a thread held in a ptrace stop).
+using StillWaiting = std::function<bool()>;
+
 struct KnownThread {
   explicit KnownThread(pid_t id) : tid(id) {}
 
   // Reopens /proc/TID/mem after the mm it held died (an exec), checked
-  // against notification `id` like the first open.
-  Result<void> ReopenMemory(int listener, std::uint64_t id);
+  // against the syscall being served like the first open.
+  Result<void> ReopenMemory(const StillWaiting& still_waiting);
 
   const pid_t tid;
   UniqueFd pidfd;   // this thread's: readable once it has exited
@@ -71,9 +76,9 @@ class KnownThreads {
   KnownThreads& operator=(const KnownThreads&) = delete;
   ~KnownThreads();
 
-  // The thread that made notification `id` of `listener`. ENOENT when the
+  // Thread `tid`, which made the syscall being served. ENOENT when the
   // syscall no longer waits.
-  Result<std::shared_ptr<KnownThread>> Find(int listener, std::uint64_t id, pid_t tid);
+  Result<std::shared_ptr<KnownThread>> Find(pid_t tid, const StillWaiting& still_waiting);
 
   // Forgets what the observed syscall `handler` serves is about to change;
   // called before the syscall is let through.

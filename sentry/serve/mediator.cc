@@ -1,0 +1,97 @@
+#include "sentry/serve/mediator.h"
+
+#include <cerrno>
+
+#include "base/file.h"
+#include "base/log.h"
+#include "base/strings.h"
+#include "sentry/handlers/handler.h"
+#include "sentry/serve/thread_tracee.h"
+#include "sentry/table/syscall_table.h"
+
+namespace vigil::sentry {
+
+Mediator::Mediator(EventLoop& loop, const Sandbox& sandbox, Observer observer)
+    : loop_(loop), sandbox_(sandbox), observer_(std::move(observer)), threads_(loop) {
+  if (sandbox.personality_may_differ) threads_.AssumePersonalityMayDiffer();
+}
+
+Mediator::Decided Mediator::Decide(const SyscallEvent& event, const StillWaiting& still_waiting) {
+  Decided decided;
+  const SyscallEntry* entry = FindSyscall(event.number);
+  Result<std::shared_ptr<KnownThread>> thread = threads_.Find(event.tid, still_waiting);
+  if (!thread) {
+    if (thread.error().code == ENOENT) {
+      decided.verdict = Verdict::Stale();  // gone: nobody to answer
+    } else {
+      log::Warning(thread.error().message);
+      decided.verdict = Verdict::Fail(EPERM, Decision::kDeny);  // cannot be mediated safely
+    }
+    return decided;
+  }
+  decided.thread = *thread;
+  if (entry == nullptr) return decided;
+  ThreadTracee tracee(still_waiting, decided.thread, threads_.personality_may_differ());
+  HandlerContext context{.event = event,
+                         .tracee = tracee,
+                         .sandbox = sandbox_,
+                         .wait = [this](int fd, std::uint32_t events) {
+                           return loop_.Wait(fd, events);
+                         }};
+  decided.verdict = Handle(entry->handler, context);
+  decided.args = std::move(context.audit_args);
+  // What an observed syscall changes is forgotten before it may run.
+  threads_.Observe(entry->handler, event);
+  return decided;
+}
+
+void Mediator::Record(const SyscallEvent& event, const Decided& decided) {
+  if (!observer_) return;
+  KnownThread* known = decided.thread.get();
+  const std::function<ProcessIdentity()> identity = [&] { return IdentityOf(event.tid, known); };
+  observer_(DecisionRecord{.event = event,
+                           .verdict = decided.verdict,
+                           .args = decided.args,
+                           .latency = std::chrono::steady_clock::now() - decided.started,
+                           .identity = identity});
+}
+
+void Mediator::RecordKilledExec(const ExecApprovals::Approved& approved, pid_t pid,
+                                const std::string& mapped) {
+  if (!observer_) return;
+  const Verdict killed{.decision = Decision::kKill, .error = EACCES};
+  AuditArgs args = approved.args;
+  args.emplace_back("mapped", mapped);
+  const std::function<ProcessIdentity()> identity = [&] {
+    return ProcessIdentity{.pid = pid, .executable = mapped};
+  };
+  observer_(DecisionRecord{.event = approved.event,
+                           .verdict = killed,
+                           .args = args,
+                           .latency = {},
+                           .identity = identity});
+}
+
+// Read after the answer, so without a validity check: the thread may be
+// gone by now, and the audit record then says less. Kept per thread (exec
+// forgets it with the rest).
+ProcessIdentity Mediator::IdentityOf(pid_t tid, KnownThread* thread) {
+  if (thread != nullptr && thread->executable) {
+    return {.pid = thread->tgid, .executable = *thread->executable};
+  }
+  ProcessIdentity identity{.pid = tid};
+  if (thread != nullptr && thread->status) {
+    identity.pid = thread->status->tgid;
+  } else if (Result<std::string> text = ReadFile(StrCat("/proc/", tid, "/status"), 16384)) {
+    if (Result<ThreadStatus> status = ParseThreadStatus(*text)) identity.pid = status->tgid;
+  }
+  Result<std::string> executable = ReadLink(StrCat("/proc/", tid, "/exe"));
+  if (executable) identity.executable = *executable;
+  if (thread != nullptr && executable) {
+    thread->tgid = identity.pid;
+    thread->executable = identity.executable;
+  }
+  return identity;
+}
+
+}  // namespace vigil::sentry
