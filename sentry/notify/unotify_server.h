@@ -14,11 +14,12 @@
 #include "sentry/core/verdict.h"
 #include "sentry/loop/event_loop.h"
 #include "sentry/notify/exec_watch.h"
+#include "sentry/serve/backend.h"
 #include "sentry/serve/mediator.h"
 
 namespace vigil::sentry {
 
-class UnotifyServer {
+class UnotifyServer final : public Backend {
  public:
   UnotifyServer(EventLoop& loop, const Sandbox& sandbox, Mediator::Observer observer)
       : loop_(loop),
@@ -33,15 +34,13 @@ class UnotifyServer {
   Result<void> AddListener(UniqueFd listener);
   std::size_t listener_count() const { return listeners_.size(); }
 
-  // A process joins whose execution domain may not be PER_LINUX (an exec
-  // from a caller under setarch).
-  void AssumePersonalityMayDiffer() { mediator_.AssumePersonalityMayDiffer(); }
+  // Backend: a process's listener is served like AddListener's.
+  Result<void> Adopt(pid_t, UniqueFd listener) override { return AddListener(std::move(listener)); }
+  void AssumePersonalityMayDiffer() override { mediator_.AssumePersonalityMayDiffer(); }
+  // Stops of the threads whose exec the sentry verifies (exec_watch.h).
+  bool OnChildEvent(const siginfo_t& child) override { return execs_.OnChildEvent(child); }
 
   const KnownThreads& threads() const { return mediator_.threads(); }
-
-  // A child event from the supervisor's waitid loop; true when it was the
-  // stop of a thread whose exec the sentry verifies (exec_watch.h).
-  bool OnChildEvent(const siginfo_t& child) { return execs_.OnChildEvent(child); }
 
  private:
   void OnReady(int listener, std::uint32_t events);

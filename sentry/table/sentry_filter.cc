@@ -97,12 +97,13 @@ Result<void> AddGuarded(RuleSink& sink, Guard guard) {
   return Fail("unknown guard");
 }
 
-Result<void> AddMediated(RuleSink& sink, Guard guard) {
-  if (guard != Guard::kWithAddress) return sink.Add(SCMP_ACT_NOTIFY);
+Result<void> AddMediated(RuleSink& sink, Guard guard, bool traced) {
+  const std::uint32_t mediate = traced ? SCMP_ACT_TRACE(0) : SCMP_ACT_NOTIFY;
+  if (guard != Guard::kWithAddress) return sink.Add(mediate);
   // sendto's destination pointer is a register: without one the call
   // cannot reach a new peer and stays on the fast path.
   RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A4(SCMP_CMP_EQ, 0)}));
-  return sink.Add(SCMP_ACT_NOTIFY, {SCMP_A4(SCMP_CMP_NE, 0)});
+  return sink.Add(mediate, {SCMP_A4(SCMP_CMP_NE, 0)});
 }
 
 Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry, const FilterOptions& options) {
@@ -111,7 +112,7 @@ Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry, const Filt
     case Tier::kFast:
       return AddGuarded(sink, entry.guard);
     case Tier::kMediated:
-      return AddMediated(sink, entry.guard);
+      return AddMediated(sink, entry.guard, options.traced);
     case Tier::kTraced:
       return sink.Add(SCMP_ACT_TRACE(0));
     case Tier::kDenied:
@@ -139,7 +140,9 @@ Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options) 
   runtime::CompiledFilter compiled{.flags = SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV};
   for (const SyscallEntry& entry : SyscallTable()) {
     RETURN_IF_ERROR(AddEntry(filter.get(), entry, options));
-    if (EffectiveTier(entry, options) == Tier::kMediated) compiled.has_notify = true;
+    if (EffectiveTier(entry, options) == Tier::kMediated && !options.traced) {
+      compiled.has_notify = true;
+    }
   }
   if (!compiled.has_notify) compiled.flags = 0;
   ASSIGN_OR_RETURN(compiled.program, runtime::ExportBpf(filter.get()));

@@ -2,7 +2,8 @@
 //
 // Layout: the architecture check comes first (any other architecture, and
 // x32 numbers on x86_64, kill the process); then, per syscall: fast -> ALLOW
-// (with its guard's argument checks), mediated -> USER_NOTIF, denied ->
+// (with its guard's argument checks), mediated -> USER_NOTIF (TRACE on the
+// ptrace platform, FilterOptions::traced), denied ->
 // ERRNO(deny_errno). A number the table does not know gets ENOSYS, as from a
 // kernel that lacks it, so a syscall newer than the table fails closed.
 //

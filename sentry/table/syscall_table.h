@@ -91,6 +91,9 @@ std::string_view NameOf(Handler handler);
 struct FilterOptions {
   bool mediate_network = false;
   bool mediate_files = false;
+  // The ptrace platform: mediated syscalls stop the thread for its tracer
+  // (SECCOMP_RET_TRACE) instead of notifying a listener.
+  bool traced = false;
 };
 
 // `entry`'s tier in a sandbox with `options`: a scoped entry whose scope is

@@ -1,0 +1,73 @@
+// The ptrace backend (--platform=ptrace): for kernels without seccomp user
+// notification, and as a reference for the notification backend. The
+// sentry's filter answers SECCOMP_RET_TRACE where it would notify, and the
+// supervisor traces every process of the container: it seizes each one
+// before it loads the filter (with PTRACE_O_TRACECLONE, TRACEFORK and
+// TRACEVFORK everything they start is traced from birth, and EXITKILL ends
+// them all with the supervisor), so a mediated syscall always stops for
+// it. Without a tracer the kernel fails such a syscall with ENOSYS: fail
+// closed.
+//
+// At a seccomp stop the thread's registers are the event; the Mediator
+// decides as for a notification, and the verdict is applied to the
+// registers: an answer skips the syscall (orig_rax = -1) and sets rax, a
+// CONTINUE lets the kernel run it. Execs are verified at PTRACE_EVENT_EXEC
+// like the other backend's (ExecApprovals). Installing a descriptor in the
+// workload needs SECCOMP_IOCTL_NOTIF_ADDFD, which only a notification
+// offers, so policies whose handlers open files for the workload (a file
+// policy, observe) are refused on this platform (PlatformSupports).
+#pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+
+#include "base/result.h"
+#include "config/policy/policy.h"
+#include "sentry/core/sandbox.h"
+#include "sentry/loop/event_loop.h"
+#include "sentry/serve/backend.h"
+#include "sentry/serve/exec_approvals.h"
+#include "sentry/serve/mediator.h"
+
+namespace vigil::sentry {
+
+// Whether `policy` can be enforced on the ptrace platform; if not, the
+// error says why (a one-line message naming the policy's setting).
+Result<void> PtraceSupports(const config::Policy& policy);
+
+class PtraceServer final : public Backend {
+ public:
+  PtraceServer(EventLoop& loop, const Sandbox& sandbox, Mediator::Observer observer);
+  PtraceServer(const PtraceServer&) = delete;
+  PtraceServer& operator=(const PtraceServer&) = delete;
+
+  // Seizes process `pid`, which waits to load the filter (single-threaded,
+  // as the init and an exec'd process are then).
+  Result<void> Adopt(pid_t pid, UniqueFd listener) override;
+  bool OnChildEvent(const siginfo_t& child) override;
+  void AssumePersonalityMayDiffer() override { mediator_.AssumePersonalityMayDiffer(); }
+
+  // Threads held in a seccomp stop while their syscall is decided.
+  std::size_t held() const { return held_.size(); }
+
+ private:
+  void OnSeccompStop(pid_t tid);
+  void OnExec(pid_t pid);
+  void Serve(pid_t tid, std::uint64_t hold, const SyscallEvent& event);
+  // Whether `tid` is still held in the stop `hold` (not killed since).
+  bool StillHeld(pid_t tid, std::uint64_t hold) const;
+  // Applies `verdict` to the held thread and lets it go on.
+  void Release(pid_t tid, const Verdict& verdict);
+
+  EventLoop& loop_;
+  const Sandbox& sandbox_;
+  Mediator mediator_;
+  ExecApprovals execs_;
+  std::map<pid_t, std::uint64_t> held_;  // tid -> which stop (a serial)
+  std::uint64_t next_hold_ = 1;
+};
+
+}  // namespace vigil::sentry
