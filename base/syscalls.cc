@@ -7,8 +7,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
+#include "base/file.h"
 #include "base/strings.h"
 
 namespace vigil {
@@ -38,6 +41,16 @@ Result<UniqueFd> PidfdOpenThread(pid_t tid) {
   long fd = ::syscall(SYS_pidfd_open, tid, kPidfdThread);
   if (fd < 0) return FailErrno(StrCat("pidfd_open thread ", tid));
   return UniqueFd(static_cast<int>(fd));
+}
+
+Result<pid_t> PidOfPidfd(int pidfd) {
+  ASSIGN_OR_RETURN(std::string info, ReadFile(StrCat("/proc/self/fdinfo/", pidfd), 4096));
+  constexpr std::string_view kPid = "\nPid:\t";
+  const std::size_t at = info.find(kPid);
+  if (at == std::string::npos) return Fail(StrCat("descriptor ", pidfd, " is not a pidfd"));
+  const pid_t pid = static_cast<pid_t>(std::atol(info.c_str() + at + kPid.size()));
+  if (pid <= 0) return FailErrno(ESRCH, "the pidfd's process is gone");
+  return pid;
 }
 
 Result<void> PidfdSendSignal(int pidfd, int sig) {

@@ -22,6 +22,9 @@ Result<UniqueFd> PidfdOpen(pid_t pid);
 // thread, not its whole process, has exited.
 Result<UniqueFd> PidfdOpenThread(pid_t tid);
 Result<void> PidfdSendSignal(int pidfd, int sig);
+// The pid `pidfd` refers to, in this process's pid namespace (its
+// /proc/self/fdinfo); ESRCH once that process has been reaped.
+Result<pid_t> PidOfPidfd(int pidfd);
 
 // pidfd_getfd(2): a duplicate (close-on-exec) of descriptor `fd` of the
 // process `pidfd` refers to. Needs ptrace access to it.

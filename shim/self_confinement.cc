@@ -5,7 +5,9 @@
 #include <sys/ptrace.h>
 
 #include <cerrno>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "base/strings.h"
 #include "runtime/linux/seccomp_bpf.h"
@@ -57,12 +59,15 @@ constexpr std::string_view kAllowed[] = {
 // against the host could seize a process, but not steer it.
 constexpr long kPtraceRequests[] = {PTRACE_SEIZE, PTRACE_CONT, PTRACE_LISTEN, PTRACE_DETACH,
                                     PTRACE_GETEVENTMSG};
+// The ptrace platform (sentry/ptrace/ptrace_server.h) also reads and sets
+// the registers of a thread in a seccomp stop: that is how it answers.
+constexpr long kPtracePlatformRequests[] = {PTRACE_GETREGS, PTRACE_SETREGS, PTRACE_PEEKUSER};
 
 }  // namespace
 
 std::span<const std::string_view> SupervisorSyscalls() { return kAllowed; }
 
-Result<void> ConfineSupervisor() {
+Result<void> ConfineSupervisor(bool traces_workload) {
   runtime::SeccompContext ctx(seccomp_init(SCMP_ACT_ERRNO(EPERM)));
   if (!ctx) return Fail("seccomp_init");
   // Another architecture's syscalls (int 0x80, x32) kill: the supervisor
@@ -77,7 +82,12 @@ Result<void> ConfineSupervisor() {
       return Fail(StrCat("seccomp: allow ", name));
     }
   }
-  for (long request : kPtraceRequests) {
+  std::vector<long> requests(std::begin(kPtraceRequests), std::end(kPtraceRequests));
+  if (traces_workload) {
+    requests.insert(requests.end(), std::begin(kPtracePlatformRequests),
+                    std::end(kPtracePlatformRequests));
+  }
+  for (long request : requests) {
     if (seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, SCMP_SYS(ptrace), 1,
                          SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(request))) != 0) {
       return Fail(StrCat("seccomp: allow ptrace request ", request));

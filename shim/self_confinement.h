@@ -19,6 +19,8 @@ namespace vigil::shim {
 std::span<const std::string_view> SupervisorSyscalls();
 
 // Installs the filter on the calling thread (the supervisor has one).
-Result<void> ConfineSupervisor();
+// `traces_workload`: the ptrace platform, which also reads and sets the
+// registers of the threads it serves.
+Result<void> ConfineSupervisor(bool traces_workload = false);
 
 }  // namespace vigil::shim

@@ -23,6 +23,8 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/process/hooks.h"
 #include "sentry/notify/unotify.h"
+#include "sentry/notify/unotify_server.h"
+#include "sentry/ptrace/ptrace_server.h"
 #include "shim/control.h"
 #include "shim/sentry_sandbox.h"
 
@@ -67,7 +69,7 @@ Result<void> Supervisor::Create() {
   signal_fd_.Reset(::signalfd(-1, &forwarded, SFD_CLOEXEC | SFD_NONBLOCK));
   if (!signal_fd_) return FailErrno("signalfd");
   ASSIGN_OR_RETURN(control_fd_, ListenControl(args_.dir.ControlSocketPath()));
-  RETURN_IF_ERROR(sentry::unotify::CheckKernelSupport());
+  if (Platform() == sentry::Platform::kUnotify) RETURN_IF_ERROR(sentry::unotify::CheckKernelSupport());
   RETURN_IF_ERROR(SpawnInit());
   RETURN_IF_ERROR(StartSentry());
 
@@ -96,8 +98,12 @@ Result<void> Supervisor::StartSentry() {
                    SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start, *cgroup_));
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
   audit_.emplace(std::move(log), args_.record.id, args_.policy.audit);
-  sentry_ = std::make_unique<sentry::UnotifyServer>(
-      *loop_, sandbox_, [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); });
+  auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };
+  if (Platform() == sentry::Platform::kPtrace) {
+    sentry_ = std::make_unique<sentry::PtraceServer>(*loop_, sandbox_, record);
+  } else {
+    sentry_ = std::make_unique<sentry::UnotifyServer>(*loop_, sandbox_, record);
+  }
   RETURN_IF_ERROR(loop_->Every(kAuditFlushPeriod, [this] { audit_->Flush(); }));
   RETURN_IF_ERROR(loop_->Watch(signal_fd_.Get(), [this](std::uint32_t) { ForwardSignals(); }));
   return loop_->Watch(control_fd_.Get(), [this](std::uint32_t) { ServeControl(); });

@@ -16,7 +16,8 @@
 #include "runtime/process/channel.h"
 #include "sentry/core/sandbox.h"
 #include "sentry/loop/event_loop.h"
-#include "sentry/notify/unotify_server.h"
+#include "sentry/core/platform.h"
+#include "sentry/serve/backend.h"
 #include "shim/audit_observer.h"
 #include "shim/supervisor.h"
 
@@ -42,6 +43,11 @@ class Supervisor {
   void Undo();
 
  private:
+  // The sentry's backend, as create recorded it.
+  sentry::Platform Platform() const {
+    return args_.record.platform == "ptrace" ? sentry::Platform::kPtrace
+                                             : sentry::Platform::kUnotify;
+  }
   const config::Linux& LinuxSpec() const {
     static const config::Linux kNone;
     return args_.spec.linux_spec ? *args_.spec.linux_spec : kNone;
@@ -53,7 +59,7 @@ class Supervisor {
   void ServeControl();
   void ServeRequest(UniqueFd conn);
   Result<void> Start();
-  Result<void> AdoptInitListener(const runtime::Message& announcement);
+  Result<void> AdoptInit(const runtime::Message& announcement);
   void ForwardSignals();
 
   SupervisorArgs args_;
@@ -72,7 +78,7 @@ class Supervisor {
   std::unique_ptr<sentry::EventLoop> loop_;
   sentry::Sandbox sandbox_;
   std::optional<AuditObserver> audit_;
-  std::unique_ptr<sentry::UnotifyServer> sentry_;
+  std::unique_ptr<sentry::Backend> sentry_;
 };
 
 }  // namespace vigil::shim

@@ -52,13 +52,17 @@ Result<void> Supervisor::Start() {
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kStart));
   // The init's end of the channel closes on exec: end of file means the
   // program runs; a message means exec failed and says why. Before that the
-  // init announces the sentry's listener, and waits until the sentry has it.
+  // init announces the sentry's listener (or asks to be traced), and waits
+  // until the sentry has it.
   Result<runtime::Message> reply;
   for (;;) {
     RETURN_IF_ERROR(loop_->Wait(init_channel_->fd(), EPOLLIN));
     reply = init_channel_->Receive();
-    if (!reply || reply->type != MessageType::kSentryListener) break;
-    if (Result<void> adopted = AdoptInitListener(*reply); !adopted) {
+    if (!reply || (reply->type != MessageType::kSentryListener &&
+                   reply->type != MessageType::kSentryTracee)) {
+      break;
+    }
+    if (Result<void> adopted = AdoptInit(*reply); !adopted) {
       (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
       return adopted;
     }
@@ -84,16 +88,18 @@ Result<void> Supervisor::Start() {
     log::Warning(hooks.error().message);
   }
   // Nothing left to start: from here on the supervisor only serves.
-  if (Result<void> confined = ConfineSupervisor(); !confined) {
+  if (Result<void> confined = ConfineSupervisor(Platform() == sentry::Platform::kPtrace);
+      !confined) {
     log::Error(StrCat("the supervisor could not confine itself: ", confined.error().message));
   }
   return {};
 }
 
-Result<void> Supervisor::AdoptInitListener(const runtime::Message& announcement) {
+Result<void> Supervisor::AdoptInit(const runtime::Message& announcement) {
+  if (announcement.type == MessageType::kSentryTracee) return sentry_->Adopt(init_pid_, UniqueFd());
   ASSIGN_OR_RETURN(int fd, runtime::ListenerNumber(announcement));
   ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(init_pidfd_.Get(), fd));
-  return sentry_->AddListener(std::move(listener));
+  return sentry_->Adopt(init_pid_, std::move(listener));
 }
 
 void Supervisor::ServeControl() {
@@ -112,11 +118,17 @@ void Supervisor::ServeRequest(UniqueFd conn) {
   if (!request) return;
   if (*request == "start") {
     Reply(conn.Get(), Start());
-  } else if (*request == "listener" && attached) {
-    // An exec'd process's sentry listener, from `vigil exec`, whose
-    // execution domain the process inherited.
+  } else if ((*request == "listener" || *request == "tracee") && attached) {
+    // An exec'd process, from `vigil exec`, whose execution domain the
+    // process inherited: its sentry listener, or on the ptrace platform a
+    // pidfd to trace it by.
     if (PeerPersonalityDiffers(conn.Get())) sentry_->AssumePersonalityMayDiffer();
-    Reply(conn.Get(), sentry_->AddListener(std::move(attached)));
+    if (*request == "listener") {
+      Reply(conn.Get(), sentry_->Adopt(0, std::move(attached)));
+    } else {
+      Result<pid_t> pid = PidOfPidfd(attached.Get());
+      Reply(conn.Get(), pid ? sentry_->Adopt(*pid, UniqueFd()) : Result<void>(tl::unexpected(pid.error())));
+    }
   } else {
     Reply(conn.Get(), Fail(StrCat("unknown request ", Quote(*request))));
   }
@@ -146,7 +158,10 @@ void Supervisor::ForwardSignals() {
 Result<siginfo_t> Supervisor::Supervise() {
   // The init may have died before the first SIGCHLD could be read.
   ForwardSignals();
-  RETURN_IF_ERROR(loop_->Run([this] { return exit_.has_value(); }));
+  // A start request still being answered is answered first: a program
+  // that exits at once can be reaped (its exec's ptrace stop, then its
+  // exit) before the init's channel reports the exec.
+  RETURN_IF_ERROR(loop_->Run([this] { return exit_.has_value() && !starting_; }));
   return *exit_;
 }
 

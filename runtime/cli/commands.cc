@@ -23,6 +23,9 @@ constexpr FlagSpec kGlobalFlags[] = {
      "the annotation dev.vigil.policy overrides it"},
     {"audit", "", true, "FILE", "append the sentry's audit records to FILE (default: "
      "audit.jsonl in the container's state directory)"},
+    {"platform", "", true, "PLATFORM",
+     "how the sentry sees the workload's syscalls: \"unotify\" (seccomp user notification, the "
+     "default) or \"ptrace\"; the annotation dev.vigil.platform overrides it"},
     {"help", "h", false, "", "show help"},
     {"version", "v", false, "", "print the version"},
 };

@@ -20,6 +20,7 @@ Result<GlobalOptions> ReadGlobalOptions(const ParsedFlags& flags) {
   if (auto rootless = flags.Value("rootless")) global.rootless = *rootless;
   if (auto policy = flags.Value("policy")) global.policy = *policy;
   if (auto audit = flags.Value("audit")) global.audit = *audit;
+  if (auto platform = flags.Value("platform")) global.platform = *platform;
   global.debug = flags.IsSet("debug");
   global.systemd_cgroup = flags.IsSet("systemd-cgroup");
   global.log.min_level = global.debug ? log::Level::kDebug : log::Level::kWarning;

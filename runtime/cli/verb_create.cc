@@ -29,6 +29,7 @@ Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
       .systemd_cgroup = invocation.global.systemd_cgroup,
       .policy = invocation.global.policy,
       .audit_path = invocation.global.audit,
+      .platform = invocation.global.platform,
   };
   ASSIGN_OR_RETURN(options.preserve_fds, invocation.flags.Count("preserve-fds"));
   // systemd socket activation: LISTEN_FDS descriptors pass through too.

@@ -69,6 +69,22 @@ Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string
   return config::BuiltinPolicy("default");
 }
 
+// The sentry's backend: the annotation, else --platform, else unotify, if it
+// can enforce the policy.
+Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::string& flag,
+                                         const config::Policy& policy) {
+  sentry::Platform platform = sentry::Platform::kUnotify;
+  if (auto it = spec.annotations.find(std::string(kPlatformAnnotation));
+      it != spec.annotations.end()) {
+    ASSIGN_OR_RETURN(platform,
+                     sentry::ParsePlatform(StrCat("annotation ", kPlatformAnnotation), it->second));
+  } else if (!flag.empty()) {
+    ASSIGN_OR_RETURN(platform, sentry::ParsePlatform("--platform", flag));
+  }
+  RETURN_IF_ERROR(sentry::PlatformSupports(policy, platform));
+  return platform;
+}
+
 // Where the audit records go: the annotation, else --audit, else the state
 // directory. The annotation comes with the container, so it may only name a
 // file in kAuditAnnotationDir (a bare name, or an absolute path there), never
@@ -152,6 +168,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   // write rule, and a built-in profile's name on an edited profile does not
   // parse back (`exec` would fail). That rule changes no filter option.
   record.policy = config::DumpPolicy(policy);
+  ASSIGN_OR_RETURN(sentry::Platform platform, ResolvePlatform(spec, options.platform, policy));
+  record.platform = sentry::PlatformName(platform);
   config::ApplyPolicyToSpec(policy, spec);
   ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options, dir));
   RETURN_IF_ERROR(dir.SaveConfig(spec));
@@ -159,7 +177,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
 
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
   ASSIGN_OR_RETURN(CompiledFilter sentry,
-                   sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy)));
+                   sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy, platform)));
   UniqueFd console;
   if (spec.process->terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -179,7 +197,9 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                                       .preserve_fds = options.preserve_fds,
                                                       .console_socket = console.Get(),
                                                       .seccomp = seccomp ? &*seccomp : nullptr,
-                                                      .sentry = &sentry},
+                                                      .sentry = &sentry,
+                                                      .sentry_traced =
+                                                          platform == sentry::Platform::kPtrace},
                                              .policy = std::move(policy),
                                              .systemd_cgroup = options.systemd_cgroup},
                         std::move(theirs));

@@ -16,6 +16,8 @@ namespace vigil::runtime {
 // The annotations that choose the sentry's policy and audit log.
 inline constexpr std::string_view kPolicyAnnotation = "dev.vigil.policy";
 inline constexpr std::string_view kAuditAnnotation = "dev.vigil.audit";
+// The annotation that chooses the sentry's backend (--platform's values).
+inline constexpr std::string_view kPlatformAnnotation = "dev.vigil.platform";
 // Where dev.vigil.audit may put a log.
 inline constexpr std::string_view kAuditAnnotationDir = "/var/log/vigil";
 
@@ -30,6 +32,7 @@ struct CreateOptions {
   int preserve_fds = 0;
   std::string policy;      // --policy; empty: the "default" profile
   std::string audit_path;  // --audit; empty: dev.vigil.audit or the state directory
+  std::string platform;    // --platform; empty: dev.vigil.platform or "unotify"
 };
 
 // linux.seccomp compiled (nullopt without one); unknown syscall names are

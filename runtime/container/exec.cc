@@ -93,11 +93,17 @@ namespace {
   ::_exit(0);
 }
 
-// Takes a copy of the exec'd process's listener (descriptor `number` in
-// it) and gives it to the container's supervisor, whose sentry serves it.
-Result<void> HandListenerToSupervisor(const StateDir& dir, pid_t pid, const Message& announcement) {
-  ASSIGN_OR_RETURN(int fd, ListenerNumber(announcement));
+// Gives the exec'd process to the container's supervisor, whose sentry
+// serves it: a copy of its listener (descriptor `number` in it), or on the
+// ptrace platform a pidfd, for the supervisor to trace it by.
+Result<void> HandToSupervisor(const StateDir& dir, pid_t pid, const Message& announcement) {
   ASSIGN_OR_RETURN(UniqueFd process, PidfdOpen(pid));
+  if (announcement.type == MessageType::kSentryTracee) {
+    RETURN_IF_ERROR_WRAP(shim::CallControl(dir.ControlSocketPath(), "tracee", process.Get()),
+                         "hand the exec'd process to the sentry");
+    return {};
+  }
+  ASSIGN_OR_RETURN(int fd, ListenerNumber(announcement));
   ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(process.Get(), fd));
   RETURN_IF_ERROR_WRAP(shim::CallControl(dir.ControlSocketPath(), "listener", listener.Get()),
                        "hand the exec'd process to the sentry");
@@ -128,8 +134,11 @@ Result<int> ExecInContainer(const ExecOptions& options) {
   ASSIGN_OR_RETURN(config::Policy policy, record.policy.empty()
                                                ? config::BuiltinPolicy("default")
                                                : config::ParsePolicy(record.policy));
+  ASSIGN_OR_RETURN(sentry::Platform platform,
+                   record.platform.empty() ? sentry::Platform::kUnotify
+                                           : sentry::ParsePlatform("platform", record.platform));
   ASSIGN_OR_RETURN(CompiledFilter sentry,
-                   sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy)));
+                   sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy, platform)));
   UniqueFd console;
   if (options.process.terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -145,6 +154,7 @@ Result<int> ExecInContainer(const ExecOptions& options) {
                  LaunchOptions{.preserve_fds = options.preserve_fds,
                                .seccomp = seccomp ? &*seccomp : nullptr,
                                .sentry = &sentry,
+                               .sentry_traced = platform == sentry::Platform::kPtrace,
                                .channel = &theirs});
   }
   theirs.Close();
@@ -166,11 +176,12 @@ Result<int> ExecInContainer(const ExecOptions& options) {
   }
   RETURN_IF_ERROR(ours.Send(MessageType::kProceed));
   // End of file means the program runs (the channel closes on exec). Before
-  // that the process announces the sentry's listener, which goes to the
-  // supervisor before the process may go on.
+  // that the process announces the sentry's listener (or asks to be
+  // traced), which goes to the supervisor before the process may go on.
   Result<Message> outcome = ours.Receive();
-  if (outcome && outcome->type == MessageType::kSentryListener) {
-    if (Result<void> handed = HandListenerToSupervisor(dir, pid, *outcome); !handed) {
+  if (outcome && (outcome->type == MessageType::kSentryListener ||
+                  outcome->type == MessageType::kSentryTracee)) {
+    if (Result<void> handed = HandToSupervisor(dir, pid, *outcome); !handed) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, nullptr, 0);
       return tl::unexpected(handed.error());

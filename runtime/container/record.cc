@@ -25,6 +25,7 @@ constexpr Field<ContainerRecord> kRecordFields[] = {
     Bind<&ContainerRecord::cgroup_paths>("cgroupPaths"),
     Bind<&ContainerRecord::audit_path>("auditPath"),
     Bind<&ContainerRecord::policy>("policy"),
+    Bind<&ContainerRecord::platform>("platform"),
 };
 
 }  // namespace

@@ -38,6 +38,9 @@ struct ContainerRecord {
   // DumpPolicy), before ApplyPolicyToSpec, for `exec` to build the same
   // filter the init has.
   std::string policy;
+  // The sentry's backend (sentry::PlatformName): "unotify" or "ptrace";
+  // empty in records written before there was a choice (unotify).
+  std::string platform;
   bool operator==(const ContainerRecord&) const = default;
 };
 

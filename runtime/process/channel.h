@@ -20,6 +20,7 @@ enum class MessageType : std::uint32_t {
   kError,            // either way: text is the one-line cause
   kCreated,          // supervisor -> create: the container is created
   kSentryListener,   // init or exec'd process -> runtime: the sentry's listener's fd number
+  kSentryTracee,     // init or exec'd process -> runtime: trace me, then I load the filter
 };
 
 struct Message {

@@ -20,6 +20,7 @@ struct InitOptions {
   int console_socket = -1;                  // connected --console-socket, for process.terminal
   const CompiledFilter* seccomp = nullptr;  // linux.seccomp, compiled; null for none
   const CompiledFilter* sentry = nullptr;   // the sentry's filter; null: no sentry
+  bool sentry_traced = false;               // LaunchOptions::sentry_traced
 };
 
 [[noreturn]] void RunContainerInit(const config::Spec& spec, const Channel& channel,

@@ -20,9 +20,15 @@ Result<void> InstallProfile(const LaunchOptions& options) {
 // filter. The runtime takes its own copy of the listener (pidfd_getfd) from
 // the number announced here, hands it to the sentry, and says proceed; only
 // then may a mediated syscall come. Announcing goes by send(2), which stays
-// on the fast path.
+// on the fast path. On the ptrace platform the process is traced first: a
+// mediated syscall without a tracer would fail with ENOSYS.
 Result<void> InstallSentry(const LaunchOptions& options) {
   if (options.sentry == nullptr) return {};
+  if (options.sentry_traced) {
+    RETURN_IF_ERROR(options.channel->Send(MessageType::kSentryTracee));
+    RETURN_IF_ERROR(options.channel->Expect(MessageType::kProceed));
+    return LoadSeccomp(*options.sentry).map([](UniqueFd) {});
+  }
   ASSIGN_OR_RETURN(UniqueFd listener, LoadSeccomp(*options.sentry));
   RETURN_IF_ERROR(options.channel->Send(MessageType::kSentryListener, StrCat(listener.Get())));
   RETURN_IF_ERROR(options.channel->Expect(MessageType::kProceed));

@@ -18,8 +18,11 @@ struct LaunchOptions {
   const CompiledFilter* seccomp = nullptr;
   // The sentry's filter (sentry/table/sentry_filter.h); null: no sentry.
   const CompiledFilter* sentry = nullptr;
-  // Where the sentry's listener is announced (kSentryListener, answered by
-  // kProceed).
+  // The ptrace platform: the filter trace-stops instead of notifying, and
+  // the process waits to be traced before it loads it.
+  bool sentry_traced = false;
+  // Where the sentry's listener is announced (kSentryListener), or the
+  // process asks to be traced (kSentryTracee); kProceed answers either.
   const Channel* channel = nullptr;
 };
 

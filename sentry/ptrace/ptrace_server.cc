@@ -10,7 +10,6 @@
 #include "base/strings.h"
 #include "sentry/handlers/exec.h"
 #include "sentry/ptrace/stops.h"
-#include "sentry/table/sentry_filter.h"
 
 namespace vigil::sentry {
 namespace {
@@ -19,16 +18,6 @@ constexpr long kTraceOptions = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACECLONE | PTR
                                PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL;
 
 }  // namespace
-
-Result<void> PtraceSupports(const config::Policy& policy) {
-  if (FilterOptionsFor(policy).mediate_files) {
-    return Fail(StrCat("--platform=ptrace: policy ", Quote(policy.name),
-                       " mediates files (files.default, files.rules or observe), and handing the "
-                       "workload the files the sentry opens needs seccomp user notification; "
-                       "use the default platform"));
-  }
-  return {};
-}
 
 PtraceServer::PtraceServer(EventLoop& loop, const Sandbox& sandbox, Mediator::Observer observer)
     : loop_(loop),

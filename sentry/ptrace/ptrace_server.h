@@ -15,7 +15,8 @@
 // like the other backend's (ExecApprovals). Installing a descriptor in the
 // workload needs SECCOMP_IOCTL_NOTIF_ADDFD, which only a notification
 // offers, so policies whose handlers open files for the workload (a file
-// policy, observe) are refused on this platform (PlatformSupports).
+// policy, observe) are refused on this platform (PlatformSupports in
+// sentry/table/sentry_filter.h).
 #pragma once
 
 #include <signal.h>
@@ -25,7 +26,6 @@
 #include <map>
 
 #include "base/result.h"
-#include "config/policy/policy.h"
 #include "sentry/core/sandbox.h"
 #include "sentry/loop/event_loop.h"
 #include "sentry/serve/backend.h"
@@ -33,10 +33,6 @@
 #include "sentry/serve/mediator.h"
 
 namespace vigil::sentry {
-
-// Whether `policy` can be enforced on the ptrace platform; if not, the
-// error says why (a one-line message naming the policy's setting).
-Result<void> PtraceSupports(const config::Policy& policy);
 
 class PtraceServer final : public Backend {
  public:

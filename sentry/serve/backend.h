@@ -17,9 +17,10 @@ class Backend {
   virtual ~Backend() = default;
 
   // Process `pid` (the init, or one `exec` adds) installs the sentry's
-  // filter: `listener` is the filter's (user notification), or empty on
-  // the ptrace platform, where the process waits to be traced before it
-  // loads the filter, so that no mediated syscall finds nobody to stop for.
+  // filter: `listener` is the filter's (user notification, which needs no
+  // pid: 0 when the caller has none), or empty on the ptrace platform,
+  // where the process waits to be traced before it loads the filter, so
+  // that no mediated syscall finds nobody to stop for.
   virtual Result<void> Adopt(pid_t pid, UniqueFd listener) = 0;
 
   // A child event from waitid(WEXITED): true when it was a ptrace stop the

@@ -149,9 +149,20 @@ Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options) 
   return compiled;
 }
 
-FilterOptions FilterOptionsFor(const config::Policy& policy) {
+FilterOptions FilterOptionsFor(const config::Policy& policy, Platform platform) {
   return {.mediate_network = policy.observe || policy.egress_default_deny || !policy.unix_sockets,
-          .mediate_files = policy.observe || config::RestrictsFiles(policy)};
+          .mediate_files = policy.observe || config::RestrictsFiles(policy),
+          .traced = platform == Platform::kPtrace};
+}
+
+Result<void> PlatformSupports(const config::Policy& policy, Platform platform) {
+  if (platform == Platform::kPtrace && FilterOptionsFor(policy).mediate_files) {
+    return Fail(StrCat("--platform=ptrace: policy ", Quote(policy.name),
+                       " mediates files (files.default, files.rules or observe), and handing the "
+                       "workload the files the sentry opens needs seccomp user notification; "
+                       "use the default platform"));
+  }
+  return {};
 }
 
 }  // namespace vigil::sentry

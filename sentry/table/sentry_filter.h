@@ -16,6 +16,7 @@
 #include "base/result.h"
 #include "config/policy/policy.h"
 #include "runtime/linux/seccomp_filter.h"
+#include "sentry/core/platform.h"
 #include "sentry/table/syscall_table.h"
 
 namespace vigil::sentry {
@@ -28,7 +29,15 @@ namespace vigil::sentry {
 Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options);
 
 // What `policy` needs mediated: the network syscalls when it restricts
-// egress or unix sockets, the open family when it restricts files.
-FilterOptions FilterOptionsFor(const config::Policy& policy);
+// egress or unix sockets, the open family when it restricts files; and how,
+// on `platform`.
+FilterOptions FilterOptionsFor(const config::Policy& policy,
+                               Platform platform = Platform::kUnotify);
+
+// Whether `platform` can enforce `policy`; if not, one line that says why.
+// The ptrace platform cannot hand the workload a file the sentry opened
+// (that takes SECCOMP_IOCTL_NOTIF_ADDFD), so it refuses policies that
+// mediate files.
+Result<void> PlatformSupports(const config::Policy& policy, Platform platform);
 
 }  // namespace vigil::sentry

@@ -376,6 +376,7 @@ inline std::string ToJson(const BundleConfig& c) {
 struct RuntimeUnderTest {
   std::string name;    // "vigil", "runc": names the test instance
   std::string binary;  // absolute path
+  std::vector<std::string> flags = {};  // global flags before the verb: "--platform=ptrace"
 };
 
 inline void PrintTo(const RuntimeUnderTest& runtime, std::ostream* os) {
@@ -471,6 +472,7 @@ class RuntimeTest : public ::testing::TestWithParam<RuntimeUnderTest> {
   // Starts `RUNTIME --root ROOT args...` without waiting for it.
   Child SpawnRuntime(const std::vector<std::string>& args, int fd3 = -1) {
     std::vector<std::string> argv = {GetParam().binary, "--root", root_};
+    argv.insert(argv.end(), GetParam().flags.begin(), GetParam().flags.end());
     argv.insert(argv.end(), args.begin(), args.end());
     std::string base = scratch_ + "/" + std::to_string(++commands_);
     return Child::Spawn(argv, base + ".out", base + ".err", fd3);

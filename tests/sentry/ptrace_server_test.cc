@@ -209,13 +209,15 @@ TEST_F(PtraceServerTest, ExecsAreCheckedAndVerified) {
   EXPECT_EQ(child.ServeUntilExit(*loop_, &server), "false: 42\ntrue: 0\n");
 }
 
-TEST(PtraceSupportsTest, FilePoliciesNeedUserNotification) {
-  EXPECT_TRUE(PtraceSupports(*config::BuiltinPolicy("default")));
-  Result<void> agent = PtraceSupports(*config::BuiltinPolicy("agent"));
+TEST(PlatformSupportsTest, FilePoliciesNeedUserNotification) {
+  constexpr Platform kPtrace = Platform::kPtrace;
+  EXPECT_TRUE(PlatformSupports(*config::BuiltinPolicy("default"), kPtrace));
+  Result<void> agent = PlatformSupports(*config::BuiltinPolicy("agent"), kPtrace);
   ASSERT_FALSE(agent);
   EXPECT_NE(agent.error().message.find("--platform=ptrace"), std::string::npos);
-  EXPECT_FALSE(PtraceSupports(*config::BuiltinPolicy("audit-only")));
-  EXPECT_TRUE(PtraceSupports(*config::ParsePolicy(R"({"network": {"egress": "deny"}})")))
+  EXPECT_FALSE(PlatformSupports(*config::BuiltinPolicy("audit-only"), kPtrace));
+  EXPECT_TRUE(PlatformSupports(*config::BuiltinPolicy("agent"), Platform::kUnotify));
+  EXPECT_TRUE(PlatformSupports(*config::ParsePolicy(R"({"network": {"egress": "deny"}})"), kPtrace))
       << "network handlers act on the workload's own socket";
 }
 

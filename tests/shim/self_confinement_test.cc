@@ -83,5 +83,31 @@ TEST(SelfConfinementTest, OnceConfinedPtraceCannotReachMemory) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
+// The ptrace platform's supervisor also reads and sets registers (ESRCH:
+// the parent is not traced); forcing an attach stays refused.
+TEST(SelfConfinementTest, ThePtracePlatformMayReadRegistersOnly) {
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const pid_t parent = ::getppid();
+    if (!ConfineSupervisor(/*traces_workload=*/true)) ::_exit(2);
+    for (int request : {PTRACE_GETREGS, PTRACE_SETREGS, PTRACE_PEEKUSER}) {
+      errno = 0;
+      if (::ptrace(static_cast<__ptrace_request>(request), parent, nullptr, nullptr) != -1 ||
+          errno != ESRCH) {
+        ::_exit(10 + request);
+      }
+    }
+    errno = 0;
+    if (::ptrace(PTRACE_POKEDATA, parent, nullptr, nullptr) != -1 || errno != EPERM) ::_exit(3);
+    if (::ptrace(PTRACE_ATTACH, parent, nullptr, nullptr) != -1 || errno != EPERM) ::_exit(4);
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 }  // namespace
 }  // namespace vigil::shim

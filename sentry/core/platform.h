@@ -1,0 +1,21 @@
+// Which backend serves a sandbox's mediated syscalls: seccomp user
+// notification (the default, sentry/notify/), or ptrace (sentry/ptrace/:
+// for kernels without user notification, and a reference for it).
+#pragma once
+
+#include <string_view>
+
+#include "base/result.h"
+
+namespace vigil::sentry {
+
+enum class Platform { kUnotify, kPtrace };
+
+// "unotify" or "ptrace", as --platform and dev.vigil.platform spell it.
+std::string_view PlatformName(Platform platform);
+
+// The inverse of PlatformName; an error names `what` (the flag or the
+// annotation) and the choices.
+Result<Platform> ParsePlatform(std::string_view what, std::string_view name);
+
+}  // namespace vigil::sentry
