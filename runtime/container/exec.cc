@@ -18,6 +18,7 @@
 #include "runtime/container/state_dir.h"
 #include "runtime/container/status.h"
 #include "runtime/linux/exec.h"
+#include "runtime/linux/landlock.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/scheduling.h"
@@ -25,6 +26,7 @@
 #include "runtime/process/console.h"
 #include "runtime/process/launch.h"
 #include "runtime/process/wait.h"
+#include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/control.h"
@@ -130,6 +132,10 @@ Result<int> ExecInContainer(const ExecOptions& options) {
                                                : config::ParsePolicy(record.policy));
   ASSIGN_OR_RETURN(CompiledFilter sentry,
                    sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy)));
+  // The same ruleset as the init's: from the policy the supervisor's sentry
+  // enforces, which has the working directory's rule create added.
+  config::AddImpliedRules(policy, spec);
+  const config::LandlockRuleset landlock = LandlockRulesForContainer(policy);
   UniqueFd console;
   if (options.process.terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -145,6 +151,7 @@ Result<int> ExecInContainer(const ExecOptions& options) {
                  LaunchOptions{.preserve_fds = options.preserve_fds,
                                .seccomp = seccomp ? &*seccomp : nullptr,
                                .sentry = &sentry,
+                               .landlock = landlock.handled != 0 ? &landlock : nullptr,
                                .channel = &theirs});
   }
   theirs.Close();

@@ -113,6 +113,7 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
                                LaunchOptions{.preserve_fds = options.preserve_fds,
                                              .seccomp = options.seccomp,
                                              .sentry = options.sentry,
+                                             .landlock = options.landlock,
                                              .channel = &channel});
     }
     (void)channel.Send(MessageType::kError, launched.error().message);

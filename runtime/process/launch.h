@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/result.h"
+#include "config/policy/landlock_rules.h"
 #include "config/oci/process.h"
 #include "runtime/linux/seccomp_filter.h"
 #include "runtime/process/channel.h"
@@ -18,12 +19,16 @@ struct LaunchOptions {
   const CompiledFilter* seccomp = nullptr;
   // The sentry's filter (sentry/table/sentry_filter.h); null: no sentry.
   const CompiledFilter* sentry = nullptr;
+  // The policy's Landlock ruleset (runtime/linux/landlock.h), resolved in
+  // the container's root; null: none.
+  const config::LandlockRuleset* landlock = nullptr;
   // Where the sentry's listener is announced (kSentryListener, answered by
   // kProceed).
   const Channel* channel = nullptr;
 };
 
-// Drops the bounding set, switches user keeping the configured capabilities,
+// Applies the Landlock ruleset, drops the bounding set, switches user keeping
+// the configured capabilities,
 // sets no_new_privs and the umask, loads the seccomp filter, marks every fd
 // >= 3 + preserve_fds close-on-exec and execs `executable`. Returns only on
 // failure.
