@@ -79,12 +79,18 @@ bool Writable(const Mount& mount) {
 
 }  // namespace
 
+void AddImpliedRules(Policy& policy, const Spec& spec) {
+  if (policy.read_only_root && spec.root) {
+    GrantWorkingDirectory(policy, spec.process ? spec.process->cwd : "/");
+  }
+}
+
 void ApplyPolicyToSpec(Policy& policy, Spec& spec) {
   if (policy.read_only_root && spec.root) {
     spec.root->readonly = true;
     AddWritableDirectories(policy, spec);
-    GrantWorkingDirectory(policy, spec.process ? spec.process->cwd : "/");
   }
+  AddImpliedRules(policy, spec);
   if (policy.noexec_writable) {
     for (Mount& mount : spec.mounts) {
       if (Writable(mount) && !HasOption(mount, "noexec")) mount.options.push_back("noexec");

@@ -21,4 +21,9 @@ namespace vigil::config {
 // writable working directory (docs/policy.md).
 void ApplyPolicyToSpec(Policy& policy, Spec& spec);
 
+// The rules ApplyPolicyToSpec adds to `policy` (the working directory's,
+// with readOnlyRoot) for a `spec` it shaped: `exec` rebuilds the policy the
+// sentry enforces from the one recorded at create and the saved config.
+void AddImpliedRules(Policy& policy, const Spec& spec);
+
 }  // namespace vigil::config

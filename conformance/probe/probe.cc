@@ -25,9 +25,11 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/utsname.h>
 #include <termios.h>
 #include <unistd.h>
@@ -341,6 +343,20 @@ void Check(Json& j, const std::string& op, const std::string& arg) {
     }
   } else if (op == "mkdir") {
     rc = ::mkdir(arg.c_str(), 0755);
+  } else if (op == "bind-unix") {
+    // Creates a socket file at the path: the kernel's own creation, which
+    // no open or mknod is involved in.
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    rc = fd < 0 ? -1 : 0;
+    if (fd >= 0) {
+      sockaddr_un address{};
+      address.sun_family = AF_UNIX;
+      std::strncpy(address.sun_path, arg.c_str(), sizeof address.sun_path - 1);
+      rc = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+      int saved = errno;
+      ::close(fd);
+      errno = saved;
+    }
   } else if (op == "stat") {
     struct stat st{};
     rc = ::lstat(arg.c_str(), &st);

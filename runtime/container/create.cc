@@ -18,6 +18,7 @@
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/path.h"
 #include "runtime/container/state_dir.h"
+#include "runtime/linux/landlock.h"
 #include "runtime/process/console.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/supervisor.h"
@@ -178,6 +179,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
   ASSIGN_OR_RETURN(CompiledFilter sentry,
                    sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy, platform)));
+  // From the policy the sentry enforces (with the working directory's rule).
+  const config::LandlockRuleset landlock = LandlockRulesForContainer(policy);
   UniqueFd console;
   if (spec.process->terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -199,7 +202,10 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                                       .seccomp = seccomp ? &*seccomp : nullptr,
                                                       .sentry = &sentry,
                                                       .sentry_traced =
-                                                          platform == sentry::Platform::kPtrace},
+                                                          platform == sentry::Platform::kPtrace,
+                                                      .landlock = landlock.handled != 0
+                                                                      ? &landlock
+                                                                      : nullptr},
                                              .policy = std::move(policy),
                                              .systemd_cgroup = options.systemd_cgroup},
                         std::move(theirs));

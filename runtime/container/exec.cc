@@ -18,6 +18,7 @@
 #include "runtime/container/state_dir.h"
 #include "runtime/container/status.h"
 #include "runtime/linux/exec.h"
+#include "runtime/linux/landlock.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/scheduling.h"
@@ -25,6 +26,7 @@
 #include "runtime/process/console.h"
 #include "runtime/process/launch.h"
 #include "runtime/process/wait.h"
+#include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/control.h"
@@ -139,6 +141,10 @@ Result<int> ExecInContainer(const ExecOptions& options) {
                                            : sentry::ParsePlatform("platform", record.platform));
   ASSIGN_OR_RETURN(CompiledFilter sentry,
                    sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy, platform)));
+  // The same ruleset as the init's: from the policy the supervisor's sentry
+  // enforces, which has the working directory's rule create added.
+  config::AddImpliedRules(policy, spec);
+  const config::LandlockRuleset landlock = LandlockRulesForContainer(policy);
   UniqueFd console;
   if (options.process.terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -155,6 +161,7 @@ Result<int> ExecInContainer(const ExecOptions& options) {
                                .seccomp = seccomp ? &*seccomp : nullptr,
                                .sentry = &sentry,
                                .sentry_traced = platform == sentry::Platform::kPtrace,
+                               .landlock = landlock.handled != 0 ? &landlock : nullptr,
                                .channel = &theirs});
   }
   theirs.Close();

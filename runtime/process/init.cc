@@ -114,6 +114,7 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
                                              .seccomp = options.seccomp,
                                              .sentry = options.sentry,
                                              .sentry_traced = options.sentry_traced,
+                                             .landlock = options.landlock,
                                              .channel = &channel});
     }
     (void)channel.Send(MessageType::kError, launched.error().message);

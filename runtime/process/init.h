@@ -9,6 +9,7 @@
 #pragma once
 
 #include "config/oci/spec.h"
+#include "config/policy/landlock_rules.h"
 #include "runtime/linux/seccomp_filter.h"
 #include "runtime/process/channel.h"
 
@@ -21,6 +22,7 @@ struct InitOptions {
   const CompiledFilter* seccomp = nullptr;  // linux.seccomp, compiled; null for none
   const CompiledFilter* sentry = nullptr;   // the sentry's filter; null: no sentry
   bool sentry_traced = false;               // LaunchOptions::sentry_traced
+  const config::LandlockRuleset* landlock = nullptr;  // the policy's; null: none
 };
 
 [[noreturn]] void RunContainerInit(const config::Spec& spec, const Channel& channel,

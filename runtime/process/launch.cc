@@ -4,6 +4,7 @@
 #include "base/syscalls.h"
 #include "runtime/linux/exec.h"
 #include "runtime/linux/identity.h"
+#include "runtime/linux/landlock.h"
 
 namespace vigil::runtime {
 
@@ -46,6 +47,13 @@ Result<void> InstallSeccomp(const LaunchOptions& options) {
 
 Result<void> BecomeAndExec(const config::Process& process, const std::string& executable,
                            const LaunchOptions& options) {
+  // Landlock first: landlock_restrict_self needs CAP_SYS_ADMIN (held until
+  // the user switch) or no_new_privs (which the process may not ask for),
+  // and the filters come after it so that its setup syscalls never meet
+  // them. Paths are the container's: the root was entered already.
+  if (options.landlock != nullptr) {
+    RETURN_IF_ERROR_WRAP(ApplyLandlock(*options.landlock), "apply the policy's Landlock ruleset");
+  }
   // Loading a filter needs no_new_privs or CAP_SYS_ADMIN. With no_new_privs
   // it comes last, so the profile only has to allow close_range and execve;
   // without, it comes while the capability is still held, and the profile

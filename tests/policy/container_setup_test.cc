@@ -95,5 +95,21 @@ TEST(ContainerSetup, DefaultPolicyChangesNothing) {
   EXPECT_EQ(policy, unchanged);
 }
 
+// `exec` rebuilds, from the recorded policy and the saved (shaped) config,
+// the policy the sentry enforces, and derives its Landlock rules from it.
+TEST(ContainerSetup, ImpliedRulesRebuildTheSentrysPolicy) {
+  Spec spec = BaseSpec("/nonexistent-rootfs", "/app");
+  const Policy recorded = *BuiltinPolicy("agent");
+  Policy enforced = recorded;
+  ApplyPolicyToSpec(enforced, spec);
+  Policy rebuilt = recorded;
+  AddImpliedRules(rebuilt, spec);
+  EXPECT_EQ(rebuilt, enforced);
+  EXPECT_NE(rebuilt, recorded);
+  Policy plain = *BuiltinPolicy("default");
+  AddImpliedRules(plain, spec);
+  EXPECT_EQ(plain, *BuiltinPolicy("default"));
+}
+
 }  // namespace
 }  // namespace vigil::config

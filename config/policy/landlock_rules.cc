@@ -1,0 +1,128 @@
+// Why the mapping is sound, i.e. why Landlock never refuses what the policy
+// allows (an access that Landlock refuses and the sentry would allow is a bug
+// in this file):
+//
+// - Opens, creations, removals, renames, links and attribute changes are
+//   mediated whenever the file rules restrict anything (Scope::kFilePolicy
+//   in sentry/table/classification.cc, RestrictsFiles), which every policy
+//   handled here does (its files.default is not "write"): the supervisor
+//   performs them, not
+//   under Landlock, and installs the resulting fds. A descriptor's Landlock
+//   rights (WRITE_FILE, TRUNCATE, IOCTL_DEV) are fixed when it is opened,
+//   by the opener, so fds the sentry installs are never restricted.
+// - What the workload's kernel does itself, with paths, under Landlock: the
+//   lookups of execve (let through after the sentry's check), and fast-path
+//   syscalls, of which only bind(2) of a unix socket path needs a Landlock
+//   right (MAKE_SOCK on the parent directory).
+// - A right is handled only where the policy bounds it: write rights only
+//   when files.default is not "write", read rights only when it is hidden
+//   or denied. Each is then granted beneath a directory that contains every
+//   path some rule grants it to (LiteralDirectory), so the granted set is a
+//   superset of the allowed one.
+// - Rights a kernel-performed operation needs on the *parent* of a granted
+//   path (creating or removing the granted directory's own entry) are not
+//   granted: creating it when it is missing is covered by granting beneath
+//   its nearest existing ancestor, and removing or renaming it is only ever
+//   done by mediated syscalls.
+#include "config/policy/landlock_rules.h"
+
+#include <algorithm>
+#include <map>
+
+namespace vigil::config {
+namespace {
+
+constexpr std::string_view kWholeTree = "/**";
+
+// READ_FILE is not handled: execve opens the program, its ELF interpreter
+// (PT_INTERP) and any script interpreter for reading in the workload's
+// kernel, and the sentry checks only the program against the file rules. A
+// policy that hides /lib64 still runs dynamically linked binaries today, so
+// no set of grants derived from the rules alone would be a superset.
+// READ_DIR is safe: no kernel-performed operation of the workload opens a
+// directory (opens are all mediated, chdir is not a Landlock access).
+constexpr std::uint64_t kReadClass = kLandlockReadDir;
+
+bool Beneath(std::string_view path, std::string_view dir) {
+  if (dir == "/") return true;
+  return path == dir || (path.starts_with(dir) && path[dir.size()] == '/');
+}
+
+// `wanted` granted beneath each of `dirs`, or nothing when one of them is
+// "/" (the right would be granted everywhere: handling it buys nothing).
+bool Grant(const std::vector<std::string>& dirs, std::uint64_t rights,
+           std::map<std::string, std::uint64_t>& grants) {
+  if (std::find(dirs.begin(), dirs.end(), "/") != dirs.end()) return false;
+  for (const std::string& dir : dirs) grants[dir] |= rights;
+  return true;
+}
+
+std::vector<LandlockGrant> Minimal(const std::map<std::string, std::uint64_t>& grants) {
+  std::vector<LandlockGrant> out;
+  for (const auto& [path, access] : grants) {
+    // The map is sorted, so an enclosing directory comes before the paths
+    // beneath it; a grant it already covers adds nothing.
+    const bool covered = std::any_of(out.begin(), out.end(), [&](const LandlockGrant& g) {
+      return Beneath(path, g.path) && (access & ~g.access) == 0;
+    });
+    if (!covered) out.push_back({path, access});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t LandlockFsRights(int abi) {
+  if (abi < 1) return 0;
+  std::uint64_t rights = (kLandlockMakeSym << 1) - 1;  // ABI 1: EXECUTE .. MAKE_SYM
+  if (abi >= 2) rights |= kLandlockRefer;
+  if (abi >= 3) rights |= kLandlockTruncate;
+  if (abi >= 5) rights |= kLandlockIoctlDev;
+  return rights;
+}
+
+// Every path a glob matches starts with the text before its first
+// metacharacter ('\' counts: an escape is cut too, which only widens), so
+// the directory that text ends in contains them all. A pattern without one
+// names one path, which lies in its parent; "/dir/**" matches "/dir" and
+// what is beneath it, so "/dir" itself contains them all (the one thing a
+// grant beneath "/dir" misses, the entry "/dir" in its parent, is discussed
+// at the top of the file).
+std::string LiteralDirectory(std::string_view pattern) {
+  std::string_view base = pattern;
+  const bool tree = base.ends_with(kWholeTree);
+  if (tree) base.remove_suffix(kWholeTree.size());
+  const std::size_t meta = base.find_first_of("*?[\\");
+  if (tree && meta == std::string_view::npos) return base.empty() ? "/" : std::string(base);
+  const std::size_t end = meta == std::string_view::npos ? base.size() : meta;
+  const std::size_t slash = end == 0 ? 0 : base.rfind('/', end - 1);
+  if (slash == 0 || slash == std::string_view::npos) return "/";
+  return std::string(base.substr(0, slash));
+}
+
+LandlockRuleset LandlockRulesFor(const Policy& policy, int abi) {
+  const std::uint64_t known = LandlockFsRights(abi);
+  std::vector<std::string> writable;
+  std::vector<std::string> visible;
+  for (const FileRule& rule : policy.files) {
+    if (rule.access == FileAccess::kWrite) writable.push_back(LiteralDirectory(rule.pattern));
+    if (rule.access == FileAccess::kWrite || rule.access == FileAccess::kRead) {
+      visible.push_back(LiteralDirectory(rule.pattern));
+    }
+  }
+  LandlockRuleset ruleset;
+  std::map<std::string, std::uint64_t> grants;
+  const std::uint64_t write = kLandlockWriteClass & known;
+  if (policy.file_default != FileAccess::kWrite && write != 0 && Grant(writable, write, grants)) {
+    ruleset.handled |= write;
+  }
+  const bool read_bounded =
+      policy.file_default == FileAccess::kHidden || policy.file_default == FileAccess::kDenied;
+  const std::uint64_t read = kReadClass & known;
+  if (read_bounded && read != 0 && Grant(visible, read, grants)) ruleset.handled |= read;
+  if (ruleset.handled == 0) return {};
+  ruleset.grants = Minimal(grants);
+  return ruleset;
+}
+
+}  // namespace vigil::config

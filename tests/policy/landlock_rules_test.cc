@@ -1,0 +1,173 @@
+#include "config/policy/landlock_rules.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace vigil::config {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+constexpr int kAbi = 7;  // Linux 6.15 and later
+constexpr std::uint64_t kWrite = kLandlockWriteClass;
+
+Policy Parsed(std::string_view json) {
+  Result<Policy> policy = ParsePolicy(json);
+  EXPECT_TRUE(policy) << policy.error().message;
+  return policy.value_or(Policy{});
+}
+
+TEST(LiteralDirectory, IsTheDirectoryEveryMatchLiesBeneath) {
+  EXPECT_EQ(LiteralDirectory("/tmp/**"), "/tmp");
+  EXPECT_EQ(LiteralDirectory("/var/tmp/**"), "/var/tmp");
+  EXPECT_EQ(LiteralDirectory("/dev/null"), "/dev");
+  EXPECT_EQ(LiteralDirectory("/home/*/.ssh/**"), "/home");
+  EXPECT_EQ(LiteralDirectory("/data/run-*/out"), "/data");
+  EXPECT_EQ(LiteralDirectory("/data/x?/**"), "/data");
+  EXPECT_EQ(LiteralDirectory("/data/[ab]"), "/data");
+  EXPECT_EQ(LiteralDirectory("/data/a\\*b/**"), "/data");  // an escape is cut too
+  EXPECT_EQ(LiteralDirectory("/srv/a*/b/**"), "/srv");
+}
+
+TEST(LiteralDirectory, IsTheRootWhenNothingNarrowerHoldsEveryMatch) {
+  EXPECT_EQ(LiteralDirectory("/"), "/");
+  EXPECT_EQ(LiteralDirectory("/**"), "/");
+  EXPECT_EQ(LiteralDirectory("/work"), "/");
+  EXPECT_EQ(LiteralDirectory("/*"), "/");
+  EXPECT_EQ(LiteralDirectory("/*/**"), "/");
+  EXPECT_EQ(LiteralDirectory("/t*/x/**"), "/");
+}
+
+TEST(LandlockRulesFor, DefaultProfileHandlesNothing) {
+  Result<Policy> policy = BuiltinPolicy("default");
+  ASSERT_TRUE(policy);
+  EXPECT_EQ(LandlockRulesFor(*policy, kAbi), LandlockRuleset{});
+  Result<Policy> audit = BuiltinPolicy("audit-only");
+  ASSERT_TRUE(audit);
+  EXPECT_EQ(LandlockRulesFor(*audit, kAbi), LandlockRuleset{});
+}
+
+// Write-default with hidden rules: writes are unbounded, reads too (hidden
+// is the exception, not the default).
+TEST(LandlockRulesFor, WriteDefaultWithHiddenRulesHandlesNothing) {
+  Policy policy =
+      Parsed(R"({"files": {"rules": [{"path": "/root/.ssh/**", "access": "hidden"}]}})");
+  EXPECT_EQ(LandlockRulesFor(policy, kAbi), LandlockRuleset{});
+}
+
+TEST(LandlockRulesFor, AgentProfileGrantsWritesBeneathItsScratchDirectories) {
+  Result<Policy> agent = BuiltinPolicy("agent");
+  ASSERT_TRUE(agent);
+  // The working directory's rule as ApplyPolicyToSpec adds it.
+  agent->files.insert(agent->files.begin() + 15, FileRule{"/work/**", FileAccess::kWrite});
+  LandlockRuleset rules = LandlockRulesFor(*agent, kAbi);
+  EXPECT_EQ(rules.handled, kWrite);
+  // Sound only because the sentry mediates the opens it does not see.
+  EXPECT_TRUE(RestrictsFiles(*agent));
+  // /dev/null and the other devices: their directory; /dev/pts is beneath it.
+  EXPECT_THAT(rules.grants,
+              ElementsAre(LandlockGrant{"/dev", kWrite}, LandlockGrant{"/tmp", kWrite},
+                          LandlockGrant{"/var/tmp", kWrite}, LandlockGrant{"/work", kWrite}));
+}
+
+TEST(LandlockRulesFor, ReadDefaultWithoutWriteRulesRefusesEveryWrite) {
+  Policy policy = Parsed(R"({"files": {"default": "read"}})");
+  LandlockRuleset rules = LandlockRulesFor(policy, kAbi);
+  EXPECT_EQ(rules.handled, kWrite);
+  EXPECT_THAT(rules.grants, IsEmpty());
+}
+
+TEST(LandlockRulesFor, HiddenDefaultAlsoHandlesListingDirectories) {
+  Policy policy = Parsed(R"({"files": {"default": "hidden", "rules": [
+      {"path": "/etc/shadow", "access": "deny"},
+      {"path": "/usr/**", "access": "read"},
+      {"path": "/etc/passwd", "access": "read"},
+      {"path": "/tmp/**", "access": "write"}]}})");
+  LandlockRuleset rules = LandlockRulesFor(policy, kAbi);
+  EXPECT_EQ(rules.handled, kWrite | kLandlockReadDir);
+  // Never READ_FILE: execve reads ELF and script interpreters itself.
+  EXPECT_EQ(rules.handled & kLandlockReadFile, 0u);
+  EXPECT_THAT(rules.grants, ElementsAre(LandlockGrant{"/etc", kLandlockReadDir},
+                                        LandlockGrant{"/tmp", kWrite | kLandlockReadDir},
+                                        LandlockGrant{"/usr", kLandlockReadDir}));
+}
+
+TEST(LandlockRulesFor, DeniedDefaultHandlesListingDirectoriesToo) {
+  Policy policy = Parsed(R"({"files": {"default": "deny", "rules": [
+      {"path": "/usr/**", "access": "read"}]}})");
+  LandlockRuleset rules = LandlockRulesFor(policy, kAbi);
+  EXPECT_EQ(rules.handled, kWrite | kLandlockReadDir);
+  EXPECT_THAT(rules.grants, ElementsAre(LandlockGrant{"/usr", kLandlockReadDir}));
+}
+
+TEST(LandlockRulesFor, GlobsAreGrantedBeneathTheirLiteralDirectory) {
+  Policy policy = Parsed(R"({"files": {"default": "read", "rules": [
+      {"path": "/home/*/.cache/**", "access": "write"},
+      {"path": "/data/run-?/out", "access": "write"},
+      {"path": "/data/run-1/**", "access": "write"}]}})");
+  LandlockRuleset rules = LandlockRulesFor(policy, kAbi);
+  EXPECT_EQ(rules.handled, kWrite);
+  // /data/run-1 lies beneath /data, which has the same rights.
+  EXPECT_THAT(rules.grants,
+              ElementsAre(LandlockGrant{"/data", kWrite}, LandlockGrant{"/home", kWrite}));
+}
+
+// The derivation does not look at the container: a missing directory is
+// granted as named, and the runtime falls back to its nearest existing
+// ancestor (runtime/linux/landlock.h).
+TEST(LandlockRulesFor, ARuleForAMissingDirectoryIsGrantedAsNamed) {
+  Policy policy = Parsed(R"({"files": {"default": "read", "rules": [
+      {"path": "/no/such/dir/**", "access": "write"}]}})");
+  EXPECT_THAT(LandlockRulesFor(policy, kAbi).grants,
+              ElementsAre(LandlockGrant{"/no/such/dir", kWrite}));
+}
+
+// A write rule anywhere in "/" (also a read rule: what is writable is
+// readable) means nothing narrower than the root holds what it grants.
+TEST(LandlockRulesFor, ARuleDirectlyBeneathTheRootLeavesItsRightsUnhandled) {
+  Policy policy = Parsed(R"({"files": {"default": "hidden", "rules": [
+      {"path": "/tmp/**", "access": "write"},
+      {"path": "/*.log", "access": "write"}]}})");
+  EXPECT_EQ(LandlockRulesFor(policy, kAbi), LandlockRuleset{});
+  Policy read = Parsed(R"({"files": {"default": "hidden", "rules": [
+      {"path": "/tmp/**", "access": "write"},
+      {"path": "/bin", "access": "read"}]}})");
+  LandlockRuleset rules = LandlockRulesFor(read, kAbi);
+  EXPECT_EQ(rules.handled, kWrite);
+  EXPECT_THAT(rules.grants, ElementsAre(LandlockGrant{"/tmp", kWrite}));
+}
+
+TEST(LandlockRulesFor, AReadRuleOverTheWholeTreeLeavesReadsUnhandled) {
+  Policy policy = Parsed(R"({"files": {"default": "hidden", "rules": [
+      {"path": "/**", "access": "read"},
+      {"path": "/tmp/**", "access": "write"}]}})");
+  LandlockRuleset rules = LandlockRulesFor(policy, kAbi);
+  EXPECT_EQ(rules.handled, kWrite);
+  EXPECT_THAT(rules.grants, ElementsAre(LandlockGrant{"/tmp", kWrite}));
+}
+
+TEST(LandlockRulesFor, RightsTheAbiLacksAreLeftOut) {
+  Policy policy = Parsed(R"({"files": {"default": "read", "rules": [
+      {"path": "/tmp/**", "access": "write"}]}})");
+  const std::uint64_t abi1 = kWrite & ~(kLandlockRefer | kLandlockTruncate);
+  EXPECT_EQ(LandlockRulesFor(policy, 1).handled, abi1);
+  EXPECT_THAT(LandlockRulesFor(policy, 1).grants, ElementsAre(LandlockGrant{"/tmp", abi1}));
+  EXPECT_EQ(LandlockRulesFor(policy, 2).handled, abi1 | kLandlockRefer);
+  EXPECT_EQ(LandlockRulesFor(policy, 3).handled, kWrite);
+  EXPECT_EQ(LandlockRulesFor(policy, 0), LandlockRuleset{});
+  EXPECT_EQ(LandlockRulesFor(policy, -1), LandlockRuleset{});
+}
+
+TEST(LandlockFsRights, GrowsWithTheAbi) {
+  EXPECT_EQ(LandlockFsRights(0), 0u);
+  EXPECT_EQ(LandlockFsRights(1), 0x1fffu);
+  EXPECT_EQ(LandlockFsRights(2), 0x3fffu);
+  EXPECT_EQ(LandlockFsRights(3), 0x7fffu);
+  EXPECT_EQ(LandlockFsRights(4), 0x7fffu);  // ABI 4 added network rights only
+  EXPECT_EQ(LandlockFsRights(5), 0xffffu);
+  EXPECT_EQ(LandlockFsRights(7), 0xffffu);
+}
+
+}  // namespace
+}  // namespace vigil::config
