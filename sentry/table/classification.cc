@@ -135,7 +135,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
           "setuid", "setgid", "setreuid", "setregid", "setgroups", "setresuid", "setresgid",
           "setfsuid", "setfsgid", "capset", "umask"}},
       {Tier::kMediated, Guard::kNone, Scope::kAlways, Handler::kExec, 0,
-       "checked at entry against the exec policy on the file the path resolves to, then let through once the sentry has forgotten the process's memory, credentials and executable; PTRACE_EVENT_EXEC verification is not implemented yet",
+       "checked at entry against the exec policy on the file the path resolves to, then let through once the sentry has forgotten the process's memory, credentials and executable; under an exec policy the mapped file is verified at PTRACE_EVENT_EXEC and another one killed before it runs",
        Names{
           "execve", "execveat"}},
       {Tier::kMediated, Guard::kNone, Scope::kAlways, Handler::kPersonality, 0,
@@ -305,7 +305,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "sendmmsg"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
-       "a local address: nothing leaves the container; a unix path is resolved by the kernel in the workload's own root",
+       "a local address: nothing leaves the container; a unix path is resolved by the kernel in the workload's own root (under a file policy whose default is not write, Landlock confines it to where the policy lets the workload write)",
        Names{
           "bind"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
