@@ -101,7 +101,8 @@ def main(argv):
     for n in notes:
         log(n)
     vigil_rt = next((rt for rt in rts if rt.name == "vigil"), None)
-    mediated = [runtimes.under_policy(vigil_rt, "agent")] if vigil_rt else []
+    mediated = ([runtimes.under_policy(vigil_rt, "agent"), runtimes.on_platform(vigil_rt, "ptrace")]
+                if vigil_rt else [])
     ctx = context.Context(rts, scratch, args.quick, probe, busybox, log, mediated)
     ctx.skipped = notes
     facts = machine_facts(rts)

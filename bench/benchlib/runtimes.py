@@ -102,6 +102,14 @@ def under_policy(vigil, policy):
                    version=vigil.version)
 
 
+def on_platform(vigil, platform):
+    """vigil again, its sentry on another backend (`--platform`), shown as its
+    own column: `ptrace` is the same mediated set served by ptrace stops,
+    next to runsc's ptrace platform."""
+    return Runtime(f"vigil+{platform}", vigil.binary, vigil.root, flags=["--platform", platform],
+                   version=vigil.version)
+
+
 def version_line(argv, preexec=None):
     out = proc.run(argv, timeout=20, preexec=preexec)
     return (out.out.strip().splitlines() or ["?"])[0]
