@@ -243,6 +243,48 @@ TEST_F(OpenHandler, BadPathsFailAsTheKernelWould) {
   EXPECT_EQ(Open("/etc/hostname/x", O_RDONLY).error, ENOTDIR);
 }
 
+// O_CREAT never opens a directory, and O_TMPFILE's flags are checked
+// before the path, as build_open_flags does.
+TEST_F(OpenHandler, CreateFlagsAreCheckedAsTheKernelDoes) {
+  EXPECT_EQ(Open("/tmp", O_RDONLY | O_CREAT).error, EISDIR);
+  EXPECT_EQ(Open("/tmp", O_TMPFILE | O_RDONLY).error, EINVAL);
+  EXPECT_EQ(Open("/tmp", O_TMPFILE | O_CREAT | O_RDWR).error, EINVAL);
+  EXPECT_EQ(Open("/nowhere", O_TMPFILE | O_RDONLY).error, EINVAL);
+  // O_DIRECTORY alone is no O_TMPFILE (glibc's constant includes it).
+  EXPECT_EQ(Open("/tmp", O_RDONLY | O_DIRECTORY).kind, Verdict::Kind::kInstallFd);
+}
+
+// The unnamed file gets the mode asked for (less the umask), not 0.
+TEST_F(OpenHandler, TmpfileGetsItsMode) {
+  Verdict verdict = Open("/tmp", O_TMPFILE | O_RDWR, 0640);
+  ASSERT_EQ(verdict.kind, Verdict::Kind::kInstallFd) << verdict.error;
+  struct stat st {};
+  ASSERT_EQ(::fstat(verdict.fd->Get(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640 & ~022);
+}
+
+// O_CREAT (without O_EXCL or O_NOFOLLOW) through a dangling symlink creates
+// what it points to, decided on that path; the link cannot lead out.
+TEST_F(OpenHandler, CreateThroughADanglingSymlinkMakesItsTarget) {
+  fs::create_symlink("made", root_ + "/tmp/dangling");
+  Verdict verdict = Open("/tmp/dangling", O_WRONLY | O_CREAT, 0600);
+  EXPECT_EQ(verdict.kind, Verdict::Kind::kInstallFd) << verdict.error;
+  EXPECT_TRUE(fs::is_regular_file(root_ + "/tmp/made"));
+  EXPECT_EQ(Resolved(), "/tmp/made");
+  fs::create_symlink("/etc/new", root_ + "/tmp/to-etc");
+  EXPECT_EQ(Open("/tmp/to-etc", O_WRONLY | O_CREAT).error, EACCES);  // /etc is read-only
+  fs::create_symlink("../../../tmp/escaped", root_ + "/tmp/up");
+  EXPECT_EQ(Open("/tmp/up", O_WRONLY | O_CREAT).kind, Verdict::Kind::kInstallFd);
+  EXPECT_TRUE(fs::exists(root_ + "/tmp/escaped"));
+  fs::create_symlink("gone", root_ + "/tmp/excl");
+  EXPECT_EQ(Open("/tmp/excl", O_WRONLY | O_CREAT | O_EXCL).error, EEXIST);
+  EXPECT_EQ(Open("/tmp/excl", O_WRONLY | O_CREAT | O_NOFOLLOW).error, ELOOP);
+  EXPECT_FALSE(fs::exists(root_ + "/tmp/gone"));
+  fs::create_symlink("loop-b", root_ + "/tmp/loop-a");
+  fs::create_symlink("loop-a", root_ + "/tmp/loop-b");
+  EXPECT_EQ(Open("/tmp/loop-a", O_WRONLY | O_CREAT).error, ELOOP);
+}
+
 TEST_F(OpenHandler, StaleNotificationOpensNothing) {
   tracee_.valid = false;
   EXPECT_EQ(Open("/tmp/never", O_WRONLY | O_CREAT).kind, Verdict::Kind::kStale);
