@@ -27,23 +27,34 @@ struct Target {
   std::string path;
 };
 
+// `empty_path`: AT_EMPTY_PATH was given, so "" names the file `dirfd` holds
+// (or the working directory).
 std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatus& thread,
-                                      int dirfd, std::uint64_t pointer, int flags, bool write) {
+                                      int dirfd, std::uint64_t pointer, int flags, bool write,
+                                      bool empty_path = false) {
   Result<std::string> given = CopyPath(context.tracee, pointer);
-  if (!given) return Failed(given.error(), Decision::kAllow);
-  context.AuditArg("path", *given);
+  const bool empty = !given && given.error().code == ENOENT && empty_path;
+  if (!given && !empty) return Failed(given.error(), Decision::kAllow);
+  if (given) context.AuditArg("path", *given);
   if (!context.tracee.Valid()) return Verdict::Stale();
-  Result<std::string> path = ContainerPath(context.tracee, thread, dirfd, *given);
-  if (!path) return Failed(path.error(), Decision::kAllow);
   Result<SharedFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
-  Result<UniqueFd> file = ResolveAs(context, thread, root->Get(), *path, O_PATH | flags);
+  Result<UniqueFd> file = UniqueFd();
+  if (empty) {
+    file = dirfd == AT_FDCWD ? context.tracee.WorkingDirectory() : context.tracee.Descriptor(dirfd);
+  } else {
+    Result<std::string> path = ContainerPath(context.tracee, thread, dirfd, *given);
+    if (!path) return Failed(path.error(), Decision::kAllow);
+    file = ResolveAs(context, thread, root->Get(), *path, O_PATH | flags);
+  }
   if (!file) return Failed(file.error(), Decision::kAllow);
   Result<std::string> where = PathInRoot(file->Get(), *root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
+  // A held pipe or socket has no path to decide on: the workload has it.
+  if (empty && where->empty()) return Target{std::move(*file), std::move(*where)};
   const config::FileAccess access = AccessFor(context, *where);
   if (int refused = Refusal(access, write)) return Verdict::Fail(refused, Decision::kDeny);
   return Target{std::move(*file), std::move(*where)};
@@ -58,10 +69,16 @@ Verdict HandleAccess(HandlerContext& context) {
   const std::uint64_t pointer = plain ? a[0] : a[1];
   const int mode = static_cast<int>(plain ? a[1] : a[2]);
   const int flags = context.event.number == SYS_faccessat2 ? static_cast<int>(a[3]) : 0;
+  // The kernel's checks, made before it reads the path.
+  constexpr int kKnownFlags = AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH;
+  if ((mode & ~S_IRWXO) != 0 || (flags & ~kKnownFlags) != 0) {
+    return Verdict::Fail(EINVAL, Decision::kAllow);
+  }
   Result<ThreadStatus> thread = context.tracee.Status();
   if (!thread) return Failed(thread.error(), Decision::kAllow);
   const int follow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
-  auto resolved = Resolve(context, *thread, dirfd, pointer, follow, (mode & W_OK) != 0);
+  auto resolved = Resolve(context, *thread, dirfd, pointer, follow, (mode & W_OK) != 0,
+                          (flags & AT_EMPTY_PATH) != 0);
   if (Verdict* verdict = std::get_if<Verdict>(&resolved)) return std::move(*verdict);
   const Target& target = std::get<Target>(resolved);
   // The kernel checks access(2) with the real ids (with AT_EACCESS, the

@@ -59,10 +59,26 @@ Verdict Answer(HandlerContext& context, const StatRequest& request, int file) {
   return verdict;
 }
 
+// EINVAL for flags (or a statx mask) the kernel would refuse, which it
+// does before it reads the path; 0 otherwise.
+int FlagsRefusal(int number, const StatRequest& request) {
+  constexpr int kKnown = AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE;
+  if (number != SYS_newfstatat && number != SYS_statx) return 0;
+  if ((request.flags & ~kKnown) != 0) return EINVAL;
+  if (number == SYS_statx && ((request.flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE ||
+                              (request.mask & STATX__RESERVED) != 0)) {
+    return EINVAL;
+  }
+  return 0;
+}
+
 }  // namespace
 
 Verdict HandleStat(HandlerContext& context) {
   const StatRequest request = RequestOf(context.event);
+  if (int refused = FlagsRefusal(context.event.number, request)) {
+    return Verdict::Fail(refused, Decision::kAllow);
+  }
   Result<std::string> given = CopyPath(context.tracee, request.path);
   const bool empty = !given && given.error().code == ENOENT;
   if (!given && !(empty && (request.flags & AT_EMPTY_PATH))) {

@@ -360,6 +360,39 @@ TEST_F(OpenHandler, AccessFollowsThePolicy) {
   }
 }
 
+// Unknown flags are refused before the path is looked at.
+TEST_F(OpenHandler, StatAndAccessRefuseUnknownFlags) {
+  const std::string path = "/etc/hostname";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
+  const auto cwd = static_cast<std::uint64_t>(AT_FDCWD);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat, {cwd, kPath, kBuffer, 0x1}).error, EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx, {cwd, kPath, 0x1, STATX_SIZE, kBuffer}).error,
+            EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx,
+                     {cwd, kPath, AT_STATX_SYNC_TYPE, STATX_SIZE, kBuffer}).error,
+            EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx, {cwd, kPath, 0, STATX__RESERVED, kBuffer}).error,
+            EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat, {cwd, kPath, kBuffer, AT_SYMLINK_NOFOLLOW})
+                .error,
+            0);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {cwd, kPath, R_OK, 0x1}).error, EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_access, {kPath, 0x10}).error, EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {cwd, kPath, R_OK, AT_EACCESS}).error, 0);
+}
+
+// faccessat2(fd, "", mode, AT_EMPTY_PATH) checks the file the descriptor
+// holds, under the policy like any other.
+TEST_F(OpenHandler, AccessOfAHeldDescriptor) {
+  UniqueFd held(::open((root_ + "/etc/hostname").c_str(), O_RDONLY | O_CLOEXEC));
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span("", 1))));
+  const auto fd = static_cast<std::uint64_t>(held.Get());
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {fd, kPath, R_OK, AT_EMPTY_PATH}).error, 0);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {fd, kPath, W_OK, AT_EMPTY_PATH}).error,
+            EACCES);  // read-only by the policy
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {fd, kPath, R_OK, 0}).error, ENOENT);
+}
+
 TEST_F(OpenHandler, ReadlinkReadsTheLinkItself) {
   fs::create_symlink("/etc/secret", root_ + "/tmp/link");
   const std::string link = "/tmp/link";
