@@ -9,9 +9,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
+#include "base/strings.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
@@ -25,6 +28,7 @@ namespace {
 struct Target {
   UniqueFd file;
   std::string path;
+  std::string given;  // the path as the workload wrote it
 };
 
 // `empty_path`: AT_EMPTY_PATH was given, so "" names the file `dirfd` holds
@@ -54,10 +58,18 @@ std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatu
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   // A held pipe or socket has no path to decide on: the workload has it.
-  if (empty && where->empty()) return Target{std::move(*file), std::move(*where)};
+  if (empty && where->empty()) return Target{std::move(*file), std::move(*where), ""};
   const config::FileAccess access = AccessFor(context, *where);
   if (int refused = Refusal(access, write)) return Verdict::Fail(refused, Decision::kDeny);
-  return Target{std::move(*file), std::move(*where)};
+  return Target{std::move(*file), std::move(*where), given ? *given : ""};
+}
+
+// The text of /proc/self or /proc/thread-self (`link`, from SelfLink) for
+// the caller: its ids in the container, as the kernel writes it for the
+// reader. The sentry, outside the container's pid namespace, has none there.
+std::string SelfLinkText(const std::string& link, const ThreadStatus& thread) {
+  if (link == "/proc/self") return StrCat(thread.ns_tgid);
+  return StrCat(thread.ns_tgid, "/task/", thread.ns_tid);
 }
 
 }  // namespace
@@ -113,10 +125,18 @@ Verdict HandleReadlink(HandlerContext& context) {
   const Target& target = std::get<Target>(resolved);
   struct stat st {};
   if (::fstat(target.file.Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
-  if (!S_ISLNK(st.st_mode)) return Verdict::Fail(EINVAL, Decision::kAllow);  // as readlink(2)
   std::vector<char> text(PATH_MAX);
-  ssize_t n = ::readlinkat(target.file.Get(), "", text.data(), text.size());
-  if (n < 0) return Verdict::Fail(errno, Decision::kAllow);
+  ssize_t n = 0;
+  if (std::optional<std::string> link = SelfLink(target.given); link && S_ISDIR(st.st_mode)) {
+    // Rewritten to the caller's /proc/TGID (paths.h): the link's own text.
+    const std::string self = SelfLinkText(*link, *thread);
+    n = static_cast<ssize_t>(self.size());
+    std::copy(self.begin(), self.end(), text.begin());
+  } else {
+    if (!S_ISLNK(st.st_mode)) return Verdict::Fail(EINVAL, Decision::kAllow);  // as readlink(2)
+    n = ::readlinkat(target.file.Get(), "", text.data(), text.size());
+    if (n < 0) return Verdict::Fail(errno, Decision::kAllow);
+  }
   const std::size_t copy = std::min<std::size_t>(static_cast<std::size_t>(n), static_cast<std::size_t>(size));
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (Result<void> written = context.tracee.Write(buffer, std::as_bytes(std::span(text.data(), copy)));

@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 
 #include <cerrno>
+#include <optional>
 
 #include "sentry/handlers/answer.h"
 #include "sentry/handlers/paths.h"
@@ -108,7 +109,11 @@ Verdict HandleStat(HandlerContext& context) {
     file = std::move(*held);
   } else {
     const int follow = (request.flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
-    Result<UniqueFd> resolved = ResolveAs(context, *thread, root->Get(), *path, O_PATH | follow);
+    // Not following, /proc/self is the link in the container's procfs, not
+    // the caller's directory it was rewritten to (paths.h).
+    std::optional<std::string> link = follow != 0 ? SelfLink(*given) : std::nullopt;
+    Result<UniqueFd> resolved =
+        ResolveAs(context, *thread, root->Get(), link ? *link : *path, O_PATH | follow);
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }

@@ -393,6 +393,39 @@ TEST_F(OpenHandler, AccessOfAHeldDescriptor) {
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {fd, kPath, R_OK, 0}).error, ENOENT);
 }
 
+// /proc/self names its reader, and the sentry has no pid in the container:
+// the text is the caller's ids there, as the kernel writes it for the caller.
+TEST_F(OpenHandler, ReadlinkOfProcSelfIsTheCallersPid) {
+  tracee_.ns_tgid = 7;
+  tracee_.ns_tid = 9;
+  fs::create_directories(root_ + "/proc/7/task/9");
+  auto readlink = [&](const std::string& path) {
+    EXPECT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
+    Verdict verdict = StatCall(tracee_, sandbox_, SYS_readlink, {kPath, kBuffer, 64});
+    if (verdict.error != 0) return StrCat("-1 ", verdict.error);
+    return std::string(tracee_.ObjectAt<std::array<char, 64>>(kBuffer).data(),
+                       static_cast<std::size_t>(verdict.value));
+  };
+  EXPECT_EQ(readlink("/proc/self"), "7");
+  EXPECT_EQ(readlink("//proc//self"), "7");
+  EXPECT_EQ(readlink("/proc/thread-self"), "7/task/9");
+  EXPECT_EQ(readlink("/proc/self/"), StrCat("-1 ", EINVAL));  // the directory
+  EXPECT_EQ(readlink("/proc/7"), StrCat("-1 ", EINVAL));
+}
+
+// Not following it, /proc/self is the link; following it, the directory.
+TEST_F(OpenHandler, LstatOfProcSelfIsTheLink) {
+  tracee_.ns_tgid = 7;
+  fs::create_directories(root_ + "/proc/7");
+  fs::create_symlink("7", root_ + "/proc/self");
+  const std::string path = "/proc/self";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
+  ASSERT_EQ(StatCall(tracee_, sandbox_, SYS_lstat, {kPath, kBuffer}).error, 0);
+  EXPECT_TRUE(S_ISLNK(tracee_.ObjectAt<struct stat>(kBuffer).st_mode));
+  ASSERT_EQ(StatCall(tracee_, sandbox_, SYS_stat, {kPath, kBuffer}).error, 0);
+  EXPECT_TRUE(S_ISDIR(tracee_.ObjectAt<struct stat>(kBuffer).st_mode));
+}
+
 TEST_F(OpenHandler, ReadlinkReadsTheLinkItself) {
   fs::create_symlink("/etc/secret", root_ + "/tmp/link");
   const std::string link = "/tmp/link";
