@@ -159,6 +159,72 @@ std::vector<Case> OpenCases() {
          return AsUser(1000, 1000, 1000,
                        [] { return Rc(Open("by-user", O_CREAT | O_WRONLY, 0644)); });
        }},
+      {"open-symlink-loop",
+       [] {
+         if (::syscall(SYS_symlink, "loop-b", "loop-a") < 0 ||
+             ::syscall(SYS_symlink, "loop-a", "loop-b") < 0) {
+           return "setup " + Rc(-1);
+         }
+         return Line(
+             {Rc(Open("loop-a", O_RDONLY)), "creat", Rc(Open("loop-a", O_CREAT | O_WRONLY, 0644))});
+       }},
+      {"open-absolute-symlink",
+       [] {
+         // Absolute targets are the container's paths, not the host's.
+         if (::syscall(SYS_symlink, "/tmp/suite/open/dir/inner", "absolute") < 0) {
+           return "setup " + Rc(-1);
+         }
+         return Described(Open("absolute", O_RDONLY));
+       }},
+      {"open-symlink-above-root",
+       [] {
+         if (::syscall(SYS_symlink, "../../../../../../../tmp/suite/open/file", "up") < 0) {
+           return "setup " + Rc(-1);
+         }
+         return Described(Open("up", O_RDONLY));
+       }},
+      {"open-dangling-creat-absolute",
+       [] {
+         if (::syscall(SYS_symlink, "/tmp/suite/open/dir/made-absolute", "to-absolute") < 0) {
+           return "setup " + Rc(-1);
+         }
+         std::string opened = Described(Open("to-absolute", O_CREAT | O_WRONLY, 0600));
+         return Line({opened, LstatOf("dir/made-absolute")});
+       }},
+      {"open-dangling-creat-missing-dir",
+       [] {
+         if (::syscall(SYS_symlink, "nodir/x", "to-nodir") < 0) return "setup " + Rc(-1);
+         return Rc(Open("to-nodir", O_CREAT | O_WRONLY, 0600));
+       }},
+      {"open-own-descriptor",
+       [] {
+         int fd = static_cast<int>(Open("file", O_RDONLY));
+         std::string proc =
+             Described(Open(("/proc/self/fd/" + std::to_string(fd)).c_str(), O_RDONLY));
+         std::string dev = Described(Open(("/dev/fd/" + std::to_string(fd)).c_str(), O_RDONLY));
+         ::close(fd);
+         return Line({"proc", proc, "dev", dev});
+       }},
+      {"open-fifo-nonblocking",
+       [] {
+         if (::syscall(SYS_mknod, "fifo", S_IFIFO | 0644, 0) < 0) return "setup " + Rc(-1);
+         std::string writer = Rc(Open("fifo", O_WRONLY | O_NONBLOCK));
+         int reader = static_cast<int>(Open("fifo", O_RDONLY | O_NONBLOCK));
+         std::string text = Line({"writer-alone", writer, "reader", reader < 0 ? Rc(reader) : "fd",
+                                  "writer", Fd(Open("fifo", O_WRONLY | O_NONBLOCK))});
+         if (reader >= 0) ::close(reader);
+         return text;
+       }},
+      {"open-append",
+       [] {
+         int fd = static_cast<int>(Open("appended", O_CREAT | O_WRONLY | O_APPEND, 0644));
+         if (fd < 0) return Rc(fd);
+         (void)!::write(fd, "one,", 4);
+         ::lseek(fd, 0, SEEK_SET);
+         (void)!::write(fd, "two", 3);
+         ::close(fd);
+         return ContentOf("appended");
+       }},
       {"openat2",
        [] {
          open_how how{.flags = O_RDONLY | O_CLOEXEC, .mode = 0, .resolve = 0};

@@ -145,6 +145,28 @@ std::vector<Case> StatCases() {
       {"readlink-efault-buffer",
        [] { return Rc(::syscall(SYS_readlink, "link", kBadPointer, 64)); }},
       {"readlink-proc-self-exe", [] { return Readlink("/proc/self/exe", 256); }},
+      {"readlink-proc-self", [] { return Readlink("/proc/self", 256); }},
+      {"readlink-proc-thread-self", [] { return Readlink("/proc/thread-self", 256); }},
+      {"readlink-proc-self-double-slash", [] { return Readlink("//proc//self", 256); }},
+      {"readlink-proc-self-trailing-slash", [] { return Readlink("/proc/self/", 256); }},
+      {"lstat-proc-self", [] { return Stat(SYS_lstat, "/proc/self"); }},
+      {"stat-proc-self-exe",
+       [] {
+         // Its size changes with every build of the suite: type and mode only.
+         struct stat st;
+         if (::syscall(SYS_stat, "/proc/self/exe", &st) < 0) return Rc(-1);
+         char text[32];
+         std::snprintf(text, sizeof text, "mode=0%o", st.st_mode);
+         return std::string(text);
+       }},
+      {"stat-proc-self-cwd", [] { return Stat(SYS_stat, "/proc/self/cwd"); }},
+      {"stat-proc-self-root", [] { return Stat(SYS_stat, "/proc/self/root"); }},
+      {"lstat-proc-self-cwd", [] { return Stat(SYS_lstat, "/proc/self/cwd"); }},
+      {"stat-symlink-loop",
+       [] {
+         if (::syscall(SYS_symlink, "self-loop", "self-loop") < 0) return "setup " + Rc(-1);
+         return Line({Stat(SYS_stat, "self-loop"), "lstat", Stat(SYS_lstat, "self-loop")});
+       }},
       {"readlink-proc-self-cwd", [] { return Readlink("/proc/self/cwd", 256); }},
       {"readlink-proc-self-fd",
        [] {
