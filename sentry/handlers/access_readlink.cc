@@ -9,9 +9,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
+#include "base/strings.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
@@ -25,28 +28,48 @@ namespace {
 struct Target {
   UniqueFd file;
   std::string path;
+  std::string given;  // the path as the workload wrote it
 };
 
+// `empty_path`: AT_EMPTY_PATH was given, so "" names the file `dirfd` holds
+// (or the working directory).
 std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatus& thread,
-                                      int dirfd, std::uint64_t pointer, int flags, bool write) {
+                                      int dirfd, std::uint64_t pointer, int flags, bool write,
+                                      bool empty_path = false) {
   Result<std::string> given = CopyPath(context.tracee, pointer);
-  if (!given) return Failed(given.error(), Decision::kAllow);
-  context.AuditArg("path", *given);
+  const bool empty = !given && given.error().code == ENOENT && empty_path;
+  if (!given && !empty) return Failed(given.error(), Decision::kAllow);
+  if (given) context.AuditArg("path", *given);
   if (!context.tracee.Valid()) return Verdict::Stale();
-  Result<std::string> path = ContainerPath(context.tracee, thread, dirfd, *given);
-  if (!path) return Failed(path.error(), Decision::kAllow);
   Result<SharedFd> root = context.tracee.Root();
   if (!root) return Failed(root.error(), Decision::kAllow);
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
-  Result<UniqueFd> file = ResolveAs(context, thread, root->Get(), *path, O_PATH | flags);
+  Result<UniqueFd> file = UniqueFd();
+  if (empty) {
+    file = dirfd == AT_FDCWD ? context.tracee.WorkingDirectory() : context.tracee.Descriptor(dirfd);
+  } else {
+    Result<std::string> path = ContainerPath(context.tracee, thread, dirfd, *given);
+    if (!path) return Failed(path.error(), Decision::kAllow);
+    file = ResolveAs(context, thread, root->Get(), *path, O_PATH | flags);
+  }
   if (!file) return Failed(file.error(), Decision::kAllow);
   Result<std::string> where = PathInRoot(file->Get(), *root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
+  // A held pipe or socket has no path to decide on: the workload has it.
+  if (empty && where->empty()) return Target{std::move(*file), std::move(*where), ""};
   const config::FileAccess access = AccessFor(context, *where);
   if (int refused = Refusal(access, write)) return Verdict::Fail(refused, Decision::kDeny);
-  return Target{std::move(*file), std::move(*where)};
+  return Target{std::move(*file), std::move(*where), given ? *given : ""};
+}
+
+// The text of /proc/self or /proc/thread-self (`link`, from SelfLink) for
+// the caller: its ids in the container, as the kernel writes it for the
+// reader. The sentry, outside the container's pid namespace, has none there.
+std::string SelfLinkText(const std::string& link, const ThreadStatus& thread) {
+  if (link == "/proc/self") return StrCat(thread.ns_tgid);
+  return StrCat(thread.ns_tgid, "/task/", thread.ns_tid);
 }
 
 }  // namespace
@@ -58,10 +81,16 @@ Verdict HandleAccess(HandlerContext& context) {
   const std::uint64_t pointer = plain ? a[0] : a[1];
   const int mode = static_cast<int>(plain ? a[1] : a[2]);
   const int flags = context.event.number == SYS_faccessat2 ? static_cast<int>(a[3]) : 0;
+  // The kernel's checks, made before it reads the path.
+  constexpr int kKnownFlags = AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH;
+  if ((mode & ~S_IRWXO) != 0 || (flags & ~kKnownFlags) != 0) {
+    return Verdict::Fail(EINVAL, Decision::kAllow);
+  }
   Result<ThreadStatus> thread = context.tracee.Status();
   if (!thread) return Failed(thread.error(), Decision::kAllow);
   const int follow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
-  auto resolved = Resolve(context, *thread, dirfd, pointer, follow, (mode & W_OK) != 0);
+  auto resolved = Resolve(context, *thread, dirfd, pointer, follow, (mode & W_OK) != 0,
+                          (flags & AT_EMPTY_PATH) != 0);
   if (Verdict* verdict = std::get_if<Verdict>(&resolved)) return std::move(*verdict);
   const Target& target = std::get<Target>(resolved);
   // The kernel checks access(2) with the real ids (with AT_EACCESS, the
@@ -96,10 +125,18 @@ Verdict HandleReadlink(HandlerContext& context) {
   const Target& target = std::get<Target>(resolved);
   struct stat st {};
   if (::fstat(target.file.Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
-  if (!S_ISLNK(st.st_mode)) return Verdict::Fail(EINVAL, Decision::kAllow);  // as readlink(2)
   std::vector<char> text(PATH_MAX);
-  ssize_t n = ::readlinkat(target.file.Get(), "", text.data(), text.size());
-  if (n < 0) return Verdict::Fail(errno, Decision::kAllow);
+  ssize_t n = 0;
+  if (std::optional<std::string> link = SelfLink(target.given); link && S_ISDIR(st.st_mode)) {
+    // Rewritten to the caller's /proc/TGID (paths.h): the link's own text.
+    const std::string self = SelfLinkText(*link, *thread);
+    n = static_cast<ssize_t>(self.size());
+    std::copy(self.begin(), self.end(), text.begin());
+  } else {
+    if (!S_ISLNK(st.st_mode)) return Verdict::Fail(EINVAL, Decision::kAllow);  // as readlink(2)
+    n = ::readlinkat(target.file.Get(), "", text.data(), text.size());
+    if (n < 0) return Verdict::Fail(errno, Decision::kAllow);
+  }
   const std::size_t copy = std::min<std::size_t>(static_cast<std::size_t>(n), static_cast<std::size_t>(size));
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (Result<void> written = context.tracee.Write(buffer, std::as_bytes(std::span(text.data(), copy)));

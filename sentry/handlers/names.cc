@@ -66,6 +66,11 @@ struct Entry {
   UniqueFd directory;  // O_PATH
   std::string name;    // one component
   std::string path;    // directory + name in the container: what the policy decides on
+  // The name as the *at call gets it: with the trailing slash the workload
+  // wrote, so the kernel applies its own rules for one ("file/" is ENOTDIR
+  // to unlink and rename, a new "name/" ENOENT to symlink and link, fine to
+  // mkdir and rmdir) instead of acting on the bare name.
+  std::string call_name;
   // "." or "..": no syscall here can create, remove or move those, so the
   // kernel is left to refuse with its own errno and the policy has no say.
   bool dot = false;
@@ -75,6 +80,7 @@ struct Entry {
 // caller acts as the workload.
 std::variant<Entry, Verdict> ResolveEntry(HandlerContext& context, const Caller& caller,
                                           std::string path, std::string_view audit_name) {
+  const bool trailing_slash = path.size() > 1 && path.ends_with('/');
   while (path.size() > 1 && path.ends_with('/')) path.pop_back();
   Entry entry;
   std::string parent = "/";
@@ -86,6 +92,7 @@ std::variant<Entry, Verdict> ResolveEntry(HandlerContext& context, const Caller&
     entry.name = path.substr(slash + 1);
   }
   entry.dot = entry.name == "." || entry.name == "..";
+  entry.call_name = trailing_slash && !entry.dot ? entry.name + "/" : entry.name;
   Result<UniqueFd> directory = ResolveInRoot(caller.root.Get(), parent, O_PATH | O_DIRECTORY);
   if (!directory) return Failed(directory.error(), Decision::kAllow);
   Result<std::string> where = PathInRoot(directory->Get(), caller.root_path);
@@ -140,7 +147,7 @@ Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer,
   if (Verdict* verdict = std::get_if<Verdict>(&entry)) return std::move(*verdict);
   const Entry& e = std::get<Entry>(entry);
   if (int refused = ChangeRefusal(context, e)) return Refused(refused);
-  return Done(act(e.directory.Get(), e.name.c_str()));
+  return Done(act(e.directory.Get(), e.call_name.c_str()));
 }
 
 }  // namespace
@@ -174,6 +181,15 @@ Verdict HandleCreate(HandlerContext& context) {
       break;
   }
   const mode_t type = (mode & S_IFMT) == 0 ? S_IFREG : (mode & S_IFMT);
+  // mknod's own checks come before the kernel looks at the path: it makes
+  // no directories (mkdir does) and knows no other types.
+  if (context.event.number == SYS_mknod || context.event.number == SYS_mknodat) {
+    if (type == S_IFDIR) return Verdict::Fail(EPERM, Decision::kAllow);
+    if (type != S_IFREG && type != S_IFCHR && type != S_IFBLK && type != S_IFIFO &&
+        type != S_IFSOCK) {
+      return Verdict::Fail(EINVAL, Decision::kAllow);
+    }
+  }
   // Device nodes: the container has the devices it was given.
   if (type == S_IFCHR || type == S_IFBLK) return Refused(EPERM);
   std::string contents;
@@ -230,8 +246,8 @@ Verdict HandleRename(HandlerContext& context) {
   if (int refused = ChangeRefusal(context, t)) return Refused(refused);
   if (!TreeMovable(context, s)) return Refused(EXDEV);
   if ((flags & RENAME_EXCHANGE) != 0 && !TreeMovable(context, t)) return Refused(EXDEV);
-  return Done(static_cast<int>(::syscall(SYS_renameat2, s.directory.Get(), s.name.c_str(),
-                                         t.directory.Get(), t.name.c_str(), flags)));
+  return Done(static_cast<int>(::syscall(SYS_renameat2, s.directory.Get(), s.call_name.c_str(),
+                                         t.directory.Get(), t.call_name.c_str(), flags)));
 }
 
 // A new name for a file is a new way to reach it: the file itself must be
@@ -295,7 +311,7 @@ Verdict HandleLink(HandlerContext& context) {
   // Through the sentry's own /proc/self/fd link to the file it decided on:
   // the link itself when the source was not followed.
   return Done(::linkat(AT_FDCWD, StrCat("/proc/self/fd/", file.Get()).c_str(), t.directory.Get(),
-                       t.name.c_str(), AT_SYMLINK_FOLLOW));
+                       t.call_name.c_str(), AT_SYMLINK_FOLLOW));
 }
 
 }  // namespace vigil::sentry

@@ -115,7 +115,17 @@ Verdict HandleConnect(HandlerContext& context) {
   int outcome = 0;
   socklen_t size = sizeof outcome;
   if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &outcome, &size) != 0) outcome = errno;
-  return outcome == 0 ? Verdict::Return(0, Decision::kAllow) : FromErrno(outcome, Decision::kAllow);
+  if (outcome != 0) return FromErrno(outcome, Decision::kAllow);
+  // The kernel marks a socket connected at the end of a blocking connect;
+  // one that went EINPROGRESS stays "connecting" until connect is called
+  // again, and the workload's next connect would succeed instead of
+  // EISCONN. That call is made here (non-blocking: the connection is up).
+  const int now = ::fcntl(fd, F_GETFL);
+  if (now >= 0) ::fcntl(fd, F_SETFL, now | O_NONBLOCK);
+  const int settled = ::connect(fd, destination.get(), destination.length) == 0 ? 0 : errno;
+  if (now >= 0) ::fcntl(fd, F_SETFL, now);
+  if (settled != 0 && settled != EISCONN) return FromErrno(settled, Decision::kAllow);
+  return Verdict::Return(0, Decision::kAllow);
 }
 
 Verdict HandleSendto(HandlerContext& context) {

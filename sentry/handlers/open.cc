@@ -16,7 +16,9 @@
 #include <sys/timerfd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
+#include <vector>
 
 #include "base/file.h"
 #include "base/strings.h"
@@ -30,6 +32,10 @@
 namespace vigil::sentry {
 namespace {
 
+
+// The kernel's __O_TMPFILE: glibc's O_TMPFILE and __O_TMPFILE both include
+// O_DIRECTORY, so neither tells an O_TMPFILE open from a directory open.
+constexpr int kTmpfileBit = 020000000;
 
 struct OpenRequest {
   int dirfd = AT_FDCWD;
@@ -59,7 +65,7 @@ bool Writes(int flags) { return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TR
 // itself: the workload's credentials are never held across a wait, when
 // other fibers and the loop run.
 Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread,
-                        const std::string& path, int flags, bool fifo,
+                        const std::string& path, int flags, mode_t mode, bool fifo,
                         std::optional<ActingAs>& acting) {
   int reopen = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC;
   const bool blocking_fifo = fifo && (flags & O_NONBLOCK) == 0;
@@ -69,7 +75,8 @@ Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread,
       ASSIGN_OR_RETURN(ActingAs begun, ActingAs::Begin(thread, context.sandbox.user_namespace));
       acting.emplace(std::move(begun));
     }
-    UniqueFd fd(::open(path.c_str(), reopen));
+    // The mode matters for O_TMPFILE, which creates a file in the directory.
+    UniqueFd fd(::open(path.c_str(), reopen, mode));
     if (fd) {
       if (blocking_fifo) ::fcntl(fd.Get(), F_SETFL, reopen & ~O_NONBLOCK);
       return fd;
@@ -130,6 +137,18 @@ std::optional<Verdict> OpenProcView(HandlerContext& context, const std::string& 
   return Verdict::InstallFd(std::move(readable), (request.flags & O_CLOEXEC) != 0, Decision::kEmulate);
 }
 
+// Records where the open resolved to, replacing an earlier answer (when a
+// dangling symlink was followed): one "resolved" per record.
+void AuditResolved(HandlerContext& context, const std::string& path) {
+  for (auto& [name, value] : context.audit_args) {
+    if (name == "resolved") {
+      value = path;
+      return;
+    }
+  }
+  context.AuditArg("resolved", path);
+}
+
 // `acting`: the workload's credentials if the caller took them to resolve
 // the path (kept for the reopen), else empty.
 Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
@@ -137,13 +156,17 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
                      std::optional<ActingAs>& acting) {
   Result<std::string> resolved = PathInRoot(file.Get(), root_path);
   if (!resolved) return Failed(resolved.error(), Decision::kDeny);
-  context.AuditArg("resolved", *resolved);
+  AuditResolved(context, *resolved);
   if ((request.flags & O_CREAT) && (request.flags & O_EXCL)) return Verdict::Fail(EEXIST, Decision::kAllow);
   const config::FileAccess access = AccessFor(context, *resolved);
   if (int refused = Refusal(access, Writes(request.flags))) return Verdict::Fail(refused, Decision::kDeny);
   struct stat st {};
   if (::fstat(file.Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
   if (S_ISLNK(st.st_mode)) return Verdict::Fail(ELOOP, Decision::kAllow);  // O_NOFOLLOW on a link
+  // O_CREAT never opens a directory, whatever the access mode.
+  if ((request.flags & O_CREAT) && S_ISDIR(st.st_mode)) {
+    return Verdict::Fail(EISDIR, Decision::kAllow);
+  }
   // The sentry is not in the container's device cgroup: it opens only the
   // devices the container was given.
   if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) &&
@@ -157,14 +180,20 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
     }
   }
   Result<UniqueFd> opened = Reopen(context, thread, StrCat("/proc/self/fd/", file.Get()),
-                                   request.flags, S_ISFIFO(st.st_mode), acting);
+                                   request.flags, request.mode, S_ISFIFO(st.st_mode), acting);
   if (!opened) return Failed(opened.error(), Decision::kAllow);
   return Verdict::InstallFd(std::move(*opened), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
 }
 
-// The caller acts as the workload.
-Verdict CreateNew(HandlerContext& context, int root, const std::string& root_path,
-                  const std::string& path, const OpenRequest& request) {
+// How many dangling symlinks an O_CREAT follows before ELOOP, as the
+// kernel's MAXSYMLINKS.
+constexpr int kMaxSymlinks = 40;
+
+// The caller acts as the workload (`acting`). `hops`: dangling symlinks
+// followed so far.
+Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, int root,
+                  const std::string& root_path, const std::string& path,
+                  const OpenRequest& request, std::optional<ActingAs>& acting, int hops = 0) {
   const std::size_t slash = path.rfind('/');
   const std::string parent = slash == 0 ? "/" : path.substr(0, slash);
   const std::string name = path.substr(slash + 1);
@@ -174,12 +203,33 @@ Verdict CreateNew(HandlerContext& context, int root, const std::string& root_pat
   Result<std::string> where = PathInRoot(directory->Get(), root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   const std::string target = *where == "/" ? "/" + name : *where + "/" + name;
-  context.AuditArg("resolved", target);
+  AuditResolved(context, target);
   const config::FileAccess access = AccessFor(context, target);
   if (int refused = Refusal(access, /*write=*/true)) return Verdict::Fail(refused, Decision::kDeny);
   // By name in the verified parent, never through a symlink planted since.
   UniqueFd created(::openat(directory->Get(), name.c_str(),
                             request.flags | O_NOFOLLOW | O_CLOEXEC, request.mode));
+  if (!created && errno == ELOOP && (request.flags & (O_EXCL | O_NOFOLLOW)) == 0) {
+    // The name is a dangling symlink, and O_CREAT without O_EXCL creates
+    // what it points to: that path, decided and created here in its turn
+    // (resolved again from the root, so the link cannot lead out).
+    std::vector<char> text(PATH_MAX);
+    const ssize_t n = ::readlinkat(directory->Get(), name.c_str(), text.data(), text.size());
+    if (n <= 0 || static_cast<std::size_t>(n) >= text.size() || hops + 1 >= kMaxSymlinks) {
+      return Verdict::Fail(ELOOP, Decision::kAllow);
+    }
+    const std::string link(text.data(), static_cast<std::size_t>(n));
+    const std::string next = link.starts_with('/') ? link
+                             : *where == "/"       ? "/" + link
+                                                   : *where + "/" + link;
+    Result<UniqueFd> existing = ResolveInRoot(root, next, O_PATH);
+    if (existing) {
+      // Created since: opened as the file it now is.
+      return OpenExisting(context, thread, root_path, std::move(*existing), request, acting);
+    }
+    if (existing.error().code != ENOENT) return Failed(existing.error(), Decision::kAllow);
+    return CreateNew(context, thread, root, root_path, next, request, acting, hops + 1);
+  }
   if (!created) return Verdict::Fail(errno, Decision::kAllow);
   return Verdict::InstallFd(std::move(created), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
 }
@@ -188,6 +238,13 @@ Verdict CreateNew(HandlerContext& context, int root, const std::string& root_pat
 
 Verdict HandleOpen(HandlerContext& context) {
   const OpenRequest request = RequestOf(context.event);
+  // The kernel checks the flags before it reads the path (build_open_flags):
+  // O_TMPFILE needs O_DIRECTORY, no O_CREAT, and write access.
+  if ((request.flags & kTmpfileBit) &&
+      ((request.flags & (kTmpfileBit | O_DIRECTORY | O_CREAT)) != (kTmpfileBit | O_DIRECTORY) ||
+       (request.flags & O_ACCMODE) == O_RDONLY)) {
+    return Verdict::Fail(EINVAL, Decision::kAllow);
+  }
   Result<std::string> given = CopyPath(context.tracee, request.path);
   if (!given) return Failed(given.error(), Decision::kAllow);
   context.AuditArg("path", *given);
@@ -220,7 +277,7 @@ Verdict HandleOpen(HandlerContext& context) {
   Result<UniqueFd> file = ResolveInRoot(root->Get(), *path, O_PATH | follow);
   if (file) return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
   if (file.error().code == ENOENT && (request.flags & O_CREAT)) {
-    return CreateNew(context, root->Get(), *root_path, *path, request);
+    return CreateNew(context, *thread, root->Get(), *root_path, *path, request, acting);
   }
   return Failed(file.error(), Decision::kAllow);
 }

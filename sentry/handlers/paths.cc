@@ -65,6 +65,15 @@ std::string RewriteSelf(const std::string& given, const ThreadStatus& thread) {
   return path;
 }
 
+std::optional<std::string> SelfLink(const std::string& given) {
+  std::string path;
+  for (char c : given) {
+    if (c != '/' || path.empty() || path.back() != '/') path += c;
+  }
+  if (path == "/proc/self" || path == "/proc/thread-self") return path;
+  return std::nullopt;
+}
+
 std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& thread) {
   for (const std::string& prefix :
        {StrCat("/proc/", thread.ns_tgid, "/fd/"),

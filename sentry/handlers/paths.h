@@ -30,6 +30,12 @@ Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, in
 // container's pid namespace); "//" collapsed.
 std::string RewriteSelf(const std::string& path, const ThreadStatus& thread);
 
+// The link itself when `given` is exactly /proc/self or /proc/thread-self
+// (slashes collapsed), which RewriteSelf turns into the caller's directory:
+// those two paths normalised, for the calls that do not follow a last
+// symlink (lstat, readlink). nullopt for any other path.
+std::optional<std::string> SelfLink(const std::string& given);
+
 // N when `path` is the caller's own /proc/TGID/fd/N (or task/TID/fd/N).
 std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& thread);
 

@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 
 #include <cerrno>
+#include <optional>
 
 #include "sentry/handlers/answer.h"
 #include "sentry/handlers/paths.h"
@@ -59,10 +60,26 @@ Verdict Answer(HandlerContext& context, const StatRequest& request, int file) {
   return verdict;
 }
 
+// EINVAL for flags (or a statx mask) the kernel would refuse, which it
+// does before it reads the path; 0 otherwise.
+int FlagsRefusal(int number, const StatRequest& request) {
+  constexpr int kKnown = AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE;
+  if (number != SYS_newfstatat && number != SYS_statx) return 0;
+  if ((request.flags & ~kKnown) != 0) return EINVAL;
+  if (number == SYS_statx && ((request.flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE ||
+                              (request.mask & STATX__RESERVED) != 0)) {
+    return EINVAL;
+  }
+  return 0;
+}
+
 }  // namespace
 
 Verdict HandleStat(HandlerContext& context) {
   const StatRequest request = RequestOf(context.event);
+  if (int refused = FlagsRefusal(context.event.number, request)) {
+    return Verdict::Fail(refused, Decision::kAllow);
+  }
   Result<std::string> given = CopyPath(context.tracee, request.path);
   const bool empty = !given && given.error().code == ENOENT;
   if (!given && !(empty && (request.flags & AT_EMPTY_PATH))) {
@@ -92,7 +109,11 @@ Verdict HandleStat(HandlerContext& context) {
     file = std::move(*held);
   } else {
     const int follow = (request.flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
-    Result<UniqueFd> resolved = ResolveAs(context, *thread, root->Get(), *path, O_PATH | follow);
+    // Not following, /proc/self is the link in the container's procfs, not
+    // the caller's directory it was rewritten to (paths.h).
+    std::optional<std::string> link = follow != 0 ? SelfLink(*given) : std::nullopt;
+    Result<UniqueFd> resolved =
+        ResolveAs(context, *thread, root->Get(), link ? *link : *path, O_PATH | follow);
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }

@@ -222,6 +222,38 @@ TEST_F(FileChanges, CreatesInWritablePlacesOnly) {
   EXPECT_EQ(Symlink("x", "/etc/link").error, EACCES);
 }
 
+// A trailing slash asks for a directory: the kernel's answer for each call,
+// never the bare name acted on (unlink("file/") removing the file).
+TEST_F(FileChanges, ATrailingSlashOnAFileIsNotTheFile) {
+  EXPECT_EQ(Unlink("/tmp/mine/").error, ENOTDIR);
+  EXPECT_EQ(Rmdir("/tmp/mine/").error, ENOTDIR);
+  EXPECT_EQ(Rename("/tmp/mine/", "/tmp/moved").error, ENOTDIR);
+  EXPECT_EQ(Rename("/tmp/mine", "/tmp/moved/").error, ENOTDIR);
+  EXPECT_EQ(Link("/tmp/mine", "/tmp/hard/").error, ENOENT);
+  EXPECT_EQ(Symlink("mine", "/tmp/soft/").error, ENOENT);
+  EXPECT_EQ(Mknod("/tmp/fifo/", S_IFIFO | 0600).error, ENOENT);
+  EXPECT_TRUE(Exists("/tmp/mine"));
+  EXPECT_FALSE(Exists("/tmp/moved"));
+  EXPECT_FALSE(Exists("/tmp/hard"));
+  EXPECT_FALSE(Exists("/tmp/soft"));
+  // A directory may be named with one.
+  EXPECT_EQ(Mkdir("/tmp/made/").error, 0);
+  EXPECT_EQ(Rename("/tmp/made/", "/tmp/moved/").error, 0);
+  EXPECT_EQ(Rmdir("/tmp/moved//").error, 0);
+  EXPECT_FALSE(Exists("/tmp/moved"));
+}
+
+// mknod makes no directories, and refuses types it does not know, before
+// it looks at the path at all.
+TEST_F(FileChanges, MknodRefusesDirectoriesAndUnknownTypes) {
+  EXPECT_EQ(Mknod("/tmp/dir", S_IFDIR | 0755).error, EPERM);
+  EXPECT_FALSE(Exists("/tmp/dir"));
+  EXPECT_EQ(Mknod("/tmp/odd", 0170000 | 0644).error, EINVAL);
+  EXPECT_EQ(Mknod("/nowhere/odd", S_IFDIR | 0755).error, EPERM);
+  EXPECT_EQ(Mknod("/tmp/plain", 0640).error, 0);
+  EXPECT_TRUE(fs::is_regular_file(root_ + "/tmp/plain"));
+}
+
 // Relative names resolve from the working directory, and the directory part
 // of a path is resolved in the container's root: a symlink pointing out
 // lands inside.

@@ -98,6 +98,20 @@ TEST_F(NetworkHandlers, ConnectToAnAllowedDestinationIsPerformed) {
   EXPECT_EQ(::fcntl(socket.Get(), F_GETFL) & O_NONBLOCK, 0);
 }
 
+// A blocking connect leaves the socket connected as the kernel's own would:
+// connecting again is EISCONN, directly or through the sentry.
+TEST_F(NetworkHandlers, AConnectedSocketIsConnected) {
+  UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, Loopback(listener_.port)));
+  const std::array<std::uint64_t, 6> args = {static_cast<std::uint64_t>(socket.Get()), kAddress,
+                                             sizeof(sockaddr_in)};
+  ASSERT_EQ(Call(SYS_connect, args).error, 0);
+  const sockaddr_in again = Loopback(listener_.port);
+  EXPECT_EQ(::connect(socket.Get(), reinterpret_cast<const sockaddr*>(&again), sizeof again), -1);
+  EXPECT_EQ(errno, EISCONN);
+  EXPECT_EQ(Call(SYS_connect, args).error, EISCONN);
+}
+
 TEST_F(NetworkHandlers, ConnectOutsideTheAllowListIsUnreachableAndNotPerformed) {
   Listener other;
   UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));

@@ -243,6 +243,48 @@ TEST_F(OpenHandler, BadPathsFailAsTheKernelWould) {
   EXPECT_EQ(Open("/etc/hostname/x", O_RDONLY).error, ENOTDIR);
 }
 
+// O_CREAT never opens a directory, and O_TMPFILE's flags are checked
+// before the path, as build_open_flags does.
+TEST_F(OpenHandler, CreateFlagsAreCheckedAsTheKernelDoes) {
+  EXPECT_EQ(Open("/tmp", O_RDONLY | O_CREAT).error, EISDIR);
+  EXPECT_EQ(Open("/tmp", O_TMPFILE | O_RDONLY).error, EINVAL);
+  EXPECT_EQ(Open("/tmp", O_TMPFILE | O_CREAT | O_RDWR).error, EINVAL);
+  EXPECT_EQ(Open("/nowhere", O_TMPFILE | O_RDONLY).error, EINVAL);
+  // O_DIRECTORY alone is no O_TMPFILE (glibc's constant includes it).
+  EXPECT_EQ(Open("/tmp", O_RDONLY | O_DIRECTORY).kind, Verdict::Kind::kInstallFd);
+}
+
+// The unnamed file gets the mode asked for (less the umask), not 0.
+TEST_F(OpenHandler, TmpfileGetsItsMode) {
+  Verdict verdict = Open("/tmp", O_TMPFILE | O_RDWR, 0640);
+  ASSERT_EQ(verdict.kind, Verdict::Kind::kInstallFd) << verdict.error;
+  struct stat st {};
+  ASSERT_EQ(::fstat(verdict.fd->Get(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640 & ~022);
+}
+
+// O_CREAT (without O_EXCL or O_NOFOLLOW) through a dangling symlink creates
+// what it points to, decided on that path; the link cannot lead out.
+TEST_F(OpenHandler, CreateThroughADanglingSymlinkMakesItsTarget) {
+  fs::create_symlink("made", root_ + "/tmp/dangling");
+  Verdict verdict = Open("/tmp/dangling", O_WRONLY | O_CREAT, 0600);
+  EXPECT_EQ(verdict.kind, Verdict::Kind::kInstallFd) << verdict.error;
+  EXPECT_TRUE(fs::is_regular_file(root_ + "/tmp/made"));
+  EXPECT_EQ(Resolved(), "/tmp/made");
+  fs::create_symlink("/etc/new", root_ + "/tmp/to-etc");
+  EXPECT_EQ(Open("/tmp/to-etc", O_WRONLY | O_CREAT).error, EACCES);  // /etc is read-only
+  fs::create_symlink("../../../tmp/escaped", root_ + "/tmp/up");
+  EXPECT_EQ(Open("/tmp/up", O_WRONLY | O_CREAT).kind, Verdict::Kind::kInstallFd);
+  EXPECT_TRUE(fs::exists(root_ + "/tmp/escaped"));
+  fs::create_symlink("gone", root_ + "/tmp/excl");
+  EXPECT_EQ(Open("/tmp/excl", O_WRONLY | O_CREAT | O_EXCL).error, EEXIST);
+  EXPECT_EQ(Open("/tmp/excl", O_WRONLY | O_CREAT | O_NOFOLLOW).error, ELOOP);
+  EXPECT_FALSE(fs::exists(root_ + "/tmp/gone"));
+  fs::create_symlink("loop-b", root_ + "/tmp/loop-a");
+  fs::create_symlink("loop-a", root_ + "/tmp/loop-b");
+  EXPECT_EQ(Open("/tmp/loop-a", O_WRONLY | O_CREAT).error, ELOOP);
+}
+
 TEST_F(OpenHandler, StaleNotificationOpensNothing) {
   tracee_.valid = false;
   EXPECT_EQ(Open("/tmp/never", O_WRONLY | O_CREAT).kind, Verdict::Kind::kStale);
@@ -316,6 +358,72 @@ TEST_F(OpenHandler, AccessFollowsThePolicy) {
     tracee_.fsuid = 1000;  // effective only: access checks the real uid (0)
     EXPECT_EQ(access("/etc/rootonly", R_OK), 0);
   }
+}
+
+// Unknown flags are refused before the path is looked at.
+TEST_F(OpenHandler, StatAndAccessRefuseUnknownFlags) {
+  const std::string path = "/etc/hostname";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
+  const auto cwd = static_cast<std::uint64_t>(AT_FDCWD);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat, {cwd, kPath, kBuffer, 0x1}).error, EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx, {cwd, kPath, 0x1, STATX_SIZE, kBuffer}).error,
+            EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx,
+                     {cwd, kPath, AT_STATX_SYNC_TYPE, STATX_SIZE, kBuffer}).error,
+            EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx, {cwd, kPath, 0, STATX__RESERVED, kBuffer}).error,
+            EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat, {cwd, kPath, kBuffer, AT_SYMLINK_NOFOLLOW})
+                .error,
+            0);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {cwd, kPath, R_OK, 0x1}).error, EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_access, {kPath, 0x10}).error, EINVAL);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {cwd, kPath, R_OK, AT_EACCESS}).error, 0);
+}
+
+// faccessat2(fd, "", mode, AT_EMPTY_PATH) checks the file the descriptor
+// holds, under the policy like any other.
+TEST_F(OpenHandler, AccessOfAHeldDescriptor) {
+  UniqueFd held(::open((root_ + "/etc/hostname").c_str(), O_RDONLY | O_CLOEXEC));
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span("", 1))));
+  const auto fd = static_cast<std::uint64_t>(held.Get());
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {fd, kPath, R_OK, AT_EMPTY_PATH}).error, 0);
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {fd, kPath, W_OK, AT_EMPTY_PATH}).error,
+            EACCES);  // read-only by the policy
+  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {fd, kPath, R_OK, 0}).error, ENOENT);
+}
+
+// /proc/self names its reader, and the sentry has no pid in the container:
+// the text is the caller's ids there, as the kernel writes it for the caller.
+TEST_F(OpenHandler, ReadlinkOfProcSelfIsTheCallersPid) {
+  tracee_.ns_tgid = 7;
+  tracee_.ns_tid = 9;
+  fs::create_directories(root_ + "/proc/7/task/9");
+  auto readlink = [&](const std::string& path) {
+    EXPECT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
+    Verdict verdict = StatCall(tracee_, sandbox_, SYS_readlink, {kPath, kBuffer, 64});
+    if (verdict.error != 0) return StrCat("-1 ", verdict.error);
+    return std::string(tracee_.ObjectAt<std::array<char, 64>>(kBuffer).data(),
+                       static_cast<std::size_t>(verdict.value));
+  };
+  EXPECT_EQ(readlink("/proc/self"), "7");
+  EXPECT_EQ(readlink("//proc//self"), "7");
+  EXPECT_EQ(readlink("/proc/thread-self"), "7/task/9");
+  EXPECT_EQ(readlink("/proc/self/"), StrCat("-1 ", EINVAL));  // the directory
+  EXPECT_EQ(readlink("/proc/7"), StrCat("-1 ", EINVAL));
+}
+
+// Not following it, /proc/self is the link; following it, the directory.
+TEST_F(OpenHandler, LstatOfProcSelfIsTheLink) {
+  tracee_.ns_tgid = 7;
+  fs::create_directories(root_ + "/proc/7");
+  fs::create_symlink("7", root_ + "/proc/self");
+  const std::string path = "/proc/self";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
+  ASSERT_EQ(StatCall(tracee_, sandbox_, SYS_lstat, {kPath, kBuffer}).error, 0);
+  EXPECT_TRUE(S_ISLNK(tracee_.ObjectAt<struct stat>(kBuffer).st_mode));
+  ASSERT_EQ(StatCall(tracee_, sandbox_, SYS_stat, {kPath, kBuffer}).error, 0);
+  EXPECT_TRUE(S_ISDIR(tracee_.ObjectAt<struct stat>(kBuffer).st_mode));
 }
 
 TEST_F(OpenHandler, ReadlinkReadsTheLinkItself) {
