@@ -38,6 +38,10 @@ std::string UnixPath(const Destination& destination) {
   return std::string(un->sun_path, strnlen(un->sun_path, max));
 }
 
+// SIN6_LEN_RFC2133: a sockaddr_in6 without sin6_scope_id, the shortest the
+// kernel takes.
+constexpr std::size_t kShortestIpv6Address = 24;
+
 }  // namespace
 
 Result<Destination> CopyDestination(Tracee& tracee, std::uint64_t pointer, std::uint64_t length) {
@@ -83,6 +87,12 @@ int EgressVerdict(const Sandbox& sandbox, const Destination& destination) {
   switch (destination.family()) {
     case AF_INET:
     case AF_INET6:
+      // Too short for its family: the kernel's TCP and UDP refuse it with
+      // EINVAL before anything is sent, and so does the sentry.
+      if (destination.length < (destination.family() == AF_INET ? sizeof(sockaddr_in)
+                                                                 : kShortestIpv6Address)) {
+        return EINVAL;
+      }
       if (sandbox.own_network && IsLoopback(destination)) return 0;
       return config::EgressAllowed(policy, destination.get(), destination.length) ? 0 : ENETUNREACH;
     case AF_UNIX:

@@ -35,8 +35,9 @@ std::string DescribeDestination(const Destination& destination);
 
 // The errno that refuses `destination` under the sandbox's policy, or 0:
 // ENETUNREACH for an IP destination outside the egress allow-list (as if no
-// route led there), EACCES for a unix socket when they are not allowed.
-// Loopback is the container's own when it has a network namespace.
+// route led there), EACCES for a unix socket when they are not allowed,
+// EINVAL for an IP address too short for its family (as the kernel would
+// answer). Loopback is the container's own when it has a network namespace.
 int EgressVerdict(const Sandbox& sandbox, const Destination& destination);
 
 // For a unix socket path, opens the socket file in the workload's root (or

@@ -157,6 +157,13 @@ TEST_F(NetworkHandlers, BadAddressesFailAsTheKernelWould) {
   EXPECT_EQ(Call(SYS_connect, {fd, 0x1, sizeof(sockaddr_in)}).error, EFAULT);
   EXPECT_EQ(Call(SYS_connect, {fd, kAddress, 4096}).error, EINVAL);
   EXPECT_EQ(Call(SYS_connect, {fd, kAddress, 1}).error, EINVAL);
+  // Too short for its family: EINVAL, as from the kernel, not the policy's
+  // refusal (the deny-all policy would say ENETUNREACH).
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, Loopback(listener_.port + 1)));
+  EXPECT_EQ(Call(SYS_connect, {fd, kAddress, sizeof(sockaddr_in) - 1}).error, EINVAL);
+  sockaddr_in6 in6{.sin6_family = AF_INET6, .sin6_port = htons(9)};
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, in6));
+  EXPECT_EQ(Call(SYS_connect, {fd, kAddress, 23}).error, EINVAL);
 }
 
 TEST_F(NetworkHandlers, StaleNotificationDoesNothing) {
