@@ -144,12 +144,14 @@ class SentrySyscallSuiteTest : public RuntimeTest {
     return config;
   }
 
-  // Runs the suite under `binary` with its own --root; the outcome.
+  // Runs the suite under `binary` (with global `flags`) with its own
+  // --root; the outcome.
   Outcome RunSuite(const std::string& binary, const std::string& policy,
-                   const std::string& audit = "") {
+                   const std::string& audit = "", const std::vector<std::string>& flags = {}) {
     WriteConfig(SuiteConfig(policy));
     const bool native = binary == kRunc;
     std::vector<std::string> argv = {binary, "--root", native ? dir_ + "/runc-root" : root_};
+    argv.insert(argv.end(), flags.begin(), flags.end());
     if (!audit.empty()) argv.insert(argv.end(), {"--audit", audit});
     const std::string id = native ? "it-" + unique_ + "-native" : NewId();
     argv.insert(argv.end(), {"run", "--bundle", bundle_, id});
@@ -244,6 +246,30 @@ TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndUnderEachPolicy) {
   }
   EXPECT_EQ(unmediated, "") << "no audit record under audit-only for these";
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/tmp/suite/open/file")"));
+}
+
+// The other backend: on the ptrace platform (which takes no file policy)
+// the same program sees the same, under the default policy and under an
+// egress policy that mediates its connects and sends.
+TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndOnThePtracePlatform) {
+  Outcome native = RunSuite(kRunc, "");
+  ASSERT_TRUE(native.ok()) << native;
+  const std::vector<std::string> ptrace = {"--platform=ptrace"};
+  Outcome plain = RunSuite(GetParam().binary, "default", "", ptrace);
+  ASSERT_TRUE(plain.ok()) << plain;
+  ExpectSameAsNative(native.out, plain.out, "default");
+
+  // The container's own loopback stays reachable under "egress": "deny".
+  const std::string audit = scratch_ + "/ptrace-egress.jsonl";
+  Outcome egress = RunSuite(GetParam().binary, R"({\"network\": {\"egress\": \"deny\"}})", audit,
+                            ptrace);
+  ASSERT_TRUE(egress.ok()) << egress;
+  ExpectSameAsNative(native.out, egress.out, "egress");
+  const std::string records = ReadWholeFile(audit);
+  for (const char* syscall : {"uname", "sysinfo", "execve", "connect", "sendto", "sendmsg"}) {
+    EXPECT_THAT(records, HasSubstr(StrCat(R"("syscall":")", syscall, R"(")")))
+        << "no audit record on the ptrace platform for " << syscall;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtimes, SentrySyscallSuiteTest,
