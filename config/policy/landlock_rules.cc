@@ -59,11 +59,12 @@ bool Grant(const std::vector<std::string>& dirs, std::uint64_t rights,
 
 std::vector<LandlockGrant> Minimal(const std::map<std::string, std::uint64_t>& grants) {
   std::vector<LandlockGrant> out;
-  for (const auto& [path, access] : grants) {
+  for (const auto& grant : grants) {
     // The map is sorted, so an enclosing directory comes before the paths
     // beneath it; a grant it already covers adds nothing.
-    const bool covered = std::any_of(out.begin(), out.end(), [&](const LandlockGrant& g) {
-      return Beneath(path, g.path) && (access & ~g.access) == 0;
+    const auto& [path, access] = grant;
+    const bool covered = std::any_of(out.begin(), out.end(), [&grant](const LandlockGrant& g) {
+      return Beneath(grant.first, g.path) && (grant.second & ~g.access) == 0;
     });
     if (!covered) out.push_back({path, access});
   }
