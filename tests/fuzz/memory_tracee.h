@@ -67,7 +67,7 @@ class MemoryTracee final : public Tracee {
     return null;
   }
   // Nothing that resolves paths on the host is fuzzed through this tracee.
-  Result<UniqueFd> Root() override { return FailErrno(ENOENT, "no root"); }
+  Result<SharedFd> Root() override { return FailErrno(ENOENT, "no root"); }
   Result<UniqueFd> WorkingDirectory() override { return FailErrno(ENOENT, "no cwd"); }
   Result<std::string> RootPath() override { return FailErrno(ENOENT, "no root"); }
   Result<std::string> WorkingDirectoryPath() override { return std::string("/"); }

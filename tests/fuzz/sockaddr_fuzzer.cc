@@ -117,10 +117,19 @@ void DecodeDestination(MemoryTracee& tracee, const vigil::sentry::Sandbox& sandb
   }
   if (DescribeDestination(*copied).empty()) Die("an empty description", "");
   const int verdict = EgressVerdict(sandbox, *copied);
-  if (verdict != 0 && verdict != ENETUNREACH && verdict != EACCES) {
+  // An IP address too short for its family is EINVAL whatever the policy,
+  // as the kernel answers it; nothing else is.
+  const sa_family_t family = copied->family();
+  const bool short_ip = (family == AF_INET && length < sizeof(sockaddr_in)) ||
+                        (family == AF_INET6 && length < 24);
+  if (short_ip != (verdict == EINVAL)) {
+    Die("EINVAL is for an IP address too short for its family", DescribeDestination(*copied));
+  }
+  if (verdict != 0 && verdict != ENETUNREACH && verdict != EACCES && verdict != EINVAL) {
     Die("an unexpected verdict", std::to_string(verdict));
   }
-  if (!sandbox.policy->egress_default_deny && sandbox.policy->unix_sockets && verdict != 0) {
+  if (!sandbox.policy->egress_default_deny && sandbox.policy->unix_sockets && verdict != 0 &&
+      !short_ip) {
     Die("a default-allow policy refused", DescribeDestination(*copied));
   }
 }
