@@ -18,15 +18,6 @@ namespace {
 // fchmodat2 (Linux 6.6) is newer than the build host's headers.
 constexpr long kSysFchmodat2 = 452;
 
-template <typename Body>
-std::string WithFd(const char* path, int flags, Body body) {
-  int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, path, flags | O_CLOEXEC));
-  if (fd < 0) return "open " + Rc(-1);
-  std::string text = body(fd);
-  ::close(fd);
-  return text;
-}
-
 std::string Then(long rc, const char* path) { return Line({Rc(rc), LstatOf(path)}); }
 
 // Times a case sets, far from now so "set as asked" and "now" differ.

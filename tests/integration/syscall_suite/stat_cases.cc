@@ -38,16 +38,6 @@ std::string Statx(int dirfd, const char* path, int flags) {
   return text;
 }
 
-// With a descriptor opened on `path`: `body(fd)`.
-template <typename Body>
-std::string WithFd(const char* path, int flags, Body body) {
-  int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, path, flags | O_CLOEXEC));
-  if (fd < 0) return "open " + Rc(-1);
-  std::string text = body(fd);
-  ::close(fd);
-  return text;
-}
-
 std::string Readlink(const char* path, std::size_t size) {
   char buffer[256];
   long n = ::syscall(SYS_readlink, path, buffer, size);

@@ -11,8 +11,11 @@
 // stat, newfstatat, statx ...) is the one exercised, not whatever libc picks.
 #pragma once
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <functional>
 #include <initializer_list>
@@ -69,6 +72,17 @@ std::string LstatOf(const char* path);
 
 // The first `limit` bytes of `path`, or "-1 ENAME".
 std::string ContentOf(const char* path, std::size_t limit = 64);
+
+// With a descriptor opened on `path` (openat, raw, so the libc adds no
+// flags): `body(fd)`'s line, or "open -1 ENAME".
+template <typename Body>
+std::string WithFd(const char* path, int flags, Body body) {
+  const int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, path, flags | O_CLOEXEC));
+  if (fd < 0) return "open " + Rc(-1);
+  std::string text = body(fd);
+  ::close(fd);
+  return text;
+}
 
 // Runs `body` in a forked child whose real, effective and saved ids are
 // uid/gid (no supplementary groups), returning what it returned. An id of

@@ -15,15 +15,6 @@
 namespace vigil::syscall_suite {
 namespace {
 
-template <typename Body>
-std::string WithFd(const char* path, int flags, Body body) {
-  int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, path, flags | O_CLOEXEC));
-  if (fd < 0) return "open " + Rc(-1);
-  std::string text = body(fd);
-  ::close(fd);
-  return text;
-}
-
 // A value or a name list as read: "N text", NULs shown as ','.
 std::string Read(long n, const char* buffer) {
   if (n < 0) return Rc(n);
