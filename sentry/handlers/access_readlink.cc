@@ -47,7 +47,7 @@ std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatu
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   Result<UniqueFd> file = UniqueFd();
   if (empty) {
-    file = dirfd == AT_FDCWD ? context.tracee.WorkingDirectory() : context.tracee.Descriptor(dirfd);
+    file = HeldFile(context.tracee, dirfd);
   } else {
     Result<std::string> path = ContainerPath(context.tracee, thread, dirfd, *given);
     if (!path) return Failed(path.error(), Decision::kAllow);

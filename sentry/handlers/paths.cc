@@ -103,6 +103,10 @@ Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, in
   return RewriteSelf(base + "/" + path, thread);
 }
 
+Result<UniqueFd> HeldFile(Tracee& tracee, int dirfd) {
+  return dirfd == AT_FDCWD ? tracee.WorkingDirectory() : tracee.Descriptor(dirfd);
+}
+
 Result<std::string> PathInRoot(int fd, const std::string& root_path) {
   ASSIGN_OR_RETURN(std::string path, LinkOf(fd));
   if (!path.starts_with('/')) return std::string();  // "pipe:[4242]" and the like

@@ -39,6 +39,10 @@ std::optional<std::string> SelfLink(const std::string& given);
 // N when `path` is the caller's own /proc/TGID/fd/N (or task/TID/fd/N).
 std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& thread);
 
+// What an empty path with AT_EMPTY_PATH names: the workload's descriptor
+// `dirfd`, or its working directory for AT_FDCWD.
+Result<UniqueFd> HeldFile(Tracee& tracee, int dirfd);
+
 // Where the open file `fd` is, as a path in the container whose root is at
 // `root_path` (Tracee::RootPath) — a readlink of /proc/self/fd; EXDEV if it
 // is outside; empty for a file that has no path (a pipe, a socket, an

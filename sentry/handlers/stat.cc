@@ -88,8 +88,7 @@ Verdict HandleStat(HandlerContext& context) {
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (empty) {
     // fstat: the workload's own descriptor (or its working directory).
-    Result<UniqueFd> held = request.dirfd == AT_FDCWD ? context.tracee.WorkingDirectory()
-                                                      : context.tracee.Descriptor(request.dirfd);
+    Result<UniqueFd> held = HeldFile(context.tracee, request.dirfd);
     if (!held) return Failed(held.error(), Decision::kAllow);
     return Answer(context, request, held->Get());
   }
