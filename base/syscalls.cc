@@ -78,11 +78,13 @@ Result<UniqueFd> Openat2(int dirfd, const char* path, std::uint64_t flags, std::
   return UniqueFd(static_cast<int>(fd));
 }
 
-Result<void> CloexecFrom(unsigned first) {
-  if (::syscall(SYS_close_range, first, ~0u, CLOSE_RANGE_CLOEXEC) != 0) {
+Result<void> CloexecRange(unsigned first, unsigned last) {
+  if (::syscall(SYS_close_range, first, last, CLOSE_RANGE_CLOEXEC) != 0) {
     return FailErrno("close_range");
   }
   return {};
 }
+
+Result<void> CloexecFrom(unsigned first) { return CloexecRange(first, ~0u); }
 
 }  // namespace vigil

@@ -35,7 +35,9 @@ Result<UniqueFd> Openat2(int dirfd, const char* path, std::uint64_t flags, std::
                          std::uint64_t resolve);
 
 // close_range(2) with CLOSE_RANGE_CLOEXEC: marks every fd >= `first`
-// close-on-exec, so none leaks into the container (CVE-2024-21626).
+// (or from `first` to `last`) close-on-exec, so none leaks into the
+// container (CVE-2024-21626).
 Result<void> CloexecFrom(unsigned first);
+Result<void> CloexecRange(unsigned first, unsigned last);
 
 }  // namespace vigil

@@ -60,8 +60,11 @@ constexpr std::string_view kAllowed[] = {
 constexpr long kPtraceRequests[] = {PTRACE_SEIZE, PTRACE_CONT, PTRACE_LISTEN, PTRACE_DETACH,
                                     PTRACE_GETEVENTMSG};
 // The ptrace platform (sentry/ptrace/ptrace_server.h) also reads and sets
-// the registers of a thread in a seccomp stop: that is how it answers.
-constexpr long kPtracePlatformRequests[] = {PTRACE_GETREGS, PTRACE_SETREGS, PTRACE_PEEKUSER};
+// the registers of a thread in a seccomp stop: that is how it answers, and
+// how it has the thread make the calls that receive a file
+// (PTRACE_SYSCALL, to stop again when they return).
+constexpr long kPtracePlatformRequests[] = {PTRACE_GETREGS, PTRACE_SETREGS, PTRACE_PEEKUSER,
+                                            PTRACE_SYSCALL};
 
 }  // namespace
 

@@ -25,6 +25,7 @@
 #include "sentry/notify/unotify.h"
 #include "sentry/notify/unotify_server.h"
 #include "sentry/ptrace/ptrace_server.h"
+#include "sentry/table/sentry_filter.h"
 #include "shim/control.h"
 #include "shim/sentry_sandbox.h"
 
@@ -96,6 +97,8 @@ Result<void> Supervisor::StartSentry() {
   ASSIGN_OR_RETURN(host_uts_, JoinContainerUts(init_pid_));
   ASSIGN_OR_RETURN(sandbox_,
                    SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start, *cgroup_));
+  sandbox_.credentials_fixed =
+      sentry::CredentialsFixed(sentry::FilterOptionsFor(args_.policy, Platform()));
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
   audit_.emplace(std::move(log), args_.record.id, args_.policy.audit);
   auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };

@@ -60,6 +60,9 @@ class Supervisor {
   void ServeRequest(UniqueFd conn);
   Result<void> Start();
   Result<void> AdoptInit(const runtime::Message& announcement);
+  // An exec'd process on the ptrace platform: `pidfd` to trace it by, and
+  // the number of the sentry's end of its descriptor channel in it.
+  Result<void> AdoptTracee(const UniqueFd& pidfd, std::string_view channel_number);
   void ForwardSignals();
 
   SupervisorArgs args_;

@@ -95,11 +95,19 @@ Result<void> Supervisor::Start() {
   return {};
 }
 
+// Both announcements name a descriptor of the init's: its filter's listener,
+// or the sentry's end of its descriptor channel (the ptrace platform).
 Result<void> Supervisor::AdoptInit(const runtime::Message& announcement) {
-  if (announcement.type == MessageType::kSentryTracee) return sentry_->Adopt(init_pid_, UniqueFd());
-  ASSIGN_OR_RETURN(int fd, runtime::ListenerNumber(announcement));
-  ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(init_pidfd_.Get(), fd));
-  return sentry_->Adopt(init_pid_, std::move(listener));
+  ASSIGN_OR_RETURN(int fd, runtime::AnnouncedDescriptor(announcement.text));
+  ASSIGN_OR_RETURN(UniqueFd connection, PidfdGetfd(init_pidfd_.Get(), fd));
+  return sentry_->Adopt(init_pid_, std::move(connection));
+}
+
+Result<void> Supervisor::AdoptTracee(const UniqueFd& pidfd, std::string_view channel_number) {
+  ASSIGN_OR_RETURN(pid_t pid, PidOfPidfd(pidfd.Get()));
+  ASSIGN_OR_RETURN(int fd, runtime::AnnouncedDescriptor(channel_number));
+  ASSIGN_OR_RETURN(UniqueFd channel, PidfdGetfd(pidfd.Get(), fd));
+  return sentry_->Adopt(pid, std::move(channel));
 }
 
 void Supervisor::ServeControl() {
@@ -118,16 +126,15 @@ void Supervisor::ServeRequest(UniqueFd conn) {
   if (!request) return;
   if (*request == "start") {
     Reply(conn.Get(), Start());
-  } else if ((*request == "listener" || *request == "tracee") && attached) {
+  } else if ((*request == "listener" || request->starts_with("tracee ")) && attached) {
     // An exec'd process, from `vigil exec`, whose execution domain the
     // process inherited: its sentry listener, or on the ptrace platform a
-    // pidfd to trace it by.
+    // pidfd to trace it by and its descriptor channel's number in it.
     if (PeerPersonalityDiffers(conn.Get())) sentry_->AssumePersonalityMayDiffer();
     if (*request == "listener") {
       Reply(conn.Get(), sentry_->Adopt(0, std::move(attached)));
     } else {
-      Result<pid_t> pid = PidOfPidfd(attached.Get());
-      Reply(conn.Get(), pid ? sentry_->Adopt(*pid, UniqueFd()) : Result<void>(tl::unexpected(pid.error())));
+      Reply(conn.Get(), AdoptTracee(attached, request->substr(std::string_view("tracee ").size())));
     }
   } else {
     Reply(conn.Get(), Fail(StrCat("unknown request ", Quote(*request))));

@@ -70,10 +70,8 @@ Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string
   return config::BuiltinPolicy("default");
 }
 
-// The sentry's backend: the annotation, else --platform, else unotify, if it
-// can enforce the policy.
-Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::string& flag,
-                                         const config::Policy& policy) {
+// The sentry's backend: the annotation, else --platform, else unotify.
+Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::string& flag) {
   sentry::Platform platform = sentry::Platform::kUnotify;
   if (auto it = spec.annotations.find(std::string(kPlatformAnnotation));
       it != spec.annotations.end()) {
@@ -82,7 +80,6 @@ Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::st
   } else if (!flag.empty()) {
     ASSIGN_OR_RETURN(platform, sentry::ParsePlatform("--platform", flag));
   }
-  RETURN_IF_ERROR(sentry::PlatformSupports(policy, platform));
   return platform;
 }
 
@@ -169,16 +166,21 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   // write rule, and a built-in profile's name on an edited profile does not
   // parse back (`exec` would fail). That rule changes no filter option.
   record.policy = config::DumpPolicy(policy);
-  ASSIGN_OR_RETURN(sentry::Platform platform, ResolvePlatform(spec, options.platform, policy));
+  ASSIGN_OR_RETURN(sentry::Platform platform, ResolvePlatform(spec, options.platform));
   record.platform = sentry::PlatformName(platform);
   config::ApplyPolicyToSpec(policy, spec);
+  const sentry::FilterOptions filter_options = sentry::FilterOptionsFor(policy, platform);
+  if (sentry::CredentialsFixed(filter_options)) spec.process->no_new_privileges = true;
+  const bool traced = filter_options.traced;
   ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options, dir));
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
-  ASSIGN_OR_RETURN(CompiledFilter sentry,
-                   sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy, platform)));
+  ASSIGN_OR_RETURN(CompiledFilter sentry, sentry::BuildSentryFilter(filter_options));
+  ASSIGN_OR_RETURN(CompiledFilter channel_guard, sentry::BuildChannelGuardFilter());
+  const PtracePlatform ptrace{.channel_fd = sentry::kDescriptorChannelFd,
+                              .channel_guard = &channel_guard};
   // From the policy the sentry enforces (with the working directory's rule).
   const config::LandlockRuleset landlock = LandlockRulesForContainer(policy);
   UniqueFd console;
@@ -201,8 +203,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                                       .console_socket = console.Get(),
                                                       .seccomp = seccomp ? &*seccomp : nullptr,
                                                       .sentry = &sentry,
-                                                      .sentry_traced =
-                                                          platform == sentry::Platform::kPtrace,
+                                                      .ptrace = traced ? &ptrace : nullptr,
                                                       .landlock = landlock.handled != 0
                                                                       ? &landlock
                                                                       : nullptr},

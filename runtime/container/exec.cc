@@ -97,15 +97,17 @@ namespace {
 
 // Gives the exec'd process to the container's supervisor, whose sentry
 // serves it: a copy of its listener (descriptor `number` in it), or on the
-// ptrace platform a pidfd, for the supervisor to trace it by.
+// ptrace platform a pidfd, for the supervisor to trace it by, and the
+// number of the sentry's end of its descriptor channel in it.
 Result<void> HandToSupervisor(const StateDir& dir, pid_t pid, const Message& announcement) {
   ASSIGN_OR_RETURN(UniqueFd process, PidfdOpen(pid));
   if (announcement.type == MessageType::kSentryTracee) {
-    RETURN_IF_ERROR_WRAP(shim::CallControl(dir.ControlSocketPath(), "tracee", process.Get()),
+    RETURN_IF_ERROR_WRAP(shim::CallControl(dir.ControlSocketPath(),
+                                           StrCat("tracee ", announcement.text), process.Get()),
                          "hand the exec'd process to the sentry");
     return {};
   }
-  ASSIGN_OR_RETURN(int fd, ListenerNumber(announcement));
+  ASSIGN_OR_RETURN(int fd, AnnouncedDescriptor(announcement.text));
   ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(process.Get(), fd));
   RETURN_IF_ERROR_WRAP(shim::CallControl(dir.ControlSocketPath(), "listener", listener.Get()),
                        "hand the exec'd process to the sentry");
@@ -120,16 +122,16 @@ Result<config::Process> ContainerProcess(const std::string& root, const std::str
   return *spec.process;
 }
 
-Result<int> ExecInContainer(const ExecOptions& options) {
-  ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(options.root, options.id));
+Result<int> ExecInContainer(const ExecOptions& requested) {
+  ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(requested.root, requested.id));
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
-  RETURN_IF_ERROR(CheckTransition(Verb::kExec, CurrentStatus(record), options.id));
+  RETURN_IF_ERROR(CheckTransition(Verb::kExec, CurrentStatus(record), requested.id));
   ASSIGN_OR_RETURN(config::Spec spec, dir.LoadConfig());
   ASSIGN_OR_RETURN(UniqueFd init, PidfdOpen(record.init_pid));
   if (!ProcessAlive(record.init_pid, record.init_start)) {
-    return Fail(StrCat("container ", Quote(options.id), " is stopped: container not running"));
+    return Fail(StrCat("container ", Quote(requested.id), " is stopped: container not running"));
   }
-  if (options.process.terminal && options.console_socket.empty()) {
+  if (requested.process.terminal && requested.console_socket.empty()) {
     return Fail("process.terminal is true but no --console-socket was given");
   }
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
@@ -139,8 +141,15 @@ Result<int> ExecInContainer(const ExecOptions& options) {
   ASSIGN_OR_RETURN(sentry::Platform platform,
                    record.platform.empty() ? sentry::Platform::kUnotify
                                            : sentry::ParsePlatform("platform", record.platform));
-  ASSIGN_OR_RETURN(CompiledFilter sentry,
-                   sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy, platform)));
+  const sentry::FilterOptions filter_options = sentry::FilterOptionsFor(policy, platform);
+  ASSIGN_OR_RETURN(CompiledFilter sentry, sentry::BuildSentryFilter(filter_options));
+  ASSIGN_OR_RETURN(CompiledFilter channel_guard, sentry::BuildChannelGuardFilter());
+  const PtracePlatform ptrace{.channel_fd = sentry::kDescriptorChannelFd,
+                              .channel_guard = &channel_guard};
+  const bool traced = filter_options.traced;
+  // As for the init (create.cc).
+  ExecOptions options = requested;
+  if (sentry::CredentialsFixed(filter_options)) options.process.no_new_privileges = true;
   // The same ruleset as the init's: from the policy the supervisor's sentry
   // enforces, which has the working directory's rule create added.
   config::AddImpliedRules(policy, spec);
@@ -160,7 +169,7 @@ Result<int> ExecInContainer(const ExecOptions& options) {
                  LaunchOptions{.preserve_fds = options.preserve_fds,
                                .seccomp = seccomp ? &*seccomp : nullptr,
                                .sentry = &sentry,
-                               .sentry_traced = platform == sentry::Platform::kPtrace,
+                               .ptrace = traced ? &ptrace : nullptr,
                                .landlock = landlock.handled != 0 ? &landlock : nullptr,
                                .channel = &theirs});
   }

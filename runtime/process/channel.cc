@@ -63,12 +63,11 @@ Result<Message> Channel::Receive() const {
   return message;
 }
 
-Result<int> ListenerNumber(const Message& message) {
+Result<int> AnnouncedDescriptor(std::string_view text) {
   int fd = -1;
-  const std::string& text = message.text;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), fd);
   if (ec != std::errc() || end != text.data() + text.size() || fd < 0) {
-    return Fail(StrCat("a listener announced as ", Quote(text)));
+    return Fail(StrCat("a descriptor announced as ", Quote(text)));
   }
   return fd;
 }

@@ -28,8 +28,10 @@ struct Message {
   std::string text;
 };
 
-// The descriptor number a kSentryListener message carries.
-Result<int> ListenerNumber(const Message& message);
+// The descriptor number a kSentryListener or kSentryTracee message carries
+// (`text`): the filter's listener, or the sentry's end of the descriptor
+// channel.
+Result<int> AnnouncedDescriptor(std::string_view text);
 
 class Channel {
  public:

@@ -113,7 +113,7 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
                                LaunchOptions{.preserve_fds = options.preserve_fds,
                                              .seccomp = options.seccomp,
                                              .sentry = options.sentry,
-                                             .sentry_traced = options.sentry_traced,
+                                             .ptrace = options.ptrace,
                                              .landlock = options.landlock,
                                              .channel = &channel});
     }

@@ -12,6 +12,7 @@
 #include "config/policy/landlock_rules.h"
 #include "runtime/linux/seccomp_filter.h"
 #include "runtime/process/channel.h"
+#include "runtime/process/launch.h"
 
 namespace vigil::runtime {
 
@@ -21,7 +22,7 @@ struct InitOptions {
   int console_socket = -1;                  // connected --console-socket, for process.terminal
   const CompiledFilter* seccomp = nullptr;  // linux.seccomp, compiled; null for none
   const CompiledFilter* sentry = nullptr;   // the sentry's filter; null: no sentry
-  bool sentry_traced = false;               // LaunchOptions::sentry_traced
+  const PtracePlatform* ptrace = nullptr;   // LaunchOptions::ptrace
   const config::LandlockRuleset* landlock = nullptr;  // the policy's; null: none
 };
 

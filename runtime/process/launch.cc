@@ -1,5 +1,10 @@
 #include "runtime/process/launch.h"
 
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "runtime/linux/exec.h"
@@ -17,6 +22,23 @@ Result<void> InstallProfile(const LaunchOptions& options) {
   return LoadSeccomp(*options.seccomp).map([](UniqueFd) {});
 }
 
+// The ptrace platform's descriptor channel: a socket pair whose one end
+// the process keeps as descriptor `number` for good (not close-on-exec: its
+// programs need it), and whose other end goes to the sentry, which sends
+// the files it opens for the process through it. Returns the sentry's end.
+Result<UniqueFd> OpenDescriptorChannel(int number) {
+  int ends[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) {
+    return FailErrno("socketpair for the sentry's descriptor channel");
+  }
+  UniqueFd kept(ends[0]), sentry_end(ends[1]);
+  if (::dup3(kept.Get(), number, 0) < 0) {
+    return FailErrno(StrCat("the ptrace platform keeps descriptor ", number,
+                            " for the sentry, which needs RLIMIT_NOFILE above it"));
+  }
+  return sentry_end;
+}
+
 // From here on every syscall of this process goes through the sentry's
 // filter. The runtime takes its own copy of the listener (pidfd_getfd) from
 // the number announced here, hands it to the sentry, and says proceed; only
@@ -25,10 +47,17 @@ Result<void> InstallProfile(const LaunchOptions& options) {
 // mediated syscall without a tracer would fail with ENOSYS.
 Result<void> InstallSentry(const LaunchOptions& options) {
   if (options.sentry == nullptr) return {};
-  if (options.sentry_traced) {
-    RETURN_IF_ERROR(options.channel->Send(MessageType::kSentryTracee));
+  if (const PtracePlatform* ptrace = options.ptrace; ptrace != nullptr) {
+    if (ptrace->channel_fd < 3 + options.preserve_fds) {
+      return Fail(StrCat("--preserve-fds=", options.preserve_fds, " reaches descriptor ",
+                         ptrace->channel_fd, ", which the ptrace platform keeps for the sentry"));
+    }
+    ASSIGN_OR_RETURN(UniqueFd channel, OpenDescriptorChannel(ptrace->channel_fd));
+    RETURN_IF_ERROR(options.channel->Send(MessageType::kSentryTracee, StrCat(channel.Get())));
     RETURN_IF_ERROR(options.channel->Expect(MessageType::kProceed));
-    return LoadSeccomp(*options.sentry).map([](UniqueFd) {});
+    channel.Reset();  // the sentry has its copy
+    RETURN_IF_ERROR(LoadSeccomp(*options.sentry).map([](UniqueFd) {}));
+    return LoadSeccomp(*ptrace->channel_guard).map([](UniqueFd) {});
   }
   ASSIGN_OR_RETURN(UniqueFd listener, LoadSeccomp(*options.sentry));
   RETURN_IF_ERROR(options.channel->Send(MessageType::kSentryListener, StrCat(listener.Get())));
@@ -64,7 +93,14 @@ Result<void> BecomeAndExec(const config::Process& process, const std::string& ex
   if (process.no_new_privileges) RETURN_IF_ERROR(InstallSeccomp(options));
   // No descriptor of the runtime's survives into the container
   // (CVE-2024-21626 leaked one as the cwd).
-  RETURN_IF_ERROR(CloexecFrom(3 + static_cast<unsigned>(options.preserve_fds)));
+  const unsigned first_closed = 3 + static_cast<unsigned>(options.preserve_fds);
+  if (options.ptrace == nullptr || options.sentry == nullptr) {
+    RETURN_IF_ERROR(CloexecFrom(first_closed));
+  } else {
+    const auto kept = static_cast<unsigned>(options.ptrace->channel_fd);
+    if (first_closed <= kept) RETURN_IF_ERROR(CloexecRange(first_closed, kept - 1));
+    RETURN_IF_ERROR(CloexecFrom(std::max(first_closed, kept + 1)));
+  }
   return Exec(executable, process.args, process.env);
 }
 

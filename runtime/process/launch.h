@@ -13,20 +13,32 @@
 
 namespace vigil::runtime {
 
+// How a process serves the sentry on the ptrace platform.
+struct PtracePlatform {
+  // Where it keeps its end of the channel the sentry hands it descriptors
+  // by (sentry/ptrace/descriptor_channel.h).
+  int channel_fd = -1;
+  // The filter loaded after the sentry's that keeps the channel open
+  // (BuildChannelGuardFilter in sentry/table/sentry_filter.h).
+  const CompiledFilter* channel_guard = nullptr;
+};
+
 struct LaunchOptions {
   int preserve_fds = 0;
   // linux.seccomp, compiled by the runtime before the clone; null for none.
   const CompiledFilter* seccomp = nullptr;
   // The sentry's filter (sentry/table/sentry_filter.h); null: no sentry.
   const CompiledFilter* sentry = nullptr;
-  // The ptrace platform: the filter trace-stops instead of notifying, and
-  // the process waits to be traced before it loads it.
-  bool sentry_traced = false;
+  // The ptrace platform (null: user notification): the filter trace-stops
+  // instead of notifying, and the process waits to be traced before it
+  // loads it.
+  const PtracePlatform* ptrace = nullptr;
   // The policy's Landlock ruleset (runtime/linux/landlock.h), resolved in
   // the container's root; null: none.
   const config::LandlockRuleset* landlock = nullptr;
   // Where the sentry's listener is announced (kSentryListener), or the
-  // process asks to be traced (kSentryTracee); kProceed answers either.
+  // process asks to be traced and announces the sentry's end of its
+  // descriptor channel (kSentryTracee); kProceed answers either.
   const Channel* channel = nullptr;
 };
 

@@ -11,6 +11,12 @@ namespace vigil::sentry {
 
 enum class Platform { kUnotify, kPtrace };
 
+// On the ptrace platform, the descriptor every process of the container
+// keeps its end of the descriptor channel as (sentry/ptrace/
+// descriptor_channel.h): the highest that the common RLIMIT_NOFILE of 1024
+// allows, out of the way of the lowest-free numbers new descriptors get.
+inline constexpr int kDescriptorChannelFd = 1023;
+
 // "unotify" or "ptrace", as --platform and dev.vigil.platform spell it.
 std::string_view PlatformName(Platform platform);
 

@@ -37,6 +37,10 @@ struct Sandbox {
   std::function<bool(mode_t type, dev_t device)> device_allowed = [](mode_t, dev_t) {
     return false;
   };
+  // The workload's ids, groups and capabilities may not change: the setuid
+  // family and capset are refused (CredentialsFixed in
+  // sentry/table/sentry_filter.h).
+  bool credentials_fixed = false;
   // The init may run in an execution domain other than PER_LINUX (the
   // config sets one, or the runtime itself runs under one).
   bool personality_may_differ = false;

@@ -5,6 +5,7 @@
 // execve is checked against the exec policy first (exec.cc).
 #include <sys/syscall.h>
 
+#include <cerrno>
 #include <charconv>
 
 #include "base/strings.h"
@@ -76,6 +77,12 @@ Verdict HandleCredentials(HandlerContext& context) {
       break;
     default:
       break;  // capset: its sets are in memory, and nothing is decided on them
+  }
+  // The ptrace platform under a file policy (CredentialsFixed): every
+  // process shares a descriptor channel, which is safe only while they all
+  // keep the credentials they started with.
+  if (context.sandbox.credentials_fixed && event.number != SYS_umask) {
+    return Verdict::Fail(EPERM, Decision::kDeny);
   }
   return Verdict::Continue();
 }

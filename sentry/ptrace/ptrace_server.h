@@ -11,12 +11,11 @@
 // At a seccomp stop the thread's registers are the event; the Mediator
 // decides as for a notification, and the verdict is applied to the
 // registers: an answer skips the syscall (orig_rax = -1) and sets rax, a
-// CONTINUE lets the kernel run it. Execs are verified at PTRACE_EVENT_EXEC
-// like the other backend's (ExecApprovals). Installing a descriptor in the
-// workload needs SECCOMP_IOCTL_NOTIF_ADDFD, which only a notification
-// offers, so policies whose handlers open files for the workload (a file
-// policy, observe) are refused on this platform (PlatformSupports in
-// sentry/table/sentry_filter.h).
+// CONTINUE lets the kernel run it. A file the sentry opened for the thread
+// goes through the process's descriptor channel (descriptor_channel.h),
+// which the calls that could close it do not reach (channel_guard.h).
+// Execs are verified at PTRACE_EVENT_EXEC like the other backend's
+// (ExecApprovals).
 #pragma once
 
 #include <signal.h>
@@ -24,10 +23,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 
 #include "base/result.h"
 #include "sentry/core/sandbox.h"
 #include "sentry/loop/event_loop.h"
+#include "sentry/ptrace/descriptor_channel.h"
+#include "sentry/ptrace/injection.h"
 #include "sentry/serve/backend.h"
 #include "sentry/serve/exec_approvals.h"
 #include "sentry/serve/mediator.h"
@@ -41,28 +43,51 @@ class PtraceServer final : public Backend {
   PtraceServer& operator=(const PtraceServer&) = delete;
 
   // Seizes process `pid`, which waits to load the filter (single-threaded,
-  // as the init and an exec'd process are then).
-  Result<void> Adopt(pid_t pid, UniqueFd listener) override;
+  // as the init and an exec'd process are then). `channel` is the sentry's
+  // end of its descriptor channel; without one, files opened for it fail
+  // with ENOSYS.
+  Result<void> Adopt(pid_t pid, UniqueFd channel) override;
   bool OnChildEvent(const siginfo_t& child) override;
   void AssumePersonalityMayDiffer() override { mediator_.AssumePersonalityMayDiffer(); }
 
-  // Threads held in a seccomp stop while their syscall is decided.
+  // Threads held in a seccomp stop while their syscall is decided, and
+  // threads running syscalls the sentry injected.
   std::size_t held() const { return held_.size(); }
+  std::size_t injecting() const { return injections_.size(); }
 
  private:
+  struct Injecting {
+    Injection injection;
+    DescriptorChannel* channel = nullptr;  // the channel it receives on, if any
+  };
+
   void OnSeccompStop(pid_t tid);
+  void OnSyscallStop(pid_t tid);
   void OnExec(pid_t pid);
+  void OnExit(pid_t tid);
   void Serve(pid_t tid, std::uint64_t hold, const SyscallEvent& event);
   // Whether `tid` is still held in the stop `hold` (not killed since).
   bool StillHeld(pid_t tid, std::uint64_t hold) const;
   // Applies `verdict` to the held thread and lets it go on.
   void Release(pid_t tid, const Verdict& verdict);
+  // Runs `injection` in the held thread; `channel` is busy until it ends.
+  void Inject(pid_t tid, Injection injection, DescriptorChannel* channel);
+  // A kInstallFd verdict: the file goes through the thread's channel.
+  void Install(pid_t tid, std::uint64_t hold, const SyscallEvent& event,
+               std::shared_ptr<Mediator::Decided> decided);
+  void SendAndReceive(pid_t tid, std::uint64_t hold, const SyscallEvent& event,
+                      std::shared_ptr<Mediator::Decided> decided, DescriptorChannel& channel,
+                      std::shared_ptr<UniqueFd> peer);
+  // Answers a held thread whose verdict could not be applied as decided.
+  void Refuse(pid_t tid, const SyscallEvent& event, Mediator::Decided& decided, int error);
 
   EventLoop& loop_;
   const Sandbox& sandbox_;
   Mediator mediator_;
   ExecApprovals execs_;
+  DescriptorChannels channels_;
   std::map<pid_t, std::uint64_t> held_;  // tid -> which stop (a serial)
+  std::map<pid_t, Injecting> injections_;
   std::uint64_t next_hold_ = 1;
 };
 

@@ -10,6 +10,8 @@ std::optional<Stop> StopOf(const siginfo_t& child) {
   return Stop{.pid = child.si_pid, .event = child.si_status >> 8, .signal = child.si_status & 0xff};
 }
 
+bool IsSyscallStop(const Stop& stop) { return stop.event == 0 && stop.signal == (SIGTRAP | 0x80); }
+
 bool IsExit(const siginfo_t& child) {
   return child.si_code == CLD_EXITED || child.si_code == CLD_KILLED || child.si_code == CLD_DUMPED;
 }

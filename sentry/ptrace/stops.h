@@ -20,6 +20,10 @@ struct Stop {
 // The stop `child` reports; nullopt for anything but a ptrace stop.
 std::optional<Stop> StopOf(const siginfo_t& child);
 
+// Whether `stop` is a syscall entry or exit stop (PTRACE_SYSCALL, with
+// PTRACE_O_TRACESYSGOOD).
+bool IsSyscallStop(const Stop& stop);
+
 // Whether `child` reports the end of a task (exited or killed).
 bool IsExit(const siginfo_t& child);
 

@@ -155,14 +155,44 @@ FilterOptions FilterOptionsFor(const config::Policy& policy, Platform platform) 
           .traced = platform == Platform::kPtrace};
 }
 
-Result<void> PlatformSupports(const config::Policy& policy, Platform platform) {
-  if (platform == Platform::kPtrace && FilterOptionsFor(policy).mediate_files) {
-    return Fail(StrCat("--platform=ptrace: policy ", Quote(policy.name),
-                       " mediates files (files.default, files.rules or observe), and handing the "
-                       "workload the files the sentry opens needs seccomp user notification; "
-                       "use the default platform"));
+Result<runtime::CompiledFilter> BuildChannelGuardFilter() {
+  runtime::SeccompContext filter(seccomp_init(SCMP_ACT_ALLOW));
+  if (!filter) return Fail("libseccomp could not create the channel guard's filter");
+  if (int rc = seccomp_attr_set(filter.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS); rc < 0) {
+    return FailErrno(-rc, "libseccomp: set a filter attribute");
   }
-  return {};
+  // Descriptors are unsigned int: only the low 32 bits name one.
+  constexpr std::uint64_t kChannel = kDescriptorChannelFd;
+  constexpr std::uint64_t kLow32 = 0xffffffff;
+  auto names_channel = [](unsigned arg) {
+    return scmp_arg_cmp{.arg = arg, .op = SCMP_CMP_MASKED_EQ, .datum_a = kLow32, .datum_b = kChannel};
+  };
+  auto trace = [&](int number, const std::vector<scmp_arg_cmp>& conditions) -> Result<void> {
+    int rc = seccomp_rule_add_array(filter.get(), SCMP_ACT_TRACE(0), number,
+                                    static_cast<unsigned>(conditions.size()), conditions.data());
+    if (rc < 0) return FailErrno(-rc, "libseccomp: add a channel guard rule");
+    return {};
+  };
+  for (int number : {SCMP_SYS(close), SCMP_SYS(dup), SCMP_SYS(fcntl)}) {
+    RETURN_IF_ERROR(trace(number, {names_channel(0)}));
+  }
+  for (int number : {SCMP_SYS(dup2), SCMP_SYS(dup3)}) {
+    RETURN_IF_ERROR(trace(number, {names_channel(0)}));
+    RETURN_IF_ERROR(trace(number, {names_channel(1)}));
+  }
+  // A range over the channel, or bounds with high bits the kernel ignores
+  // (the sentry works out what they cover).
+  RETURN_IF_ERROR(trace(SCMP_SYS(close_range),
+                        {SCMP_A0(SCMP_CMP_LE, kChannel), SCMP_A1(SCMP_CMP_GE, kChannel)}));
+  RETURN_IF_ERROR(trace(SCMP_SYS(close_range), {SCMP_A0(SCMP_CMP_GT, kLow32)}));
+  RETURN_IF_ERROR(trace(SCMP_SYS(close_range), {SCMP_A1(SCMP_CMP_GT, kLow32)}));
+  runtime::CompiledFilter compiled;
+  ASSIGN_OR_RETURN(compiled.program, runtime::ExportBpf(filter.get()));
+  return compiled;
+}
+
+bool CredentialsFixed(const FilterOptions& options) {
+  return options.traced && options.mediate_files;
 }
 
 }  // namespace vigil::sentry

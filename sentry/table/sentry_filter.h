@@ -34,10 +34,23 @@ Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options);
 FilterOptions FilterOptionsFor(const config::Policy& policy,
                                Platform platform = Platform::kUnotify);
 
-// Whether `platform` can enforce `policy`; if not, one line that says why.
-// The ptrace platform cannot hand the workload a file the sentry opened
-// (that takes SECCOMP_IOCTL_NOTIF_ADDFD), so it refuses policies that
-// mediate files.
-Result<void> PlatformSupports(const config::Policy& policy, Platform platform);
+// The ptrace platform's second filter, loaded after the sentry's: the calls
+// that could close or replace the descriptor channel (kDescriptorChannelFd)
+// trace-stop when they name it, and the sentry answers them as if it were
+// not open (sentry/ptrace/channel_guard.h); everything else it allows, so
+// the sentry's filter decides. A filter of its own because its rules need
+// "allow unless": libseccomp gives no precedence between the overlapping
+// rules that would take in one filter, while across filters the kernel
+// takes the stricter verdict (TRACE over ALLOW).
+Result<runtime::CompiledFilter> BuildChannelGuardFilter();
+
+// Whether the workload's credentials must stay as they started: on the
+// ptrace platform under a policy that mediates files. There the sentry
+// hands a process the files it opens through a descriptor channel that all
+// the threads and children of that process share, so any of them could
+// take a file opened for another; that is harmless only while they all
+// have the same credentials. So the setuid family and capset are refused
+// (EPERM) and no_new_privileges is set: an exec cannot raise them either.
+bool CredentialsFixed(const FilterOptions& options);
 
 }  // namespace vigil::sentry

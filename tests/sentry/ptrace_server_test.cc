@@ -6,12 +6,20 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/close_range.h>
+
 #include <cerrno>
+#include <cstdio>
+#include <filesystem>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -21,6 +29,7 @@
 #include "base/strings.h"
 #include "base/unique_fd.h"
 #include "runtime/linux/seccomp_filter.h"
+#include "sentry/core/platform.h"
 #include "sentry/table/sentry_filter.h"
 
 namespace vigil::sentry {
@@ -39,21 +48,36 @@ std::string NodeName() {
 
 // A child that, once told, loads the sentry's filter (mediated syscalls
 // trace-stop) and runs `body`, which reports on a pipe.
+// With `channel`, it holds a descriptor channel as the runtime sets one up
+// (runtime/process/launch.cc), whose sentry end is channel_end().
 class TracedChild {
  public:
-  explicit TracedChild(const std::function<void(int report)>& body) {
-    Result<runtime::CompiledFilter> filter = BuildSentryFilter({.traced = true});
+  explicit TracedChild(const std::function<void(int report)>& body,
+                       FilterOptions options = {.traced = true}, bool channel = false) {
+    Result<runtime::CompiledFilter> filter = BuildSentryFilter(options);
     EXPECT_TRUE(filter);
     EXPECT_FALSE(filter->has_notify);
-    int go[2], reports[2];
+    Result<runtime::CompiledFilter> guard = BuildChannelGuardFilter();
+    EXPECT_TRUE(guard);
+    int go[2], reports[2], ends[2] = {-1, -1};
     EXPECT_EQ(::pipe2(go, O_CLOEXEC), 0);
     EXPECT_EQ(::pipe2(reports, O_CLOEXEC), 0);
+    if (channel) {
+      EXPECT_EQ(::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends), 0);
+    }
     pid_ = ::fork();
     if (pid_ == 0) {
+      if (channel) {
+        if (::dup3(ends[0], kDescriptorChannelFd, 0) < 0) ::_exit(103);
+        ::close(ends[0]);
+        ::close(ends[1]);
+        Report(reports[1], "");  // set up: the test may adopt it now
+      }
       ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
       char c;
       if (::read(go[0], &c, 1) != 1) ::_exit(102);
       if (!runtime::LoadSeccomp(*filter)) ::_exit(100);
+      if (channel && !runtime::LoadSeccomp(*guard)) ::_exit(100);
       body(reports[1]);
       ::_exit(0);
     }
@@ -61,7 +85,15 @@ class TracedChild {
     ::close(reports[1]);
     go_.Reset(go[1]);
     reports_.Reset(reports[0]);
+    if (channel) {
+      ::close(ends[0]);
+      channel_end_.Reset(ends[1]);
+      char ready;
+      EXPECT_EQ(::read(reports_.Get(), &ready, 1), 1);
+    }
   }
+
+  UniqueFd channel_end() { return std::move(channel_end_); }
   ~TracedChild() {
     if (!exit_) ::waitpid(pid_, nullptr, 0);
   }
@@ -94,7 +126,7 @@ class TracedChild {
 
  private:
   pid_t pid_ = -1;
-  UniqueFd go_, reports_;
+  UniqueFd go_, reports_, channel_end_;
   std::optional<siginfo_t> exit_;
 };
 
@@ -209,16 +241,167 @@ TEST_F(PtraceServerTest, ExecsAreCheckedAndVerified) {
   EXPECT_EQ(child.ServeUntilExit(*loop_, &server), "false: 42\ntrue: 0\n");
 }
 
-TEST(PlatformSupportsTest, FilePoliciesNeedUserNotification) {
-  constexpr Platform kPtrace = Platform::kPtrace;
-  EXPECT_TRUE(PlatformSupports(*config::BuiltinPolicy("default"), kPtrace));
-  Result<void> agent = PlatformSupports(*config::BuiltinPolicy("agent"), kPtrace);
-  ASSERT_FALSE(agent);
-  EXPECT_NE(agent.error().message.find("--platform=ptrace"), std::string::npos);
-  EXPECT_FALSE(PlatformSupports(*config::BuiltinPolicy("audit-only"), kPtrace));
-  EXPECT_TRUE(PlatformSupports(*config::BuiltinPolicy("agent"), Platform::kUnotify));
-  EXPECT_TRUE(PlatformSupports(*config::ParsePolicy(R"({"network": {"egress": "deny"}})"), kPtrace))
-      << "network handlers act on the workload's own socket";
+// What a child under a file policy reads from `path` through the sentry:
+// its first line, or the errno of the open.
+std::string FirstLine(const char* path, int flags = O_RDONLY) {
+  int fd = ::open(path, flags);
+  if (fd < 0) return StrCat("errno ", errno);
+  char buffer[256];
+  ssize_t n = ::read(fd, buffer, sizeof buffer - 1);
+  ::close(fd);
+  if (n < 0) return StrCat("read errno ", errno);
+  std::string text(buffer, static_cast<std::size_t>(n));
+  return text.substr(0, text.find('\n'));
+}
+
+class PtraceFilesTest : public PtraceServerTest {
+ protected:
+  void SetUp() override {
+    PtraceServerTest::SetUp();
+    char dir[] = "/tmp/vigil-ptrace-files-XXXXXX";
+    ASSERT_NE(::mkdtemp(dir), nullptr);
+    dir_ = dir;
+    for (const char* name : {"a", "b", "c", "d", "secret"}) {
+      std::string path = dir_ + "/" + name;
+      FILE* f = std::fopen(path.c_str(), "w");
+      ASSERT_NE(f, nullptr);
+      std::fprintf(f, "%s\n", name);
+      std::fclose(f);
+    }
+    SetPolicy(StrCat(R"({"files": {"default": "read", "rules": [{"path": ")", dir_,
+                     R"(/secret", "access": "hidden"}]}})"));
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  static constexpr FilterOptions kFiles{.mediate_files = true, .traced = true};
+
+  std::string Path(const char* name) const { return dir_ + "/" + name; }
+
+  // Runs `body` in a traced child with a descriptor channel, under the
+  // file policy; what it reported.
+  std::string Run(const std::function<void(int report)>& body) {
+    PtraceServer& server = Server();
+    TracedChild child(body, kFiles, /*channel=*/true);
+    Result<void> adopted = server.Adopt(child.pid(), child.channel_end());
+    EXPECT_TRUE(adopted) << adopted.error().message;
+    child.Go();
+    std::string out = child.ServeUntilExit(*loop_, &server);
+    EXPECT_TRUE(child.exit() && child.exit()->si_code == CLD_EXITED && child.exit()->si_status == 0)
+        << out << " code " << (child.exit() ? child.exit()->si_code : -1) << " status "
+        << (child.exit() ? child.exit()->si_status : -1);
+    EXPECT_EQ(server.held(), 0u);
+    EXPECT_EQ(server.injecting(), 0u);
+    return out;
+  }
+
+  std::string dir_;
+};
+
+// The files the sentry opens reach the workload through its channel, as
+// the lowest free descriptor, with O_CLOEXEC as asked.
+TEST_F(PtraceFilesTest, TheWorkloadGetsTheFilesTheSentryOpens) {
+  const std::string a = Path("a"), secret = Path("secret");
+  std::string out = Run([&](int report) {
+    Report(report, FirstLine(a.c_str()));
+    Report(report, FirstLine(secret.c_str()));
+    for (int flags : {O_RDONLY | O_CLOEXEC, O_RDONLY}) {
+      const int lowest_free = ::dup(0);
+      ::close(lowest_free);
+      int fd = ::open(a.c_str(), flags);
+      Report(report, StrCat(fd == lowest_free ? "lowest" : StrCat("fd ", fd), " cloexec ",
+                            ::fcntl(fd, F_GETFD) & FD_CLOEXEC));
+    }
+  });
+  EXPECT_EQ(out, StrCat("a\nerrno ", ENOENT, "\nlowest cloexec 1\nlowest cloexec 0\n"));
+}
+
+// Closing everything (close_range(3, ~0U), as Python's subprocess does
+// before an exec) closes everything but the channel, which still serves;
+// the channel itself cannot be closed, duplicated or replaced.
+TEST_F(PtraceFilesTest, TheChannelOutlivesClosingEverything) {
+  const std::string b = Path("b");
+  std::string out = Run([&](int report) {
+    // Above the channel too: a descriptor limit that allows it.
+    rlimit limit{.rlim_cur = 2048, .rlim_max = 2048};
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+    int low = ::open(b.c_str(), O_RDONLY);
+    int high = ::fcntl(low, F_DUPFD, 1500);
+    int keep = ::dup(report);  // the report pipe survives on descriptor 0
+    ::dup2(keep, 0);
+    Report(0, StrCat("close ", ::close(kDescriptorChannelFd) == 0 ? 0 : errno));
+    Report(0, StrCat("dup2 onto ", ::dup2(low, kDescriptorChannelFd) >= 0 ? 0 : errno));
+    Report(0, StrCat("dup ", ::dup(kDescriptorChannelFd) >= 0 ? 0 : errno));
+    Report(0, StrCat("fcntl ", ::fcntl(kDescriptorChannelFd, F_GETFD) >= 0 ? 0 : errno));
+    Report(0, StrCat("close_range ", ::syscall(SYS_close_range, 3, ~0U, 0)));
+    Report(0, StrCat("low ", ::fcntl(low, F_GETFD) >= 0 ? 0 : errno, " high ",
+                     ::fcntl(high, F_GETFD) >= 0 ? 0 : errno));
+    Report(0, FirstLine(b.c_str()));
+    Report(0, StrCat("cloexec range ", ::syscall(SYS_close_range, 0, ~0U, CLOSE_RANGE_CLOEXEC)));
+    Report(0, StrCat("report cloexec ", ::fcntl(0, F_GETFD) & FD_CLOEXEC));
+    Report(0, FirstLine(b.c_str()));
+  });
+  EXPECT_EQ(out, StrCat("close ", EBADF, "\ndup2 onto ", EBUSY, "\ndup ", EBADF, "\nfcntl ",
+                        EBADF, "\nclose_range 0\nlow ", EBADF, " high ", EBADF,
+                        "\nb\ncloexec range 0\nreport cloexec 1\nb\n"));
+}
+
+// Threads and children share the channel, and files are sent on it one at
+// a time: each open gets its own file, never another thread's.
+TEST_F(PtraceFilesTest, ConcurrentOpensGetTheirOwnFiles) {
+  const std::vector<std::string> paths = {Path("a"), Path("b"), Path("c"), Path("d")};
+  std::string out = Run([&](int report) {
+    struct Worker {
+      const std::string* path;
+      int wrong = 0;
+    };
+    std::vector<Worker> workers;
+    for (const std::string& path : paths) workers.push_back({&path});
+    std::vector<pthread_t> threads(workers.size());
+    auto work = [](void* arg) -> void* {
+      auto* worker = static_cast<Worker*>(arg);
+      const std::string expected = worker->path->substr(worker->path->rfind('/') + 1);
+      for (int i = 0; i < 200; ++i) {
+        if (FirstLine(worker->path->c_str()) != expected) ++worker->wrong;
+      }
+      return nullptr;
+    };
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+      ::pthread_create(&threads[i], nullptr, work, &workers[i]);
+    }
+    pid_t forked = ::fork();
+    if (forked == 0) ::_exit(FirstLine(paths[0].c_str()) == "a" ? 0 : 1);
+    int status = 0;
+    ::waitpid(forked, &status, 0);
+    int wrong = 0;
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+      ::pthread_join(threads[i], nullptr);
+      wrong += workers[i].wrong;
+    }
+    Report(report, StrCat("wrong ", wrong, " child ", WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+  });
+  EXPECT_EQ(out, "wrong 0 child 0\n");
+}
+
+// With credentials fixed, the setuid family and capset are refused.
+TEST_F(PtraceFilesTest, FixedCredentialsCannotChange) {
+  sandbox_.credentials_fixed = true;
+  std::string out = Run([](int report) {
+    Report(report, StrCat("setuid ", ::syscall(SYS_setuid, 0) == 0 ? 0 : errno));
+    Report(report, StrCat("setgroups ", ::syscall(SYS_setgroups, 0, nullptr) == 0 ? 0 : errno));
+    Report(report, StrCat("umask ", ::syscall(SYS_umask, 022) >= 0 ? "ok" : "refused"));
+  });
+  EXPECT_EQ(out, StrCat("setuid ", EPERM, "\nsetgroups ", EPERM, "\numask ok\n"));
+}
+
+// The descriptor channel is shared by a process tree, so a file policy on
+// this platform fixes the credentials (descriptor_channel.h).
+TEST(CredentialsFixedTest, OnlyOnThePtracePlatformUnderAFilePolicy) {
+  const config::Policy agent = *config::BuiltinPolicy("agent");
+  const config::Policy defaults = *config::BuiltinPolicy("default");
+  EXPECT_TRUE(CredentialsFixed(FilterOptionsFor(agent, Platform::kPtrace)));
+  EXPECT_TRUE(CredentialsFixed(FilterOptionsFor(*config::BuiltinPolicy("audit-only"), Platform::kPtrace)));
+  EXPECT_FALSE(CredentialsFixed(FilterOptionsFor(agent, Platform::kUnotify)));
+  EXPECT_FALSE(CredentialsFixed(FilterOptionsFor(defaults, Platform::kPtrace)));
 }
 
 }  // namespace
