@@ -54,11 +54,6 @@ class HostListener {
   int accepted_ = 0;
 };
 
-// Why a test is skipped on the ptrace platform, which refuses file
-// policies (its own test, FilePoliciesAreRefusedOnThePtracePlatform).
-constexpr const char* kFilesNeedUnotify =
-    "files are mediated: the ptrace platform cannot hand the workload the files it opens";
-
 class SentryTest : public RuntimeTest {
  protected:
   void ExpectHostLoopbackRefused(const std::string& policy_annotation);
@@ -111,7 +106,6 @@ TEST_P(SentryTest, SysinfoReportsTheMemoryLimit) {
 // With files mediated, /proc/meminfo, cpuinfo and stat show the container's
 // memory and CPUs rather than the host's.
 TEST_P(SentryTest, ProcShowsTheContainersMemoryAndCpus) {
-  if (OnPtrace()) GTEST_SKIP() << kFilesNeedUnotify;
   BundleConfig config;
   config.resources_json =
       R"({"memory": {"limit": 100663296}, "cpu": {"quota": 100000, "period": 100000}})";
@@ -189,7 +183,6 @@ TEST_P(SentryTest, TheRunningSupervisorIsConfined) {
 
 // audit-only denies nothing and records every file and network call.
 TEST_P(SentryTest, AuditOnlyRecordsFilesAndConnectionsAndDeniesNothing) {
-  if (OnPtrace()) GTEST_SKIP() << kFilesNeedUnotify;
   std::ofstream(bundle_ + "/rootfs/etc/motd") << "hello\n";
   BundleConfig config;
   config.readonly_root = false;
@@ -292,7 +285,6 @@ void SentryTest::ExpectHostLoopbackRefused(const std::string& policy_annotation)
 }
 
 TEST_P(SentryTest, AgentPolicyDeniesEgressToTheHostsLoopbackAndAuditsIt) {
-  if (OnPtrace()) GTEST_SKIP() << kFilesNeedUnotify;
   ExpectHostLoopbackRefused(R"({"dev.vigil.policy": "agent"})");
 }
 
@@ -300,21 +292,6 @@ TEST_P(SentryTest, AgentPolicyDeniesEgressToTheHostsLoopbackAndAuditsIt) {
 // connect is decided on the copied address.
 TEST_P(SentryTest, EgressPolicyDeniesTheHostsLoopbackAndAuditsIt) {
   ExpectHostLoopbackRefused(R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\"}}"})");
-}
-
-// A policy the ptrace platform cannot enforce is refused at create with
-// one line that says why, and nothing is left behind.
-TEST_P(SentryTest, FilePoliciesAreRefusedOnThePtracePlatform) {
-  if (!OnPtrace()) GTEST_SKIP() << "the ptrace platform's refusal";
-  BundleConfig config;
-  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
-  WriteConfig(config);
-  const std::string id = NewId();
-  Outcome created = Create(id);
-  EXPECT_FALSE(created.ok());
-  EXPECT_THAT(created.err, HasSubstr("--platform=ptrace: policy \"agent\" mediates files"));
-  EXPECT_EQ(std::count(created.err.begin(), created.err.end(), '\n'), 1) << created.err;
-  ExpectFailedCreateLeftNothing(id);
 }
 
 TEST_P(SentryTest, DefaultPolicyLetsConnectsThrough) {
@@ -331,7 +308,12 @@ TEST_P(SentryTest, DefaultPolicyLetsConnectsThrough) {
 // With its own network namespace the container's loopback is its own, and
 // the agent profile leaves it alone.
 TEST_P(SentryTest, AgentPolicyKeepsTheContainersOwnLoopback) {
-  if (OnPtrace()) GTEST_SKIP() << kFilesNeedUnotify;
+  // Seen on the ptrace platform in about one run in ten, under any policy
+  // that mediates connect (not only this one): the client's connect
+  // succeeds and it exits 0, the server accepts and reads end of file, and
+  // "hello" is lost. Never seen on the default platform (50 runs). Not
+  // understood yet; the issue's notes have what was tried.
+  if (OnPtrace()) GTEST_SKIP() << "the ptrace platform loses this test's data now and then";
   BundleConfig config;
   config.annotations_json = R"({"dev.vigil.policy": "agent"})";
   config.readonly_root = false;
@@ -351,7 +333,6 @@ TEST_P(SentryTest, AgentPolicyKeepsTheContainersOwnLoopback) {
 // The agent profile's container: root read-only, /tmp and the working
 // directory writable but not executable, setuid without effect.
 TEST_P(SentryTest, AgentProfileConfinesWritesAndExecution) {
-  if (OnPtrace()) GTEST_SKIP() << kFilesNeedUnotify;
   std::filesystem::create_directories(bundle_ + "/rootfs/work");
   BundleConfig config;
   config.readonly_root = false;  // the profile makes it read-only
@@ -372,7 +353,6 @@ TEST_P(SentryTest, AgentProfileConfinesWritesAndExecution) {
 // agent profile gains a write rule for it, and the profile so edited no
 // longer parsed under the name "agent", so exec failed.
 TEST_P(SentryTest, ExecWorksInAnAgentContainerWithAWorkingDirectory) {
-  if (OnPtrace()) GTEST_SKIP() << kFilesNeedUnotify;
   std::filesystem::create_directories(bundle_ + "/rootfs/work");
   BundleConfig config;
   config.args = {"sleep", "1000"};
@@ -392,7 +372,6 @@ TEST_P(SentryTest, ExecWorksInAnAgentContainerWithAWorkingDirectory) {
 // A file policy: decided on the file a path resolves to, inside the
 // container, and audited.
 TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
-  if (OnPtrace()) GTEST_SKIP() << kFilesNeedUnotify;
   std::ofstream(bundle_ + "/rootfs/etc/secret") << "s3cret\n";
   std::ofstream(bundle_ + "/rootfs/etc/motd") << "hello\n";
   BundleConfig config;
@@ -419,7 +398,6 @@ TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
 // Renaming, linking or deleting a file the policy hides or keeps read-only
 // is refused like opening it; within writable places all of it works.
 TEST_P(SentryTest, FilePolicyCannotBeSidesteppedByRenameOrLink) {
-  if (OnPtrace()) GTEST_SKIP() << kFilesNeedUnotify;
   std::ofstream(bundle_ + "/rootfs/etc/secret") << "s3cret\n";
   BundleConfig config;
   config.readonly_root = false;
@@ -485,7 +463,6 @@ TEST_P(SentryTest, VerifiedExecsRunScriptsAndLeaveNothingTraced) {
 // every open mediated by the file policy: imports work, the working
 // directory is writable, the rest of the root is not.
 TEST_P(SentryTest, AgentProfileRunsPythonFromTheHostsUsr) {
-  if (OnPtrace()) GTEST_SKIP() << kFilesNeedUnotify;
   if (::access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "needs the host's python3";
   for (const char* dir : {"usr", "lib", "lib64", "work"}) {
     std::filesystem::create_directories(bundle_ + "/rootfs/" + dir);
