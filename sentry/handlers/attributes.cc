@@ -7,6 +7,7 @@
 // file's mode or owner the workload's to change.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -147,6 +148,10 @@ int Apply(const Request& request, const std::optional<std::array<timespec, 2>>& 
       if (::fstat(file, &st) != 0) return errno;
       if (S_ISDIR(st.st_mode)) return EISDIR;
       if (!S_ISREG(st.st_mode)) return EINVAL;  // and no FIFO is opened to find out
+      // truncate(2) asks the mount first; an open for writing would say
+      // ETXTBSY first for a running program.
+      struct statvfs mount {};
+      if (::fstatvfs(file, &mount) == 0 && (mount.f_flag & ST_RDONLY) != 0) return EROFS;
       UniqueFd writable(::open(self.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK));
       if (!writable) return errno;
       return ::ftruncate(writable.Get(), request.size) == 0 ? 0 : errno;
@@ -189,7 +194,8 @@ Verdict HandleAttributes(HandlerContext& context) {
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   std::string path;
   if (empty) {
-    Result<UniqueFd> held = context.tracee.Descriptor(request->dirfd);
+    Result<UniqueFd> held = no_path ? OpenFileOf(context.tracee, request->dirfd)
+                                    : context.tracee.Descriptor(request->dirfd);
     if (!held) return Failed(held.error(), Decision::kAllow);
     file = std::move(*held);
   } else {

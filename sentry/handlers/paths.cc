@@ -116,4 +116,12 @@ Result<std::string> PathInRoot(int fd, const std::string& root_path) {
   return FailErrno(EXDEV, "outside the container's root");
 }
 
+Result<UniqueFd> OpenFileOf(Tracee& tracee, int fd) {
+  ASSIGN_OR_RETURN(UniqueFd held, tracee.Descriptor(fd));
+  const int status = ::fcntl(held.Get(), F_GETFL);
+  if (status < 0) return FailErrno("fcntl a workload descriptor");
+  if ((status & O_PATH) != 0) return FailErrno(EBADF, "an O_PATH descriptor");
+  return held;
+}
+
 }  // namespace vigil::sentry

@@ -43,6 +43,11 @@ std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& th
 // `dirfd`, or its working directory for AT_FDCWD.
 Result<UniqueFd> HeldFile(Tracee& tracee, int dirfd);
 
+// The workload's descriptor `fd` for a call that acts on the open file
+// itself (fchmod, fchown, the f*xattr family): EBADF for an O_PATH one, as
+// the kernel answers (only the ptrace platform installs them).
+Result<UniqueFd> OpenFileOf(Tracee& tracee, int fd);
+
 // Where the open file `fd` is, as a path in the container whose root is at
 // `root_path` (Tracee::RootPath) — a readlink of /proc/self/fd; EXDEV if it
 // is outside; empty for a file that has no path (a pipe, a socket, an

@@ -159,7 +159,7 @@ Verdict HandleXattr(HandlerContext& context) {
   UniqueFd file;
   std::string path;
   if (request.on_descriptor) {
-    Result<UniqueFd> held = context.tracee.Descriptor(static_cast<int>(request.target));
+    Result<UniqueFd> held = OpenFileOf(context.tracee, static_cast<int>(request.target));
     if (!held) return Failed(held.error(), Decision::kAllow);
     file = std::move(*held);
   } else {

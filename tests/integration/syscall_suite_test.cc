@@ -41,20 +41,21 @@ struct KnownDifference {
 // Each entry is checked both ways: vigil must give its answer, and the
 // native run the kernel's, so an entry that no longer differs fails too.
 constexpr KnownDifference kKnownDifferences[] = {
-    {"openat2", "audit-only", "fd mode=0100644 read=hello", "-1 ENOSYS",
+    {"openat2", "audit-only,ptrace-audit-only", "fd mode=0100644 read=hello", "-1 ENOSYS",
      "under a file policy openat2 is refused with ENOSYS (its resolve flags are not mediated); "
      "callers fall back to openat (`vigil syscalls`)"},
     // O_PATH descriptors: the sentry opens the file and installs it with
-    // SECCOMP_IOCTL_NOTIF_ADDFD, whose fget() refuses O_PATH files (EBADF).
-    {"open-nofollow-path-symlink", "audit-only", "fd mode=0120777", "-1 ELOOP",
+    // SECCOMP_IOCTL_NOTIF_ADDFD, whose fget() refuses O_PATH files (EBADF);
+    // the ptrace platform's descriptor channel carries them.
+    {"open-nofollow-path-symlink", "audit-only,ptrace-audit-only", "fd mode=0120777", "-1 ELOOP",
      "O_PATH|O_NOFOLLOW on a symlink: the sentry refuses to open a link (ELOOP) and could not "
      "install an O_PATH descriptor anyway (ADDFD refuses them)"},
     {"openat-path-dirfd", "audit-only", "fd mode=0100644 read=i", "-1 EBADF",
      "an O_PATH open cannot be installed by ADDFD (EBADF)"},
-    {"newfstatat-empty-path-opath-link", "audit-only",
+    {"newfstatat-empty-path-opath-link", "audit-only,ptrace-audit-only",
      "mode=0120777 nlink=1 uid=0 gid=0 size=4 rdev=0:0", "open -1 ELOOP",
      "needs an O_PATH descriptor of a symlink, which the sentry does not install"},
-    {"readlinkat-empty-path", "audit-only", "4 file", "open -1 ELOOP",
+    {"readlinkat-empty-path", "audit-only,ptrace-audit-only", "4 file", "open -1 ELOOP",
      "needs an O_PATH descriptor of a symlink, which the sentry does not install"},
     {"readlinkat-empty-path-file", "audit-only", "-1 ENOENT", "open -1 EBADF",
      "needs an O_PATH descriptor, which ADDFD cannot install (EBADF)"},
@@ -65,20 +66,20 @@ constexpr KnownDifference kKnownDifferences[] = {
     // Magic links: paths resolve with RESOLVE_NO_MAGICLINKS (DESIGN.md §2
     // rule 4); of /proc/self's magic links only the caller's own fd/N are
     // followed, reopened from its descriptor.
-    {"stat-proc-self-exe", "audit-only", "mode=0100755", "-1 ELOOP",
+    {"stat-proc-self-exe", "audit-only,ptrace-audit-only", "mode=0100755", "-1 ELOOP",
      "following /proc/self/exe needs the caller's executable from the tracee (sentry/core), "
      "which the handlers do not have; the sentry never follows a magic link itself"},
-    {"stat-proc-self-cwd", "audit-only", "mode=040755 nlink=3 uid=0 gid=0 size=180 rdev=0:0",
+    {"stat-proc-self-cwd", "audit-only,ptrace-audit-only", "mode=040755 nlink=3 uid=0 gid=0 size=180 rdev=0:0",
      "-1 ELOOP", "a magic link other than the caller's own fd/N is not followed"},
-    {"stat-proc-self-root", "audit-only", "mode=040755 nlink=8 uid=0 gid=0 size=4096 rdev=0:0",
+    {"stat-proc-self-root", "audit-only,ptrace-audit-only", "mode=040755 nlink=8 uid=0 gid=0 size=4096 rdev=0:0",
      "-1 ELOOP", "a magic link other than the caller's own fd/N is not followed"},
     // Device nodes.
-    {"mknod-char-device", "audit-only", "0", "-1 EPERM",
+    {"mknod-char-device", "audit-only,ptrace-audit-only", "0", "-1 EPERM",
      "under a file policy the sentry makes no device nodes (EPERM), even with CAP_MKNOD: the "
      "container has the devices it was given (`vigil syscalls`, mknod)"},
-    {"mknod-block-device", "audit-only", "0", "-1 EPERM",
+    {"mknod-block-device", "audit-only,ptrace-audit-only", "0", "-1 EPERM",
      "under a file policy the sentry makes no device nodes (EPERM), even with CAP_MKNOD"},
-    {"linkat-empty-path", "audit-only", "0 mode=0100644 nlink=5 uid=0 gid=0 size=1 rdev=0:0",
+    {"linkat-empty-path", "audit-only,ptrace-audit-only", "0 mode=0100644 nlink=5 uid=0 gid=0 size=1 rdev=0:0",
      "-1 ENOENT -1 ENOENT",
      "linkat(fd, \"\", AT_EMPTY_PATH) without CAP_DAC_READ_SEARCH: Linux 6.10 allows it to the "
      "descriptor's opener (same credentials); under a file policy the sentry opened the file, "
@@ -167,19 +168,27 @@ class SentrySyscallSuiteTest : public RuntimeTest {
 
   // Compares vigil's lines under `policy` with the native ones: equal,
   // except the known differences for that policy, which must match both
-  // answers they document.
+  // answers they document. With `credentials_fixed` (the ptrace platform
+  // under a file policy: CredentialsFixed in sentry/table/sentry_filter.h)
+  // the cases that run as another user cannot switch to it (AsUser answers
+  // "drop -1 EPERM"), and there must be some.
   void ExpectSameAsNative(const std::string& native_out, const std::string& vigil_out,
-                          const std::string& policy) {
+                          const std::string& policy, bool credentials_fixed = false) {
     auto native = ParseLines(native_out);
     auto sandboxed = ParseLines(vigil_out);
     std::map<std::string, std::string> sandboxed_by_name(sandboxed.begin(), sandboxed.end());
     std::set<std::string> native_names;
     std::string differing;
     int compared = 0;
+    int cannot_switch_user = 0;
     for (const auto& [name, expected] : native) {
       native_names.insert(name);
       auto found = sandboxed_by_name.find(name);
       const std::string got = found == sandboxed_by_name.end() ? "(missing)" : found->second;
+      if (credentials_fixed && got == "drop -1 EPERM" && !expected.starts_with("drop")) {
+        ++cannot_switch_user;
+        continue;
+      }
       const KnownDifference* known = nullptr;
       for (const KnownDifference& k : kKnownDifferences) {
         if (k.name == name && AppliesTo(k, policy)) known = &k;
@@ -208,6 +217,9 @@ class SentrySyscallSuiteTest : public RuntimeTest {
       ADD_FAILURE() << "cases that differ under vigil with " << policy << ":" << differing;
     }
     EXPECT_GT(compared, 300) << "too few cases compared: the suite did not run to the end";
+    if (credentials_fixed) {
+      EXPECT_GT(cannot_switch_user, 0) << "no case ran as another user";
+    }
   }
 };
 
@@ -248,9 +260,10 @@ TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndUnderEachPolicy) {
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/tmp/suite/open/file")"));
 }
 
-// The other backend: on the ptrace platform (which takes no file policy)
-// the same program sees the same, under the default policy and under an
-// egress policy that mediates its connects and sends.
+// The other backend: on the ptrace platform the same program sees the
+// same, under the default policy, under an egress policy that mediates its
+// connects and sends, and under audit-only, where every file call is the
+// sentry's and each opened file goes through the descriptor channel.
 TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndOnThePtracePlatform) {
   Outcome native = RunSuite(kRunc, "");
   ASSERT_TRUE(native.ok()) << native;
@@ -270,6 +283,12 @@ TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndOnThePtracePlatform) {
     EXPECT_THAT(records, HasSubstr(StrCat(R"("syscall":")", syscall, R"(")")))
         << "no audit record on the ptrace platform for " << syscall;
   }
+
+  const std::string files_audit = scratch_ + "/ptrace-audit-only.jsonl";
+  Outcome observed = RunSuite(GetParam().binary, "audit-only", files_audit, ptrace);
+  ASSERT_TRUE(observed.ok()) << observed;
+  ExpectSameAsNative(native.out, observed.out, "ptrace-audit-only", /*credentials_fixed=*/true);
+  EXPECT_THAT(ReadWholeFile(files_audit), HasSubstr(R"("resolved":"/tmp/suite/open/file")"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtimes, SentrySyscallSuiteTest,

@@ -315,6 +315,17 @@ TEST_F(PtraceFilesTest, TheWorkloadGetsTheFilesTheSentryOpens) {
   EXPECT_EQ(out, StrCat("a\nerrno ", ENOENT, "\nlowest cloexec 1\nlowest cloexec 0\n"));
 }
 
+// Unlike ADDFD, the channel carries O_PATH descriptors too.
+TEST_F(PtraceFilesTest, OPathDescriptorsGoThrough) {
+  const std::string a = Path("a");
+  std::string out = Run([&](int report) {
+    int fd = ::open(a.c_str(), O_PATH);
+    Report(report, StrCat("path ", (::fcntl(fd, F_GETFL) & O_PATH) != 0 ? 1 : 0, " fchmod ",
+                          ::fchmod(fd, 0600) == 0 ? 0 : errno));
+  });
+  EXPECT_EQ(out, StrCat("path 1 fchmod ", EBADF, "\n"));
+}
+
 // Closing everything (close_range(3, ~0U), as Python's subprocess does
 // before an exec) closes everything but the channel, which still serves;
 // the channel itself cannot be closed, duplicated or replaced.

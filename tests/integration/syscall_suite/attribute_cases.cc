@@ -71,7 +71,7 @@ std::vector<Case> AttributeCases() {
       {"chmod-dir", [] { return Then(::syscall(SYS_chmod, "dir", 0700), "dir"); }},
       {"chmod-enoent", [] { return Rc(::syscall(SYS_chmod, "missing", 0644)); }},
       {"chmod-dangling", [] { return Rc(::syscall(SYS_chmod, "dangling", 0644)); }},
-      {"chmod-read-only-root", [] { return Rc(::syscall(SYS_chmod, "/bin/busybox", 0755)); }},
+      {"chmod-read-only-root", [] { return Rc(::syscall(SYS_chmod, kOnlyInTheContainer, 0755)); }},
       {"chmod-efault", [] { return Rc(::syscall(SYS_chmod, kBadPointer, 0644)); }},
       {"fchmodat-dirfd",
        [] {
@@ -122,7 +122,7 @@ std::vector<Case> AttributeCases() {
                       LstatOf("file")});
        }},
       {"chown-enoent", [] { return Rc(::syscall(SYS_chown, "missing", 0, 0)); }},
-      {"chown-read-only-root", [] { return Rc(::syscall(SYS_chown, "/bin/busybox", 0, 0)); }},
+      {"chown-read-only-root", [] { return Rc(::syscall(SYS_chown, kOnlyInTheContainer, 0, 0)); }},
       {"fchownat-nofollow",
        [] {
          return Then(::syscall(SYS_fchownat, AT_FDCWD, "dangling", 4000, 4000, AT_SYMLINK_NOFOLLOW),
@@ -172,7 +172,7 @@ std::vector<Case> AttributeCases() {
       {"truncate-dir", [] { return Rc(::syscall(SYS_truncate, "dir", 0L)); }},
       {"truncate-enoent", [] { return Rc(::syscall(SYS_truncate, "missing", 0L)); }},
       {"truncate-negative", [] { return Rc(::syscall(SYS_truncate, "file", -1L)); }},
-      {"truncate-read-only-root", [] { return Rc(::syscall(SYS_truncate, "/bin/busybox", 0L)); }},
+      {"truncate-read-only-root", [] { return Rc(::syscall(SYS_truncate, kOnlyInTheContainer, 0L)); }},
       {"truncate-unprivileged",
        [] {
          return AsUser(1000, 1000, 1000, [] { return Rc(::syscall(SYS_truncate, "secret", 0L)); });
@@ -301,7 +301,7 @@ std::vector<Case> AttributeCases() {
       {"utimensat-bad-flags",
        [] { return Rc(::syscall(SYS_utimensat, AT_FDCWD, "file", nullptr, 0x1)); }},
       {"utimensat-read-only-root",
-       [] { return Rc(::syscall(SYS_utimensat, AT_FDCWD, "/bin/busybox", nullptr, 0)); }},
+       [] { return Rc(::syscall(SYS_utimensat, AT_FDCWD, kOnlyInTheContainer, nullptr, 0)); }},
       {"utimensat-unprivileged-now",
        [] {
          // Not the owner, no write access: setting "now" is refused (EACCES),

@@ -104,7 +104,7 @@ std::vector<Case> NameCases() {
       {"unlink-enoent", [] { return Rc(::syscall(SYS_unlink, "missing")); }},
       {"unlink-dir", [] { return Rc(::syscall(SYS_unlink, "dir")); }},
       {"unlink-trailing-slash", [] { return Rc(::syscall(SYS_unlink, "file/")); }},
-      {"unlink-read-only-root", [] { return Rc(::syscall(SYS_unlink, "/bin/true")); }},
+      {"unlink-read-only-root", [] { return Rc(::syscall(SYS_unlink, kOnlyInTheContainer)); }},
       {"unlinkat-removedir-empty",
        [] { return Then(::syscall(SYS_unlinkat, AT_FDCWD, "slashed", AT_REMOVEDIR), "slashed"); }},
       {"unlinkat-removedir-nonempty",

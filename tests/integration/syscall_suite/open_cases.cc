@@ -93,7 +93,7 @@ std::vector<Case> OpenCases() {
          return opened + " after " + LstatOf("new");
        }},
       {"open-creat-read-only-root", [] { return Rc(Open("/etc/new", O_CREAT | O_WRONLY, 0644)); }},
-      {"open-write-read-only-root", [] { return Rc(Open("/bin/busybox", O_WRONLY)); }},
+      {"open-write-read-only-root", [] { return Rc(Open(kOnlyInTheContainer, O_WRONLY)); }},
       {"open-read-only-root", [] { return Described(Open("/bin", O_RDONLY | O_DIRECTORY)); }},
       {"open-proc-self-status", [] { return Fd(Open("/proc/self/status", O_RDONLY)); }},
       {"open-dev-null", [] { return Described(Open("/dev/null", O_RDWR)); }},

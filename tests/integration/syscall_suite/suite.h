@@ -24,6 +24,12 @@
 
 namespace vigil::syscall_suite {
 
+// A file on the container's read-only root that the host does not have:
+// the suite itself. Cases that try to change the read-only root name it, so
+// that a sentry resolving a path in the wrong root fails the comparison
+// (ENOENT) instead of changing the host's files.
+inline constexpr char kOnlyInTheContainer[] = "/suite";
+
 // One case: its name and what it does, returning the text after "NAME: ".
 struct Case {
   std::string name;

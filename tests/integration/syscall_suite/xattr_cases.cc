@@ -110,7 +110,7 @@ std::vector<Case> XattrCases() {
       {"setxattr-trusted-unprivileged",
        [] { return Rc(Set(SYS_setxattr, "file", "trusted.a", "x")); }},
       {"setxattr-read-only-root",
-       [] { return Rc(Set(SYS_setxattr, "/bin/busybox", "user.a", "x")); }},
+       [] { return Rc(Set(SYS_setxattr, kOnlyInTheContainer, "user.a", "x")); }},
       {"setxattr-dir",
        [] {
          return Line(
