@@ -25,13 +25,16 @@ Result<void> InstallProfile(const LaunchOptions& options) {
 // The ptrace platform's descriptor channel: a socket pair whose one end
 // the process keeps as descriptor `number` for good (not close-on-exec: its
 // programs need it), and whose other end goes to the sentry, which sends
-// the files it opens for the process through it. Returns the sentry's end.
+// the files it opens for the process through it. The kept end is shut for
+// writing: the workload can only receive what the sentry sends it. Returns
+// the sentry's end.
 Result<UniqueFd> OpenDescriptorChannel(int number) {
   int ends[2];
   if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) {
     return FailErrno("socketpair for the sentry's descriptor channel");
   }
   UniqueFd kept(ends[0]), sentry_end(ends[1]);
+  if (::shutdown(kept.Get(), SHUT_WR) != 0) return FailErrno("shutdown the descriptor channel");
   if (::dup3(kept.Get(), number, 0) < 0) {
     return FailErrno(StrCat("the ptrace platform keeps descriptor ", number,
                             " for the sentry, which needs RLIMIT_NOFILE above it"));
