@@ -235,7 +235,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
           "accept", "recvfrom", "recvmsg", "shutdown", "listen", "getsockname",
           "getpeername", "socketpair", "setsockopt", "getsockopt", "accept4", "recvmmsg"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpen, 0,
-       "resolved in the container's root, decided on the opened file against the file policy, reopened with the workload's credentials and installed with ADDFD",
+       "resolved in the container's root, decided on the opened file against the file policy, reopened with the workload's credentials and installed with ADDFD (on the ptrace platform, through the descriptor channel)",
        Names{
           "open", "creat", "openat"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kStat, 0,
