@@ -20,6 +20,7 @@
 #include "runtime/container/state_dir.h"
 #include "runtime/linux/landlock.h"
 #include "runtime/process/console.h"
+#include "sentry/table/network_scope.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/supervisor.h"
 
@@ -178,7 +179,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
 
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
   ASSIGN_OR_RETURN(CompiledFilter sentry,
-                   sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy, platform)));
+                   sentry::BuildSentryFilter(sentry::WithNetlinkReadOnly(
+                       sentry::FilterOptionsFor(policy, platform), *spec.process)));
   // From the policy the sentry enforces (with the working directory's rule).
   const config::LandlockRuleset landlock = LandlockRulesForContainer(policy);
   UniqueFd console;

@@ -28,6 +28,7 @@
 #include "runtime/process/wait.h"
 #include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
+#include "sentry/table/network_scope.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/control.h"
 
@@ -140,7 +141,8 @@ Result<int> ExecInContainer(const ExecOptions& options) {
                    record.platform.empty() ? sentry::Platform::kUnotify
                                            : sentry::ParsePlatform("platform", record.platform));
   ASSIGN_OR_RETURN(CompiledFilter sentry,
-                   sentry::BuildSentryFilter(sentry::FilterOptionsFor(policy, platform)));
+                   sentry::BuildSentryFilter(sentry::WithNetlinkReadOnly(
+                       sentry::FilterOptionsFor(policy, platform), options.process)));
   // The same ruleset as the init's: from the policy the supervisor's sentry
   // enforces, which has the working directory's rule create added.
   config::AddImpliedRules(policy, spec);
