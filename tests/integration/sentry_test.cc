@@ -63,6 +63,15 @@ class SentryTest : public RuntimeTest {
  protected:
   void ExpectHostLoopbackRefused(const std::string& policy_annotation);
 
+  // Gives the container's process `capability` (bounding, effective and
+  // permitted).
+  static void Grant(BundleConfig& config, const std::string& capability) {
+    for (auto* set : {&config.capabilities->bounding, &config.capabilities->effective,
+                      &config.capabilities->permitted}) {
+      set->push_back(capability);
+    }
+  }
+
   bool OnPtrace() const {
     const auto& flags = GetParam().flags;
     return std::find(flags.begin(), flags.end(), "--platform=ptrace") != flags.end();
@@ -335,14 +344,9 @@ TEST_P(SentryTest, AgentPolicyKeepsTheContainersOwnLoopback) {
   BundleConfig config;
   config.annotations_json = R"({"dev.vigil.policy": "agent"})";
   config.readonly_root = false;
-  for (auto* set : {&config.capabilities->bounding, &config.capabilities->effective,
-                    &config.capabilities->permitted}) {
-    set->push_back("CAP_NET_ADMIN");  // to bring lo up
-  }
-  // With the legacy ioctl: rtnetlink is read-only in the container
-  // (NetlinkRouteIsReadOnlyEvenWithCapNetAdmin), the ioctls are not yet.
+  Grant(config, "CAP_NET_ADMIN");  // to bring lo up
   Outcome run = RunScript(config,
-                          "ifconfig lo 127.0.0.1 up && nc -l -p 9000 > /tmp/got & sleep 0.3; "
+                          "ip link set lo up && nc -l -p 9000 > /tmp/got & sleep 0.3; "
                           "echo hello | nc -w 1 127.0.0.1 9000; "
                           "for i in 1 2 3 4 5 6 7 8 9 10; do [ -s /tmp/got ] && break; sleep 0.3; done; "
                           "cat /tmp/got");
@@ -358,10 +362,7 @@ TEST_P(SentryTest, AgentPolicyKeepsTheContainersOwnLoopback) {
 // `ip link set` uses the legacy ioctls, which are not mediated.)
 TEST_P(SentryTest, NetlinkRouteIsReadOnlyEvenWithCapNetAdmin) {
   BundleConfig config;
-  for (auto* set : {&config.capabilities->bounding, &config.capabilities->effective,
-                    &config.capabilities->permitted}) {
-    set->push_back("CAP_NET_ADMIN");
-  }
+  Grant(config, "CAP_NET_ADMIN");
   Outcome run = RunScript(config,
                           "ip -o link show lo | grep -c 'lo:'; "
                           "ip addr add 10.9.9.9/32 dev lo 2>&1; "

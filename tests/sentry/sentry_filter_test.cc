@@ -21,9 +21,9 @@
 namespace vigil::sentry {
 namespace {
 
-// Runs `body` in a child under the sentry's filter; returns its wait status.
-// Nobody serves the listener, so `body` must not make a mediated syscall.
-int RunFiltered(const std::function<int()>& body) {
+// Runs `body` in a child under the sentry's filter, given its listener;
+// returns the child's wait status.
+int RunServed(const std::function<int(int listener)>& body) {
   Result<runtime::CompiledFilter> filter = BuildSentryFilter({});
   EXPECT_TRUE(filter) << filter.error().message;
   pid_t pid = ::fork();
@@ -31,11 +31,16 @@ int RunFiltered(const std::function<int()>& body) {
     ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     Result<UniqueFd> listener = runtime::LoadSeccomp(*filter);
     if (!listener) ::_exit(200);
-    ::_exit(body());
+    ::_exit(body(listener->Get()));
   }
   int status = 0;
   ::waitpid(pid, &status, 0);
   return status;
+}
+
+// Nobody serves the listener, so `body` must not make a mediated syscall.
+int RunFiltered(const std::function<int()>& body) {
+  return RunServed([&body](int) { return body(); });
 }
 
 // The errno of a failed call, 0 on success (closing what it returned).
@@ -110,29 +115,21 @@ TEST(SentryFilter, DeniedAndGuardedCallsFailWithTheirErrno) {
 // served here by the child's main thread, answering EADDRNOTAVAIL (an errno
 // nothing else gives) to the thread that asked.
 TEST(SentryFilter, NetlinkRouteSocketsAreMediated) {
-  Result<runtime::CompiledFilter> filter = BuildSentryFilter({});
-  ASSERT_TRUE(filter) << filter.error().message;
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    Result<UniqueFd> listener = runtime::LoadSeccomp(*filter);
-    if (!listener) ::_exit(200);
+  int status = RunServed([](int listener) {
     int seen = -1;
     std::thread asker(
         [&seen] { seen = SocketErrno(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_ROUTE); });
     seccomp_notif request{};
-    if (::ioctl(listener->Get(), SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) ::_exit(201);
+    if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) return 201;
     if (request.data.nr != SYS_socket || request.data.args[0] != AF_NETLINK ||
         request.data.args[2] != NETLINK_ROUTE) {
-      ::_exit(202);
+      return 202;
     }
     seccomp_notif_resp response{.id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
-    if (::ioctl(listener->Get(), SECCOMP_IOCTL_NOTIF_SEND, &response) != 0) ::_exit(203);
+    if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response) != 0) return 203;
     asker.join();
-    ::_exit(seen == EADDRNOTAVAIL ? 0 : 204);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+    return seen == EADDRNOTAVAIL ? 0 : 204;
+  });
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
