@@ -1,12 +1,16 @@
 #include "shim/self_confinement.h"
 
+#include <linux/netlink.h>
 #include <malloc.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/strings.h"
@@ -17,9 +21,10 @@ namespace vigil::shim {
 namespace {
 
 // Grouped by what needs them. Kept out on purpose: execve, clone, fork,
-// process_vm_*, mount and friends, setns, unshare, chroot, bpf,
+// process_vm_*, mount and friends, setns (but for kWithArguments), unshare, chroot, bpf,
 // perf_event_open, io_uring, keyctl, modules, reboot, setuid/setgid (only
-// the filesystem ids are switched), personality. ptrace is allowed only for
+// the filesystem ids are switched, and the effective uid as kWithArguments
+// says), personality. ptrace is allowed only for
 // the requests in kPtraceRequests.
 constexpr std::string_view kAllowed[] = {
     // The event loop: epoll, timers, signals, the control socket.
@@ -53,6 +58,37 @@ constexpr std::string_view kAllowed[] = {
     "getuid", "geteuid", "getgid", "getegid", "sched_yield",
 };
 
+// Allowed only with these arguments (masked to the 32 bits the kernel
+// reads). NETLINK_ROUTE sockets, opened by the sentry in the container's
+// network namespace as an opener without CAP_NET_ADMIN
+// (sentry/handlers/netlink.h): joining a network namespace and back, the
+// one socket kind, and the effective uid alone (an outsider's for the
+// opening). The namespace fd cannot be pinned (dup3 could put another
+// there); what a joined namespace offers is that socket alone.
+struct ArgumentRule {
+  std::string_view name;
+  std::vector<std::pair<unsigned, std::uint64_t>> equal;  // argument index, value
+};
+const ArgumentRule kWithArguments[] = {
+    {"setns", {{1, CLONE_NEWNET}}},
+    {"socket", {{0, AF_NETLINK}, {2, NETLINK_ROUTE}}},
+    {"setresuid", {{0, 0xffffffff}, {2, 0xffffffff}}},
+};
+
+Result<void> AddArgumentRule(scmp_filter_ctx ctx, const ArgumentRule& rule) {
+  const int number = seccomp_syscall_resolve_name(std::string(rule.name).c_str());
+  if (number == __NR_SCMP_ERROR) return Fail(StrCat("seccomp: unknown syscall ", rule.name));
+  std::vector<scmp_arg_cmp> conditions;
+  for (const auto& [index, value] : rule.equal) {
+    conditions.push_back({index, SCMP_CMP_MASKED_EQ, 0xffffffff, value});
+  }
+  if (seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, number, static_cast<unsigned>(conditions.size()),
+                             conditions.data()) != 0) {
+    return Fail(StrCat("seccomp: allow ", rule.name, " with its arguments"));
+  }
+  return {};
+}
+
 // Exec verification (sentry/notify/exec_watch.h) seizes an exec'ing thread,
 // lets its stops go on, reads which thread exec'd and detaches it. Nothing
 // that reads or writes a tracee's memory or registers: a supervisor turned
@@ -85,6 +121,7 @@ Result<void> ConfineSupervisor(bool traces_workload) {
       return Fail(StrCat("seccomp: allow ", name));
     }
   }
+  for (const ArgumentRule& rule : kWithArguments) RETURN_IF_ERROR(AddArgumentRule(ctx.get(), rule));
   std::vector<long> requests(std::begin(kPtraceRequests), std::end(kPtraceRequests));
   if (traces_workload) {
     requests.insert(requests.end(), std::begin(kPtracePlatformRequests),

@@ -74,6 +74,35 @@ Result<UniqueFd> JoinContainerUts(pid_t init_pid) {
   return own;
 }
 
+Result<std::function<Result<UniqueFd>(const std::function<Result<UniqueFd>()>&)>>
+InContainerNetwork(pid_t init_pid) {
+  auto own = std::make_shared<UniqueFd>(::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
+  if (!*own) return FailErrno("open the supervisor's network namespace");
+  auto container = std::make_shared<UniqueFd>(
+      ::open(StrCat("/proc/", init_pid, "/ns/net").c_str(), O_RDONLY | O_CLOEXEC));
+  if (!*container) return FailErrno("open the container's network namespace");
+  struct stat ours {
+  }, theirs{};
+  if (::fstat(own->Get(), &ours) != 0 || ::fstat(container->Get(), &theirs) != 0) {
+    return FailErrno("stat the network namespaces");
+  }
+  if (ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino) {
+    return [](const std::function<Result<UniqueFd>()>& create) { return create(); };
+  }
+  return [own, container](const std::function<Result<UniqueFd>()>& create) -> Result<UniqueFd> {
+    if (::setns(container->Get(), CLONE_NEWNET) != 0) {
+      return FailErrno("join the container's network namespace");
+    }
+    Result<UniqueFd> made = create();
+    if (::setns(own->Get(), CLONE_NEWNET) != 0) {
+      // Whatever the supervisor did next would happen in the container's.
+      log::Error("the sentry could not return to its own network namespace");
+      ::_exit(125);
+    }
+    return made;
+  };
+}
+
 Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec& spec,
                                       const config::Policy& policy, std::uint64_t init_start,
                                       const runtime::cgroup::Cgroup& cgroup) {

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 
 #include "base/result.h"
 #include "base/unique_fd.h"
@@ -21,6 +22,13 @@ inline constexpr std::string_view kKernelReleaseAnnotation = "dev.vigil.kernel-r
 // gives the container's live names in one syscall (the workload may rename
 // itself); returns the namespace it left, for the hooks it still runs.
 Result<UniqueFd> JoinContainerUts(pid_t init_pid);
+
+// What Sandbox::in_network_namespace does for the container of `init_pid`:
+// the supervisor joins the init's network namespace for the call and
+// returns to its own (both opened now). A container that shares the
+// supervisor's namespace needs no switch.
+Result<std::function<Result<UniqueFd>(const std::function<Result<UniqueFd>()>&)>>
+InContainerNetwork(pid_t init_pid);
 
 // `policy` and `cgroup` must outlive the sandbox. `init_start` is the
 // init's start time in clock ticks since boot.

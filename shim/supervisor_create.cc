@@ -99,6 +99,7 @@ Result<void> Supervisor::StartSentry() {
                    SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start, *cgroup_));
   sandbox_.credentials_fixed =
       sentry::CredentialsFixed(sentry::FilterOptionsFor(args_.policy, Platform()));
+  ASSIGN_OR_RETURN(sandbox_.in_network_namespace, InContainerNetwork(init_pid_));
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
   audit_.emplace(std::move(log), args_.record.id, args_.policy.audit);
   auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };

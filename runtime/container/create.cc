@@ -20,6 +20,7 @@
 #include "runtime/container/state_dir.h"
 #include "runtime/linux/landlock.h"
 #include "runtime/process/console.h"
+#include "sentry/table/network_scope.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/supervisor.h"
 
@@ -169,7 +170,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   ASSIGN_OR_RETURN(sentry::Platform platform, ResolvePlatform(spec, options.platform));
   record.platform = sentry::PlatformName(platform);
   config::ApplyPolicyToSpec(policy, spec);
-  const sentry::FilterOptions filter_options = sentry::FilterOptionsFor(policy, platform);
+  const sentry::FilterOptions filter_options =
+      sentry::WithNetlinkReadOnly(sentry::FilterOptionsFor(policy, platform), *spec.process);
   if (sentry::CredentialsFixed(filter_options)) spec.process->no_new_privileges = true;
   const bool traced = filter_options.traced;
   ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options, dir));

@@ -28,6 +28,7 @@
 #include "runtime/process/wait.h"
 #include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
+#include "sentry/table/network_scope.h"
 #include "sentry/table/sentry_filter.h"
 #include "shim/control.h"
 
@@ -141,7 +142,8 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   ASSIGN_OR_RETURN(sentry::Platform platform,
                    record.platform.empty() ? sentry::Platform::kUnotify
                                            : sentry::ParsePlatform("platform", record.platform));
-  const sentry::FilterOptions filter_options = sentry::FilterOptionsFor(policy, platform);
+  const sentry::FilterOptions filter_options =
+      sentry::WithNetlinkReadOnly(sentry::FilterOptionsFor(policy, platform), requested.process);
   ASSIGN_OR_RETURN(CompiledFilter sentry, sentry::BuildSentryFilter(filter_options));
   ASSIGN_OR_RETURN(CompiledFilter channel_guard, sentry::BuildChannelGuardFilter());
   const PtracePlatform ptrace{.channel_fd = sentry::kDescriptorChannelFd,

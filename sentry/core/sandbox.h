@@ -11,6 +11,7 @@
 #include <string>
 
 #include "base/result.h"
+#include "base/unique_fd.h"
 #include "config/policy/policy.h"
 
 namespace vigil::sentry {
@@ -55,6 +56,12 @@ struct Sandbox {
   std::function<Result<utsname>()> uts_names;
   std::function<Result<ContainerMemory>()> memory;
   std::function<Result<std::uint32_t>()> process_count;
+  // Runs `create` in the container's network namespace and returns what it
+  // made (a socket belongs to the namespace it was created in); the sentry
+  // is back in its own afterwards. Unset: no socket is made for the
+  // workload.
+  std::function<Result<UniqueFd>(const std::function<Result<UniqueFd>()>& create)>
+      in_network_namespace;
 };
 
 }  // namespace vigil::sentry

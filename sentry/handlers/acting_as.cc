@@ -16,6 +16,9 @@
 namespace vigil::sentry {
 namespace {
 
+// The kernel's overflow uid (/proc/sys/kernel/overflowuid), "nobody".
+constexpr uid_t kOutsiderUid = 65534;
+
 struct CapSets {
   std::uint64_t effective = 0, permitted = 0, inheritable = 0;
 };
@@ -44,6 +47,15 @@ Result<void> SetCaps(const CapSets& caps) {
   return {};
 }
 
+// Raw setresuid, changing the effective uid alone (glibc's wrapper would
+// signal every thread to follow).
+Result<void> SetEffectiveUid(uid_t euid) {
+  if (::syscall(SYS_setresuid, static_cast<uid_t>(-1), euid, static_cast<uid_t>(-1)) != 0) {
+    return FailErrno("setresuid");
+  }
+  return {};
+}
+
 // Raw setgroups: glibc's wrapper would signal every thread to follow.
 Result<void> SetGroups(const std::vector<gid_t>& groups) {
   if (::syscall(SYS_setgroups, groups.size(), groups.data()) != 0) return FailErrno("setgroups");
@@ -58,6 +70,7 @@ struct OwnIdentity {
   uid_t fsuid = 0;
   gid_t fsgid = 0;
   mode_t umask = 0;
+  uid_t euid = 0;
 };
 
 Result<OwnIdentity> ReadOwnIdentity() {
@@ -69,6 +82,7 @@ Result<OwnIdentity> ReadOwnIdentity() {
   if (::getgroups(count, own.groups.data()) < 0) return FailErrno("getgroups");
   own.fsuid = static_cast<uid_t>(::setfsuid(static_cast<uid_t>(-1)));
   own.fsgid = static_cast<gid_t>(::setfsgid(static_cast<gid_t>(-1)));
+  own.euid = ::geteuid();
   own.umask = ::umask(0);
   ::umask(own.umask);
   return own;
@@ -114,18 +128,39 @@ Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namesp
   return acting;
 }
 
+Result<ActingAs> ActingAs::WithoutNetworkAdmin(bool over_user_namespace) {
+  const Result<OwnIdentity>& own = Own();
+  if (!own) return tl::unexpected(own.error());
+  ActingAs acting;
+  acting.active_ = true;
+  if (over_user_namespace) {
+    // The overflow uid owns no namespace. Leaving uid 0 clears the
+    // effective set (capabilities(7)); the destructor sets both back.
+    RETURN_IF_ERROR(SetEffectiveUid(kOutsiderUid));
+    acting.euid_changed_ = true;
+    acting.ids_changed_ = true;  // setresuid moved the fsuid along
+  }
+  const std::uint64_t effective = own->caps.effective & ~(std::uint64_t{1} << CAP_NET_ADMIN);
+  RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
+  acting.caps_changed_ = true;
+  return acting;
+}
+
 ActingAs::ActingAs(ActingAs&& other) noexcept
     : active_(std::exchange(other.active_, false)),
       umask_changed_(other.umask_changed_),
       groups_changed_(other.groups_changed_),
       ids_changed_(other.ids_changed_),
-      caps_changed_(other.caps_changed_) {}
+      caps_changed_(other.caps_changed_),
+      euid_changed_(other.euid_changed_) {}
 
 ActingAs::~ActingAs() {
   if (!active_) return;
   const OwnIdentity& own = *Own();  // Begin checked it
-  // Capabilities first: setting ids and groups back needs them.
-  Result<void> restored = caps_changed_ ? SetCaps(own.caps) : Result<void>();
+  // The euid first (its own saved uid, no capability needed), then the
+  // capabilities: setting ids and groups back needs them.
+  Result<void> restored = euid_changed_ ? SetEffectiveUid(own.euid) : Result<void>();
+  if (restored && caps_changed_) restored = SetCaps(own.caps);
   if (ids_changed_) {
     ::setfsuid(own.fsuid);
     ::setfsgid(own.fsgid);

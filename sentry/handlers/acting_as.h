@@ -19,6 +19,15 @@ class ActingAs {
   // `in_user_namespace`: the workload's capabilities are its user
   // namespace's, worth nothing on the host's files; none are kept then.
   static Result<ActingAs> Begin(const ThreadStatus& thread, bool in_user_namespace);
+  // The sentry's own identity without CAP_NET_ADMIN over a container's
+  // network: what a NETLINK_ROUTE socket opened now remembers as its
+  // opener (file->f_cred), so that rtnetlink refuses every change sent on
+  // it. `over_user_namespace`: the container's network belongs to a user
+  // namespace the sentry's euid owns, and the owner of a user namespace
+  // holds every capability in it whatever its effective set
+  // (user_namespaces(7)), so the euid is an outsider's for the call too
+  // (needs CAP_SETUID).
+  static Result<ActingAs> WithoutNetworkAdmin(bool over_user_namespace);
   ActingAs(ActingAs&& other) noexcept;
   ActingAs& operator=(ActingAs&&) = delete;
   ~ActingAs();
@@ -32,6 +41,7 @@ class ActingAs {
   bool groups_changed_ = false;
   bool ids_changed_ = false;
   bool caps_changed_ = false;
+  bool euid_changed_ = false;
 };
 
 }  // namespace vigil::sentry

@@ -10,6 +10,8 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleUname(context);
     case Handler::kSysinfo:
       return HandleSysinfo(context);
+    case Handler::kSocket:
+      return HandleSocket(context);
     case Handler::kConnect:
       return HandleConnect(context);
     case Handler::kSendto:

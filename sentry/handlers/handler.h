@@ -38,6 +38,7 @@ Verdict Handle(Handler handler, HandlerContext& context);
 
 Verdict HandleUname(HandlerContext& context);
 Verdict HandleSysinfo(HandlerContext& context);
+Verdict HandleSocket(HandlerContext& context);
 Verdict HandleConnect(HandlerContext& context);
 Verdict HandleSendto(HandlerContext& context);
 Verdict HandleSendmsg(HandlerContext& context);

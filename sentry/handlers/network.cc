@@ -1,4 +1,5 @@
-// connect, sendto, sendmsg and sendmmsg under an egress policy. The
+// connect, sendto, sendmsg and sendmmsg under an egress policy (or for a
+// workload that may hold CAP_NET_ADMIN, whose netlink sends go here). The
 // destination is copied once and decided on; the operation is then
 // performed by the sentry on the workload's own socket (pidfd_getfd), never
 // continued in the kernel, whose second read of the address could differ
@@ -17,6 +18,7 @@
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/destination.h"
 #include "sentry/handlers/message.h"
+#include "sentry/handlers/netlink.h"
 
 namespace vigil::sentry {
 namespace {
@@ -42,6 +44,19 @@ std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer,
   }
   if (Result<void> anchored = AnchorUnixPath(context.tracee, destination); !anchored) {
     return FromResult(anchored.error(), Decision::kAllow);
+  }
+  return std::nullopt;
+}
+
+// A netlink destination must be the kernel (NetlinkDestinationVerdict).
+// Sent to, it loses its address: with one, the kernel would count the
+// sentry's own capabilities and not the socket opener's (netlink.h).
+std::optional<Verdict> KernelOnly(int socket, Destination& destination, bool sending) {
+  if (int refused = NetlinkDestinationVerdict(socket, destination); refused != 0) {
+    return FromErrno(refused, refused == EPERM ? Decision::kDeny : Decision::kAllow);
+  }
+  if (sending && destination.family() == AF_NETLINK && IsNetlinkSocket(socket)) {
+    destination.length = 0;
   }
   return std::nullopt;
 }
@@ -89,6 +104,7 @@ Verdict HandleConnect(HandlerContext& context) {
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
   if (!socket) return FromResult(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
+  if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, false)) return *stop;
   // Connect without blocking the loop: the workload's socket is switched to
   // non-blocking for the one call (other threads could observe that for
   // microseconds) and the fiber waits for the outcome instead.
@@ -140,10 +156,13 @@ Verdict HandleSendto(HandlerContext& context) {
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
   if (!socket) return FromResult(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
+  if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
   iovec iov{.iov_base = payload.data(), .iov_len = payload.size()};
   msghdr message{};
-  message.msg_name = &destination.address;
-  message.msg_namelen = destination.length;
+  if (destination.length != 0) {
+    message.msg_name = &destination.address;
+    message.msg_namelen = destination.length;
+  }
   message.msg_iov = &iov;
   message.msg_iovlen = 1;
   return SendOnBehalf(context, socket->Get(), message, static_cast<int>(args[3]), destination);
@@ -178,6 +197,7 @@ Verdict HandleSendmsg(HandlerContext& context) {
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
   if (!socket) return FromResult(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
+  if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
   iovec iov{.iov_base = payload->data(), .iov_len = payload->size()};
   msghdr message{};
   if (destination.length != 0) {

@@ -154,8 +154,8 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "a workload may add its own filters; SECCOMP_FILTER_FLAG_NEW_LISTENER is refused (EPERM)",
        Names{
           "seccomp"}},
-      {Tier::kFast, Guard::kSocketFamilies, Scope::kAlways, Handler::kNone, 0,
-       "AF_PACKET is refused (EAFNOSUPPORT), AF_NETLINK other than NETLINK_ROUTE (EPROTONOSUPPORT), raw IP sockets (EPERM)",
+      {Tier::kMediated, Guard::kSocketFamilies, Scope::kAlways, Handler::kSocket, 0,
+       "fast but for NETLINK_ROUTE, which the sentry opens read-only in the container's network (no CAP_NET_ADMIN as opener) and installs with ADDFD; AF_PACKET is refused (EAFNOSUPPORT), other netlink protocols (EPROTONOSUPPORT), raw IP sockets (EPERM)",
        Names{
           "socket"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,

@@ -44,7 +44,8 @@ class RuleSink {
 // Every rule of a guarded syscall carries conditions, and the conditions of
 // different rules never overlap: libseccomp gives no precedence between
 // overlapping rules (an unconditional one would swallow the rest).
-Result<void> AddGuarded(RuleSink& sink, Guard guard) {
+// `route`: what socket(AF_NETLINK, *, NETLINK_ROUTE) gets.
+Result<void> AddGuarded(RuleSink& sink, Guard guard, std::uint32_t route = SCMP_ACT_ALLOW) {
   switch (guard) {
     case Guard::kNone:
     case Guard::kWithAddress:  // only mediated calls look at the address
@@ -76,8 +77,8 @@ Result<void> AddGuarded(RuleSink& sink, Guard guard) {
           RETURN_IF_ERROR(sink.Add(SCMP_ACT_ERRNO(ESOCKTNOSUPPORT), type_is(type)));
         }
       }
-      RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
-                                                SCMP_A2(SCMP_CMP_EQ, NETLINK_ROUTE)}));
+      RETURN_IF_ERROR(sink.Add(route, {SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
+                                       SCMP_A2(SCMP_CMP_EQ, NETLINK_ROUTE)}));
       RETURN_IF_ERROR(sink.Add(SCMP_ACT_ERRNO(EPROTONOSUPPORT),
                                {SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
                                 SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)}));
@@ -99,6 +100,9 @@ Result<void> AddGuarded(RuleSink& sink, Guard guard) {
 
 Result<void> AddMediated(RuleSink& sink, Guard guard, bool traced) {
   const std::uint32_t mediate = traced ? SCMP_ACT_TRACE(0) : SCMP_ACT_NOTIFY;
+  // socket: only NETLINK_ROUTE goes to the sentry, every other family
+  // keeps its fast-path answer.
+  if (guard == Guard::kSocketFamilies) return AddGuarded(sink, guard, mediate);
   if (guard != Guard::kWithAddress) return sink.Add(mediate);
   // sendto's destination pointer is a register: without one the call
   // cannot reach a new peer and stays on the fast path.

@@ -80,6 +80,8 @@ std::string_view NameOf(Handler handler) {
       return "uname";
     case Handler::kSysinfo:
       return "sysinfo";
+    case Handler::kSocket:
+      return "socket";
     case Handler::kConnect:
       return "connect";
     case Handler::kSendto:

@@ -24,7 +24,9 @@ enum class Guard : std::uint8_t {
   kNone,
   kCloneNoNamespaces,  // clone: any CLONE_NEW* flag -> EPERM
   kSeccompNoListener,  // seccomp: SECCOMP_FILTER_FLAG_NEW_LISTENER -> EPERM
-  kSocketFamilies,     // socket: AF_UNIX, AF_INET/6 stream or datagram, NETLINK_ROUTE only
+  // socket: AF_UNIX, AF_INET/6 stream or datagram, NETLINK_ROUTE only;
+  // on a mediated entry, NETLINK_ROUTE is the one mediated, the rest fast.
+  kSocketFamilies,
   kWithAddress,        // sendto: mediated only with a destination (arg 4), else fast
 };
 
@@ -42,6 +44,7 @@ enum class Handler : std::uint8_t {
   kNone,
   kUname,
   kSysinfo,
+  kSocket,  // NETLINK_ROUTE, opened read-only by the sentry
   kConnect,
   kSendto,
   kSendmsg,

@@ -2,9 +2,14 @@
 // what an escape would need is not on it, and once installed it holds.
 #include "shim/self_confinement.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/netlink.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +17,8 @@
 #include <cerrno>
 #include <set>
 #include <string>
+
+#include "base/unique_fd.h"
 
 namespace vigil::shim {
 namespace {
@@ -75,6 +82,31 @@ TEST(SelfConfinementTest, OnceConfinedPtraceCannotReachMemory) {
         ::_exit(10 + request);
       }
     }
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// In a child: what the sentry's NETLINK_ROUTE sockets need passes with
+// its arguments only — any other socket, namespace or uid change is EPERM.
+TEST(SelfConfinementTest, OnceConfinedOnlyTheNetlinkOpeningsArguments) {
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    UniqueFd own(::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
+    if (!own || !ConfineSupervisor()) ::_exit(2);
+    const int route = ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (route < 0) ::_exit(3);
+    if (::socket(AF_INET, SOCK_STREAM, 0) != -1 || errno != EPERM) ::_exit(4);
+    if (::socket(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT) != -1 || errno != EPERM) ::_exit(5);
+    if (::setns(own.Get(), CLONE_NEWNET) != 0) ::_exit(6);
+    if (::setns(own.Get(), CLONE_NEWNS) != -1 || errno != EPERM) ::_exit(7);
+    const uid_t euid = ::geteuid();
+    if (::syscall(SYS_setresuid, -1, euid, -1) != 0) ::_exit(8);
+    if (::syscall(SYS_setresuid, euid, -1, -1) != -1 || errno != EPERM) ::_exit(9);
     ::_exit(0);
   }
   int status = 0;
