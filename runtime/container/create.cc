@@ -64,11 +64,23 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
 // --policy (the runtime's default, e.g. from Docker's runtimeArgs), else the
 // "default" profile.
 Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string& flag) {
-  if (auto it = spec.annotations.find(std::string(kPolicyAnnotation)); it != spec.annotations.end()) {
-    return config::PolicyFromAnnotation(it->second);
+  auto annotation = spec.annotations.find(std::string(kPolicyAnnotation));
+  if (flag.empty()) {
+    if (annotation == spec.annotations.end()) return config::BuiltinPolicy("default");
+    return config::PolicyFromAnnotation(annotation->second);
   }
-  if (!flag.empty()) return config::PolicyFromFlag(flag);
-  return config::BuiltinPolicy("default");
+  // --policy is the operator's (Docker's runtimeArgs, a RuntimeClass
+  // handler): whoever writes the bundle may repeat it, not replace it.
+  ASSIGN_OR_RETURN(config::Policy chosen, config::PolicyFromFlag(flag));
+  if (annotation != spec.annotations.end()) {
+    ASSIGN_OR_RETURN(config::Policy asked, config::PolicyFromAnnotation(annotation->second));
+    if (config::DumpPolicy(asked) != config::DumpPolicy(chosen)) {
+      return Fail(StrCat("annotation ", kPolicyAnnotation, ": asks for policy ", Quote(asked.name),
+                         ", but --policy chose ", Quote(chosen.name),
+                         " and an annotation cannot replace it"));
+    }
+  }
+  return chosen;
 }
 
 // The sentry's backend: the annotation, else --platform, else unotify.

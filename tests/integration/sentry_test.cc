@@ -303,6 +303,30 @@ TEST_P(SentryTest, EgressPolicyDeniesTheHostsLoopbackAndAuditsIt) {
   ExpectHostLoopbackRefused(R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\"}}"})");
 }
 
+// --policy is the operator's: a bundle's annotation may repeat it, not
+// replace it (a pod must not pick audit-only where the RuntimeClass said
+// agent). Refused at create with one line, nothing left behind.
+TEST_P(SentryTest, AnAnnotationCannotReplaceThePolicyFlag) {
+  BundleConfig config;
+  config.args = {"/bin/sh", "-c", "echo ran"};
+  config.annotations_json = R"({"dev.vigil.policy": "audit-only"})";
+  WriteConfig(config);
+  const std::string id = NewId();
+  Outcome created =
+      Runtime({"--policy", "agent", "create", "--bundle", bundle_, "--pid-file", PidFile(id), id});
+  EXPECT_NE(created.status, 0) << created;
+  EXPECT_EQ(std::count(created.err.begin(), created.err.end(), '\n'), 1) << created.err;
+  EXPECT_THAT(created.err, HasSubstr("annotation dev.vigil.policy: asks for policy \"audit-only\", "
+                                     "but --policy chose \"agent\""));
+  ExpectFailedCreateLeftNothing(id);
+
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  WriteConfig(config);
+  Outcome repeated = Runtime({"--policy", "agent", "run", "--bundle", bundle_, NewId()});
+  EXPECT_TRUE(repeated.ok()) << repeated;
+  EXPECT_EQ(repeated.out, "ran\n");
+}
+
 TEST_P(SentryTest, DefaultPolicyLetsConnectsThrough) {
   HostListener host;
   BundleConfig config;
