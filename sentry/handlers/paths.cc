@@ -88,8 +88,11 @@ std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& th
 }
 
 Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, int dirfd,
-                                  const std::string& path) {
-  if (path.starts_with('/')) return RewriteSelf(path, thread);
+                                  const std::string& path, bool rewrite_self) {
+  auto finish = [&](const std::string& absolute) {
+    return rewrite_self ? RewriteSelf(absolute, thread) : absolute;
+  };
+  if (path.starts_with('/')) return finish(path);
   std::string base;
   if (dirfd == AT_FDCWD) {
     ASSIGN_OR_RETURN(base, tracee.WorkingDirectoryPath());
@@ -100,7 +103,7 @@ Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, in
   if (base.ends_with(" (deleted)") || !base.starts_with('/')) {
     return FailErrno(ENOENT, "the base directory is gone");
   }
-  return RewriteSelf(base + "/" + path, thread);
+  return finish(base + "/" + path);
 }
 
 Result<UniqueFd> HeldFile(Tracee& tracee, int dirfd) {

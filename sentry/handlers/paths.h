@@ -21,9 +21,10 @@ Result<std::string> CopyPath(Tracee& tracee, std::uint64_t pointer);
 
 // `path` (relative to descriptor `dirfd`, or to the working directory for
 // AT_FDCWD) as an absolute path in the container, with the caller's own
-// names rewritten (RewriteSelf).
+// names rewritten (RewriteSelf) unless `rewrite_self` is false (a walk
+// that may not follow symlinks must meet /proc/self as the link it is).
 Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, int dirfd,
-                                  const std::string& path);
+                                  const std::string& path, bool rewrite_self = true);
 
 // /proc/self -> /proc/TGID, /proc/thread-self -> /proc/TGID/task/TID,
 // /dev/fd/N and /dev/std{in,out,err} -> /proc/TGID/fd/N (ids in the

@@ -41,9 +41,6 @@ struct KnownDifference {
 // Each entry is checked both ways: vigil must give its answer, and the
 // native run the kernel's, so an entry that no longer differs fails too.
 constexpr KnownDifference kKnownDifferences[] = {
-    {"openat2", "audit-only", "fd mode=0100644 read=hello", "-1 ENOSYS",
-     "under a file policy openat2 is refused with ENOSYS (its resolve flags are not mediated); "
-     "callers fall back to openat (`vigil syscalls`)"},
     // O_PATH descriptors: the sentry opens the file and installs it with
     // SECCOMP_IOCTL_NOTIF_ADDFD, whose fget() refuses O_PATH files (EBADF).
     {"open-nofollow-path-symlink", "audit-only", "fd mode=0120777", "-1 ELOOP",

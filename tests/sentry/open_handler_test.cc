@@ -21,75 +21,14 @@
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
 #include "tests/sentry/fake_tracee.h"
+#include "tests/sentry/open_fixture.h"
 
 namespace vigil::sentry {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::uint64_t kPath = FakeTracee::kBase;
-
-class OpenHandler : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vigil-open-root-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
-    fs::create_directories(root_ + "/etc");
-    fs::create_directories(root_ + "/tmp");
-    fs::create_directories(root_ + "/work/sub");
-    Write("/etc/hostname", "container\n");
-    Write("/etc/secret", "s3cret\n");
-    tracee_.root = root_;
-    tracee_.cwd = "/work/sub";
-    Result<config::Policy> policy = config::ParsePolicy(R"({"files": {"default": "read", "rules": [
-        {"path": "/etc/secret", "access": "hidden"},
-        {"path": "/etc/denied", "access": "deny"},
-        {"path": "/tmp/**", "access": "write"}]}})");
-    ASSERT_TRUE(policy) << policy.error().message;
-    policy_ = *policy;
-    sandbox_.policy = &policy_;
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  void Write(const std::string& path, const std::string& text) {
-    std::ofstream(root_ + path) << text;
-  }
-
-  Verdict Open(const std::string& path, int flags, mode_t mode = 0644) {
-    EXPECT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
-    SyscallEvent event{.tid = ::gettid(),
-                       .number = SYS_openat,
-                       .args = {static_cast<std::uint64_t>(AT_FDCWD), kPath,
-                                static_cast<std::uint64_t>(flags), mode}};
-    HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
-                           .wait = [](int, std::uint32_t) { return Result<void>(); }};
-    Verdict verdict = Handle(Handler::kOpen, context);
-    audit_ = context.audit_args;
-    return verdict;
-  }
-
-  static std::string ReadAll(const Verdict& verdict) {
-    EXPECT_EQ(verdict.kind, Verdict::Kind::kInstallFd);
-    if (verdict.kind != Verdict::Kind::kInstallFd) return "";
-    char buf[64] = {};
-    ssize_t n = ::pread(verdict.fd->Get(), buf, sizeof buf - 1, 0);
-    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
-  }
-
-  std::string Resolved() const {
-    for (const auto& [name, value] : audit_) {
-      if (name == "resolved") return value;
-    }
-    return "";
-  }
-
-  std::string root_;
-  config::Policy policy_;
-  Sandbox sandbox_;
-  FakeTracee tracee_{8192};
-  std::vector<std::pair<std::string, std::string>> audit_;
-};
+class OpenHandler : public OpenFixture {};
 
 TEST_F(OpenHandler, ReadableFileIsOpenedFromTheContainersRoot) {
   Verdict verdict = Open("/etc/hostname", O_RDONLY | O_CLOEXEC);
