@@ -296,16 +296,24 @@ Verdict HandleOpen(HandlerContext& context) {
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   std::optional<ActingAs> acting;
-  // The caller's own descriptor by its /proc name: a new open of that file
-  // (a magic link, which openat2's resolve flags other than RESOLVE_CACHED
-  // forbid or confine: the walk then refuses it with ELOOP or EXDEV, as the
-  // kernel would).
+  // The caller's own descriptors, working directory, root and executable
+  // by their /proc names: magic links, which openat2's resolve flags other
+  // than RESOLVE_CACHED forbid or confine (the walk then refuses them with
+  // ELOOP or EXDEV, as the kernel would).
   if (walk.from_root && (request.resolve & ~RESOLVE_CACHED) == 0) {
     if (std::optional<int> own = OwnDescriptor(walk.path, *thread)) {
       Result<UniqueFd> file = context.tracee.Descriptor(*own);
       if (!file) return Failed(file.error(), Decision::kAllow);
       return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
     }
+    Result<std::optional<OwnLinkTarget>> own_link =
+        FollowOwnLink(context.tracee, *thread, walk.path, (request.flags & O_NOFOLLOW) == 0);
+    if (!own_link) return Failed(own_link.error(), Decision::kAllow);
+    if (*own_link && (*own_link)->file) {
+      return OpenExisting(context, *thread, *root_path, std::move((*own_link)->file), request,
+                          acting);
+    }
+    if (*own_link) walk.path = std::move((*own_link)->path);
   }
 
   // Held from resolving to reopening or creating: nothing between waits.

@@ -106,6 +106,35 @@ Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, in
   return finish(base + "/" + path);
 }
 
+Result<std::optional<OwnLinkTarget>> FollowOwnLink(Tracee& tracee, const ThreadStatus& thread,
+                                                   const std::string& path, bool follow_last) {
+  const std::string process = StrCat("/proc/", thread.ns_tgid);
+  for (const std::string& self : {process, StrCat(process, "/task/", thread.ns_tid)}) {
+    for (std::string_view link : {"/cwd", "/root", "/exe"}) {
+      const std::string prefix = self + std::string(link);
+      if (!path.starts_with(prefix)) continue;
+      std::string_view rest = std::string_view(path).substr(prefix.size());
+      if (!rest.empty() && rest.front() != '/') continue;  // /proc/7/cwdx
+      if (rest.empty() && !follow_last) return std::optional<OwnLinkTarget>();
+      OwnLinkTarget target;
+      if (link == "/exe") {
+        if (!rest.empty()) return FailErrno(ENOTDIR, "a path beyond /proc/self/exe");
+        ASSIGN_OR_RETURN(target.file, tracee.Executable());
+      } else if (link == "/root") {
+        target.path = rest.empty() ? "/" : std::string(rest);
+      } else {
+        ASSIGN_OR_RETURN(std::string cwd, tracee.WorkingDirectoryPath());
+        if (cwd.ends_with(" (deleted)") || !cwd.starts_with('/')) {
+          return FailErrno(ENOENT, "the working directory is gone");
+        }
+        target.path = cwd + std::string(rest);
+      }
+      return std::optional(std::move(target));
+    }
+  }
+  return std::optional<OwnLinkTarget>();
+}
+
 Result<UniqueFd> HeldFile(Tracee& tracee, int dirfd) {
   return dirfd == AT_FDCWD ? tracee.WorkingDirectory() : tracee.Descriptor(dirfd);
 }

@@ -59,16 +59,6 @@ constexpr KnownDifference kKnownDifferences[] = {
      "needs an O_PATH descriptor, which ADDFD cannot install (EBADF)"},
     {"fsetxattr-opath-fd", "audit-only", "-1 EBADF", "open -1 EBADF",
      "needs an O_PATH descriptor, which ADDFD cannot install (EBADF)"},
-    // Magic links: paths resolve with RESOLVE_NO_MAGICLINKS (DESIGN.md §2
-    // rule 4); of /proc/self's magic links only the caller's own fd/N are
-    // followed, reopened from its descriptor.
-    {"stat-proc-self-exe", "audit-only", "mode=0100755", "-1 ELOOP",
-     "following /proc/self/exe needs the caller's executable from the tracee (sentry/core), "
-     "which the handlers do not have; the sentry never follows a magic link itself"},
-    {"stat-proc-self-cwd", "audit-only", "mode=040755 nlink=3 uid=0 gid=0 size=180 rdev=0:0",
-     "-1 ELOOP", "a magic link other than the caller's own fd/N is not followed"},
-    {"stat-proc-self-root", "audit-only", "mode=040755 nlink=8 uid=0 gid=0 size=4096 rdev=0:0",
-     "-1 ELOOP", "a magic link other than the caller's own fd/N is not followed"},
     // Device nodes.
     {"mknod-char-device", "audit-only", "0", "-1 EPERM",
      "under a file policy the sentry makes no device nodes (EPERM), even with CAP_MKNOD: the "

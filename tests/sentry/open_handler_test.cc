@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 #include "base/strings.h"
@@ -363,6 +364,61 @@ TEST_F(OpenHandler, LstatOfProcSelfIsTheLink) {
   EXPECT_TRUE(S_ISLNK(tracee_.ObjectAt<struct stat>(kBuffer).st_mode));
   ASSERT_EQ(StatCall(tracee_, sandbox_, SYS_stat, {kPath, kBuffer}).error, 0);
   EXPECT_TRUE(S_ISDIR(tracee_.ObjectAt<struct stat>(kBuffer).st_mode));
+}
+
+// /proc/self/cwd, root and exe (magic links, which the sentry's walk does
+// not follow) lead where the caller's own do: its working directory, its
+// root and its executable — each then decided like any file.
+TEST_F(OpenHandler, TheCallersOwnLinksAreFollowed) {
+  tracee_.ns_tgid = 7;
+  tracee_.ns_tid = 9;
+  tracee_.exe = "/etc/hostname";
+  Write("/work/sub/notes", "here\n");
+  fs::create_directories(root_ + "/proc/7");
+  fs::create_symlink("/work/sub", root_ + "/proc/7/cwd");  // a plain link here, for lstat
+  auto stat = [&](int number, const std::string& path) -> std::optional<struct stat> {
+    Put(kPath, path);
+    Verdict verdict = StatCall(tracee_, sandbox_, number, {kPath, kBuffer});
+    if (verdict.error != 0) {
+      ADD_FAILURE() << path << ": " << verdict.error;
+      return std::nullopt;
+    }
+    return tracee_.ObjectAt<struct stat>(kBuffer);
+  };
+  auto inode = [&](const std::string& path) {
+    struct stat st {};
+    EXPECT_EQ(::stat((root_ + path).c_str(), &st), 0) << path;
+    return st.st_ino;
+  };
+  EXPECT_EQ(stat(SYS_stat, "/proc/self/cwd").value().st_ino, inode("/work/sub"));
+  EXPECT_EQ(stat(SYS_stat, "/proc/self/cwd/notes").value().st_size, 5);
+  EXPECT_EQ(stat(SYS_stat, "/proc/thread-self/cwd/notes").value().st_size, 5);
+  EXPECT_EQ(stat(SYS_stat, "/proc/7/task/9/cwd/../sub/notes").value().st_size, 5);
+  EXPECT_EQ(stat(SYS_stat, "/proc/self/root").value().st_ino, inode("/"));
+  EXPECT_EQ(stat(SYS_stat, "/proc/self/root/etc/hostname").value().st_size, 10);
+  EXPECT_EQ(stat(SYS_stat, "/proc/self/exe").value().st_size, 10);
+  EXPECT_TRUE(S_ISLNK(stat(SYS_lstat, "/proc/self/cwd").value().st_mode));  // the link itself
+
+  auto error = [&](int number, const std::string& path) {
+    Put(kPath, path);
+    return StatCall(tracee_, sandbox_, number, {kPath, kBuffer}).error;
+  };
+  EXPECT_EQ(error(SYS_stat, "/proc/self/exe/x"), ENOTDIR);
+  EXPECT_EQ(error(SYS_stat, "/proc/self/root/etc/secret"), ENOENT);
+  EXPECT_EQ(error(SYS_stat, "/proc/self/cwd/../../../etc/secret"), ENOENT);
+  EXPECT_EQ(error(SYS_stat, "/proc/8/cwd"), ENOENT);  // not the caller's: not followed
+  tracee_.exe = "/etc/secret";
+  EXPECT_EQ(error(SYS_stat, "/proc/self/exe"), ENOENT);  // hidden, wherever it is named from
+
+  EXPECT_EQ(ReadAll(Open("/proc/self/cwd/notes", O_RDONLY)), "here\n");
+  EXPECT_EQ(Resolved(), "/work/sub/notes");
+  EXPECT_EQ(ReadAll(Open("/proc/self/root/etc/hostname", O_RDONLY)), "container\n");
+  EXPECT_EQ(Open("/proc/self/exe", O_RDONLY).error, ENOENT);
+  tracee_.exe = "/etc/hostname";
+  EXPECT_EQ(ReadAll(Open("/proc/self/exe", O_RDONLY)), "container\n");
+  EXPECT_EQ(Open("/proc/self/exe", O_WRONLY).error, EACCES);  // read-only by the policy
+  EXPECT_EQ(Open("/proc/self/root/tmp/made", O_WRONLY | O_CREAT).kind, Verdict::Kind::kInstallFd);
+  EXPECT_TRUE(fs::exists(root_ + "/tmp/made"));
 }
 
 TEST_F(OpenHandler, ReadlinkReadsTheLinkItself) {

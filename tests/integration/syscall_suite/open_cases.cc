@@ -197,6 +197,19 @@ std::vector<Case> OpenCases() {
          if (reader >= 0) ::close(reader);
          return text;
        }},
+      // The caller's own magic links lead where natively they do.
+      {"open-proc-self-cwd", [] { return Described(Open("/proc/self/cwd/file", O_RDONLY)); }},
+      {"open-proc-self-root",
+       [] { return Described(Open("/proc/self/root/tmp/suite/open/file", O_RDONLY)); }},
+      {"open-proc-self-exe", [] { return Fd(Open("/proc/self/exe", O_RDONLY)); }},
+      {"open-proc-self-exe-beyond", [] { return Rc(Open("/proc/self/exe/x", O_RDONLY)); }},
+      {"open-proc-self-cwd-creat",
+       [] {
+         return Line({Fd(Open("/proc/self/cwd/via-cwd", O_CREAT | O_WRONLY, 0600)),
+                      LstatOf("via-cwd")});
+       }},
+      {"open-proc-self-cwd-nofollow",
+       [] { return Rc(Open("/proc/self/cwd", O_RDONLY | O_NOFOLLOW)); }},
       {"open-append",
        [] {
          int fd = static_cast<int>(Open("appended", O_CREAT | O_WRONLY | O_APPEND, 0644));
