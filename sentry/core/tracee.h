@@ -53,6 +53,11 @@ class Tracee {
   virtual Result<SharedFd> Root() = 0;
   virtual Result<UniqueFd> WorkingDirectory() = 0;
 
+  // The file the thread's process executes (O_PATH), where /proc/self/exe
+  // leads: the sentry follows that link for the workload, whose own walk
+  // it never lets follow a magic link.
+  virtual Result<UniqueFd> Executable() = 0;
+
   // Where Root() is, as the sentry sees it (what PathInRoot strips).
   virtual Result<std::string> RootPath() = 0;
 

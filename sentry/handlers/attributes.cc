@@ -175,15 +175,30 @@ Verdict HandleAttributes(HandlerContext& context) {
     auto copied = CopyTimes(context.tracee, context.event.number, request->times);
     if (!copied) return Failed(copied.error(), Decision::kAllow);
     times = *copied;
+    // utimensat told to leave both times: the kernel returns at once,
+    // without even looking at the path.
+    if (context.event.number == SYS_utimensat && times && (*times)[0].tv_nsec == UTIME_OMIT &&
+        (*times)[1].tv_nsec == UTIME_OMIT) {
+      return Verdict::Return(0, Decision::kAllow);
+    }
   }
-  // On a descriptor: fchmod, fchown, an empty path with AT_EMPTY_PATH, and
-  // utimensat(fd, NULL, ...), which is futimens.
-  const bool no_path = context.event.number == SYS_fchmod || context.event.number == SYS_fchown ||
-                       (context.event.number == SYS_utimensat && request->path == 0);
+  // On a descriptor: fchmod, fchown, and utimensat(fd, NULL, ...), which
+  // is futimens and takes no flags. utimensat(AT_FDCWD, NULL, ...) is a
+  // path the kernel cannot read (EFAULT).
+  const bool futimens = context.event.number == SYS_utimensat && request->path == 0 &&
+                        request->dirfd != AT_FDCWD;
+  if (futimens && (!request->follow || request->empty_path)) {
+    return Verdict::Fail(EINVAL, Decision::kAllow);
+  }
+  const bool no_path =
+      context.event.number == SYS_fchmod || context.event.number == SYS_fchown || futimens;
   Result<std::string> given =
       no_path ? Result<std::string>(std::string()) : CopyPath(context.tracee, request->path);
-  const bool empty = no_path || (!given && given.error().code == ENOENT && request->empty_path);
-  if (!given && !empty) return Failed(given.error(), Decision::kAllow);
+  // An empty path with AT_EMPTY_PATH names the descriptor, or the working
+  // directory for AT_FDCWD (HeldFile), as it does for stat and access.
+  const bool empty_path = !no_path && !given && given.error().code == ENOENT && request->empty_path;
+  if (!given && !no_path && !empty_path) return Failed(given.error(), Decision::kAllow);
+  const bool empty = no_path || empty_path;
   if (!context.tracee.Valid()) return Verdict::Stale();
   Result<ThreadStatus> thread = context.tracee.Status();
   if (!thread) return Failed(thread.error(), Decision::kAllow);
@@ -194,8 +209,10 @@ Verdict HandleAttributes(HandlerContext& context) {
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   std::string path;
   if (empty) {
-    Result<UniqueFd> held = no_path ? OpenFileOf(context.tracee, request->dirfd)
-                                    : context.tracee.Descriptor(request->dirfd);
+    // fchmod, fchown, futimens: the descriptor itself, not an O_PATH one
+    // (OpenFileOf); an empty path: the descriptor or the cwd (HeldFile).
+    Result<UniqueFd> held = empty_path ? HeldFile(context.tracee, request->dirfd)
+                                       : OpenFileOf(context.tracee, request->dirfd);
     if (!held) return Failed(held.error(), Decision::kAllow);
     file = std::move(*held);
   } else {

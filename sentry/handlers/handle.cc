@@ -24,8 +24,8 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleOpen(context);
     case Handler::kFallBack:
       // Newer forms whose arguments the sentry would have to decode on top
-      // (openat2's resolve flags, the *xattrat structs): ENOSYS, on which
-      // libc falls back to the older syscall the sentry serves.
+      // (the *xattrat structs): ENOSYS, on which libc falls back to the
+      // older syscall the sentry serves.
       return Verdict::Fail(ENOSYS, Decision::kDeny);
     case Handler::kStat:
       return HandleStat(context);

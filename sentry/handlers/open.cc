@@ -1,10 +1,11 @@
-// open, creat and openat under a file policy. The path is copied once and
-// resolved in the container's root with openat2(RESOLVE_IN_ROOT |
-// RESOLVE_NO_MAGICLINKS); the decision is made on the file that resolved
-// to (its path in the container), never on the string; the same file is
-// then reopened with the workload's credentials and installed in the
-// workload with ADDFD (DESIGN.md §2 rules 2-7). A new file is created in
-// its parent, opened the same way, by name, without following a symlink.
+// open, creat, openat and openat2 under a file policy. The path is copied
+// once and resolved in the container's root with openat2(RESOLVE_IN_ROOT |
+// RESOLVE_NO_MAGICLINKS), narrowed by openat2's own resolve flags
+// (open_walk.h); the decision is made on the file that resolved to (its
+// path in the container), never on the string; the same file is then
+// reopened with the workload's credentials and installed in the workload
+// with ADDFD (DESIGN.md §2 rules 2-7). A new file is created in its parent,
+// opened the same way, by name, without following a symlink.
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sched.h>
@@ -25,13 +26,14 @@
 #include "base/syscalls.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/handler.h"
+#include "sentry/handlers/open_how.h"
+#include "sentry/handlers/open_walk.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/proc_views.h"
 #include "sentry/handlers/resolve.h"
 
 namespace vigil::sentry {
 namespace {
-
 
 // The kernel's __O_TMPFILE: glibc's O_TMPFILE and __O_TMPFILE both include
 // O_DIRECTORY, so neither tells an O_TMPFILE open from a directory open.
@@ -42,18 +44,48 @@ struct OpenRequest {
   std::uint64_t path = 0;
   int flags = 0;
   mode_t mode = 0;
+  std::uint64_t resolve = 0;  // openat2's RESOLVE_* flags
 };
 
-OpenRequest RequestOf(const SyscallEvent& event) {
-  const auto& a = event.args;
-  switch (event.number) {
+// The request, with the errno the kernel answers before it reads the path:
+// openat2 copies and checks its open_how (open_how.h); the older forms
+// check only the flags they cannot open with (build_open_flags).
+Result<OpenRequest> RequestOf(HandlerContext& context) {
+  const auto& a = context.event.args;
+  OpenRequest request;
+  switch (context.event.number) {
     case SYS_open:
-      return {AT_FDCWD, a[0], static_cast<int>(a[1]), static_cast<mode_t>(a[2])};
+      request = {AT_FDCWD, a[0], static_cast<int>(a[1]), static_cast<mode_t>(a[2])};
+      break;
     case SYS_creat:
-      return {AT_FDCWD, a[0], O_CREAT | O_WRONLY | O_TRUNC, static_cast<mode_t>(a[1])};
+      request = {AT_FDCWD, a[0], O_CREAT | O_WRONLY | O_TRUNC, static_cast<mode_t>(a[1])};
+      break;
+    case SYS_openat2: {
+      ASSIGN_OR_RETURN(const open_how how, CopyOpenHow(context.tracee, a[2], a[3]));
+      if (int refused = OpenHowRefusal(how)) return FailErrno(refused, "open_how");
+      char resolve[24];
+      std::snprintf(resolve, sizeof resolve, "0x%llx", static_cast<unsigned long long>(how.resolve));
+      context.AuditArg("resolve", resolve);
+      // OpenHowRefusal leaves flags within 32 bits and a mode within 07777.
+      return OpenRequest{static_cast<int>(a[0]), a[1], static_cast<int>(how.flags),
+                         static_cast<mode_t>(how.mode), how.resolve};
+    }
     default:  // openat
-      return {static_cast<int>(a[0]), a[1], static_cast<int>(a[2]), static_cast<mode_t>(a[3])};
+      request = {static_cast<int>(a[0]), a[1], static_cast<int>(a[2]), static_cast<mode_t>(a[3])};
+      break;
   }
+  // O_TMPFILE needs O_DIRECTORY, no O_CREAT, and write access; and since
+  // Linux 6.4 O_CREAT | O_DIRECTORY is refused outright. With O_PATH the
+  // kernel drops both first (build_open_how keeps only O_PATH's flags).
+  const int flags = request.flags;
+  if (flags & O_PATH) return request;
+  if (((flags & kTmpfileBit) &&
+       ((flags & (kTmpfileBit | O_DIRECTORY | O_CREAT)) != (kTmpfileBit | O_DIRECTORY) ||
+        (flags & O_ACCMODE) == O_RDONLY)) ||
+      (flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY)) {
+    return FailErrno(EINVAL, "open flags");
+  }
+  return request;
 }
 
 bool Writes(int flags) { return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC) != 0; }
@@ -189,16 +221,16 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
 // kernel's MAXSYMLINKS.
 constexpr int kMaxSymlinks = 40;
 
+// `path`: walked with `walk` (its path or a dangling symlink's target).
 // The caller acts as the workload (`acting`). `hops`: dangling symlinks
 // followed so far.
-Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, int root,
+Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const OpenWalk& walk,
                   const std::string& root_path, const std::string& path,
                   const OpenRequest& request, std::optional<ActingAs>& acting, int hops = 0) {
-  const std::size_t slash = path.rfind('/');
-  const std::string parent = slash == 0 ? "/" : path.substr(0, slash);
-  const std::string name = path.substr(slash + 1);
+  const std::string parent = ParentOf(path);
+  const std::string name = LastComponentOf(path);
   if (name.empty() || name == "." || name == "..") return Verdict::Fail(EISDIR, Decision::kAllow);
-  Result<UniqueFd> directory = ResolveInRoot(root, parent, O_PATH | O_DIRECTORY);
+  Result<UniqueFd> directory = walk.Open(parent, O_PATH | O_DIRECTORY);
   if (!directory) return Failed(directory.error(), Decision::kAllow);
   Result<std::string> where = PathInRoot(directory->Get(), root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
@@ -209,26 +241,31 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, int root,
   // By name in the verified parent, never through a symlink planted since.
   UniqueFd created(::openat(directory->Get(), name.c_str(),
                             request.flags | O_NOFOLLOW | O_CLOEXEC, request.mode));
-  if (!created && errno == ELOOP && (request.flags & (O_EXCL | O_NOFOLLOW)) == 0) {
+  if (!created && errno == ELOOP && (request.flags & (O_EXCL | O_NOFOLLOW)) == 0 &&
+      (request.resolve & RESOLVE_NO_SYMLINKS) == 0) {
     // The name is a dangling symlink, and O_CREAT without O_EXCL creates
     // what it points to: that path, decided and created here in its turn
-    // (resolved again from the root, so the link cannot lead out).
+    // (resolved again with the same walk, so the link cannot lead out of
+    // the root, nor out of a dirfd that openat2 scoped the walk to).
     std::vector<char> text(PATH_MAX);
     const ssize_t n = ::readlinkat(directory->Get(), name.c_str(), text.data(), text.size());
     if (n <= 0 || static_cast<std::size_t>(n) >= text.size() || hops + 1 >= kMaxSymlinks) {
       return Verdict::Fail(ELOOP, Decision::kAllow);
     }
     const std::string link(text.data(), static_cast<std::size_t>(n));
+    // Relative to the link's directory: its path in the container for a
+    // walk from the root, the path as walked for a walk from a dirfd.
+    const std::string& from = walk.from_root ? *where : parent;
     const std::string next = link.starts_with('/') ? link
-                             : *where == "/"       ? "/" + link
-                                                   : *where + "/" + link;
-    Result<UniqueFd> existing = ResolveInRoot(root, next, O_PATH);
+                             : from == "/"         ? "/" + link
+                                                   : from + "/" + link;
+    Result<UniqueFd> existing = walk.Open(next, O_PATH);
     if (existing) {
       // Created since: opened as the file it now is.
       return OpenExisting(context, thread, root_path, std::move(*existing), request, acting);
     }
     if (existing.error().code != ENOENT) return Failed(existing.error(), Decision::kAllow);
-    return CreateNew(context, thread, root, root_path, next, request, acting, hops + 1);
+    return CreateNew(context, thread, walk, root_path, next, request, acting, hops + 1);
   }
   if (!created) return Verdict::Fail(errno, Decision::kAllow);
   return Verdict::InstallFd(std::move(created), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
@@ -237,14 +274,9 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, int root,
 }  // namespace
 
 Verdict HandleOpen(HandlerContext& context) {
-  const OpenRequest request = RequestOf(context.event);
-  // The kernel checks the flags before it reads the path (build_open_flags):
-  // O_TMPFILE needs O_DIRECTORY, no O_CREAT, and write access.
-  if ((request.flags & kTmpfileBit) &&
-      ((request.flags & (kTmpfileBit | O_DIRECTORY | O_CREAT)) != (kTmpfileBit | O_DIRECTORY) ||
-       (request.flags & O_ACCMODE) == O_RDONLY)) {
-    return Verdict::Fail(EINVAL, Decision::kAllow);
-  }
+  const Result<OpenRequest> checked = RequestOf(context);
+  if (!checked) return Failed(checked.error(), Decision::kAllow);
+  const OpenRequest& request = *checked;
   Result<std::string> given = CopyPath(context.tracee, request.path);
   if (!given) return Failed(given.error(), Decision::kAllow);
   context.AuditArg("path", *given);
@@ -254,33 +286,47 @@ Verdict HandleOpen(HandlerContext& context) {
   if (!context.tracee.Valid()) return Verdict::Stale();
   Result<ThreadStatus> thread = context.tracee.Status();
   if (!thread) return Failed(thread.error(), Decision::kAllow);
-  Result<std::string> path = ContainerPath(context.tracee, *thread, request.dirfd, *given);
-  if (!path) return Failed(path.error(), Decision::kAllow);
+  Result<SharedFd> root = context.tracee.Root();
+  if (!root) return Failed(root.error(), Decision::kAllow);
+  Result<OpenWalk> planned =
+      PlanOpenWalk(context.tracee, *thread, *root, request.dirfd, *given, request.resolve);
+  if (!planned) return Failed(planned.error(), Decision::kAllow);
+  OpenWalk& walk = *planned;
 
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   std::optional<ActingAs> acting;
-  // The caller's own descriptor by its /proc name: a new open of that file.
-  if (std::optional<int> own = OwnDescriptor(*path, *thread)) {
-    Result<UniqueFd> file = context.tracee.Descriptor(*own);
-    if (!file) return Failed(file.error(), Decision::kAllow);
-    return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
+  // The caller's own descriptors, working directory, root and executable
+  // by their /proc names: magic links, which openat2's resolve flags other
+  // than RESOLVE_CACHED forbid or confine (the walk then refuses them with
+  // ELOOP or EXDEV, as the kernel would).
+  if (walk.from_root && (request.resolve & ~RESOLVE_CACHED) == 0) {
+    if (std::optional<int> own = OwnDescriptor(walk.path, *thread)) {
+      Result<UniqueFd> file = context.tracee.Descriptor(*own);
+      if (!file) return Failed(file.error(), Decision::kAllow);
+      return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
+    }
+    Result<std::optional<OwnLinkTarget>> own_link =
+        FollowOwnLink(context.tracee, *thread, walk.path, (request.flags & O_NOFOLLOW) == 0);
+    if (!own_link) return Failed(own_link.error(), Decision::kAllow);
+    if (*own_link && (*own_link)->file) {
+      return OpenExisting(context, *thread, *root_path, std::move((*own_link)->file), request,
+                          acting);
+    }
+    if (*own_link) walk.path = std::move((*own_link)->path);
   }
 
-  Result<SharedFd> root = context.tracee.Root();
-  if (!root) return Failed(root.error(), Decision::kAllow);
   // Held from resolving to reopening or creating: nothing between waits.
   Result<ActingAs> begun = ActingAs::Begin(*thread, context.sandbox.user_namespace);
   if (!begun) return Failed(begun.error(), Decision::kAllow);
   acting.emplace(std::move(*begun));
   const int follow = request.flags & (O_NOFOLLOW | O_DIRECTORY);
-  Result<UniqueFd> file = ResolveInRoot(root->Get(), *path, O_PATH | follow);
+  Result<UniqueFd> file = walk.Open(walk.path, O_PATH | follow);
   if (file) return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
   if (file.error().code == ENOENT && (request.flags & O_CREAT)) {
-    return CreateNew(context, *thread, root->Get(), *root_path, *path, request, acting);
+    return CreateNew(context, *thread, walk, *root_path, walk.path, request, acting);
   }
   return Failed(file.error(), Decision::kAllow);
 }
-
 
 }  // namespace vigil::sentry

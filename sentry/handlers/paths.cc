@@ -88,8 +88,11 @@ std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& th
 }
 
 Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, int dirfd,
-                                  const std::string& path) {
-  if (path.starts_with('/')) return RewriteSelf(path, thread);
+                                  const std::string& path, bool rewrite_self) {
+  auto finish = [&](const std::string& absolute) {
+    return rewrite_self ? RewriteSelf(absolute, thread) : absolute;
+  };
+  if (path.starts_with('/')) return finish(path);
   std::string base;
   if (dirfd == AT_FDCWD) {
     ASSIGN_OR_RETURN(base, tracee.WorkingDirectoryPath());
@@ -100,7 +103,36 @@ Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, in
   if (base.ends_with(" (deleted)") || !base.starts_with('/')) {
     return FailErrno(ENOENT, "the base directory is gone");
   }
-  return RewriteSelf(base + "/" + path, thread);
+  return finish(base + "/" + path);
+}
+
+Result<std::optional<OwnLinkTarget>> FollowOwnLink(Tracee& tracee, const ThreadStatus& thread,
+                                                   const std::string& path, bool follow_last) {
+  const std::string process = StrCat("/proc/", thread.ns_tgid);
+  for (const std::string& self : {process, StrCat(process, "/task/", thread.ns_tid)}) {
+    for (std::string_view link : {"/cwd", "/root", "/exe"}) {
+      const std::string prefix = self + std::string(link);
+      if (!path.starts_with(prefix)) continue;
+      std::string_view rest = std::string_view(path).substr(prefix.size());
+      if (!rest.empty() && rest.front() != '/') continue;  // /proc/7/cwdx
+      if (rest.empty() && !follow_last) return std::optional<OwnLinkTarget>();
+      OwnLinkTarget target;
+      if (link == "/exe") {
+        if (!rest.empty()) return FailErrno(ENOTDIR, "a path beyond /proc/self/exe");
+        ASSIGN_OR_RETURN(target.file, tracee.Executable());
+      } else if (link == "/root") {
+        target.path = rest.empty() ? "/" : std::string(rest);
+      } else {
+        ASSIGN_OR_RETURN(std::string cwd, tracee.WorkingDirectoryPath());
+        if (cwd.ends_with(" (deleted)") || !cwd.starts_with('/')) {
+          return FailErrno(ENOENT, "the working directory is gone");
+        }
+        target.path = cwd + std::string(rest);
+      }
+      return std::optional(std::move(target));
+    }
+  }
+  return std::optional<OwnLinkTarget>();
 }
 
 Result<UniqueFd> HeldFile(Tracee& tracee, int dirfd) {

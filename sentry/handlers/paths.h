@@ -21,9 +21,10 @@ Result<std::string> CopyPath(Tracee& tracee, std::uint64_t pointer);
 
 // `path` (relative to descriptor `dirfd`, or to the working directory for
 // AT_FDCWD) as an absolute path in the container, with the caller's own
-// names rewritten (RewriteSelf).
+// names rewritten (RewriteSelf) unless `rewrite_self` is false (a walk
+// that may not follow symlinks must meet /proc/self as the link it is).
 Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, int dirfd,
-                                  const std::string& path);
+                                  const std::string& path, bool rewrite_self = true);
 
 // /proc/self -> /proc/TGID, /proc/thread-self -> /proc/TGID/task/TID,
 // /dev/fd/N and /dev/std{in,out,err} -> /proc/TGID/fd/N (ids in the
@@ -38,6 +39,28 @@ std::optional<std::string> SelfLink(const std::string& given);
 
 // N when `path` is the caller's own /proc/TGID/fd/N (or task/TID/fd/N).
 std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& thread);
+
+// Where a path through the caller's own /proc/TGID/{cwd,root,exe} (or
+// task/TID/...) leads, for a walk that follows that link: the sentry's own
+// walk never follows a magic link (RESOLVE_NO_MAGICLINKS), so it follows
+// these three itself, to what the thread holds.
+struct OwnLinkTarget {
+  // For cwd and root: the path to walk instead, in the container — the
+  // working directory's path (Tracee::WorkingDirectoryPath) or "/", then
+  // what followed the link. Walked from the root like any path, so what
+  // it reaches is decided like any file.
+  std::string path;
+  // For exe: the executable itself (Tracee::Executable).
+  UniqueFd file;
+};
+
+// nullopt if `path` (RewriteSelf's) does not go through one of those links,
+// or ends at one and `follow_last` is false (lstat, O_NOFOLLOW: the link
+// itself). ENOTDIR for a path that goes on past exe. /proc/TGID/cwd is
+// taken to be the calling thread's, which it is unless a thread was
+// cloned without CLONE_FS.
+Result<std::optional<OwnLinkTarget>> FollowOwnLink(Tracee& tracee, const ThreadStatus& thread,
+                                                   const std::string& path, bool follow_last);
 
 // What an empty path with AT_EMPTY_PATH names: the workload's descriptor
 // `dirfd`, or its working directory for AT_FDCWD.

@@ -102,17 +102,22 @@ Verdict HandleStat(HandlerContext& context) {
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   UniqueFd file;
+  const int follow = (request.flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
+  Result<std::optional<OwnLinkTarget>> own_link =
+      FollowOwnLink(context.tracee, *thread, *path, follow == 0);
+  if (!own_link) return Failed(own_link.error(), Decision::kAllow);
   if (std::optional<int> own = OwnDescriptor(*path, *thread)) {
     Result<UniqueFd> held = context.tracee.Descriptor(*own);
     if (!held) return Failed(held.error(), Decision::kAllow);
     file = std::move(*held);
+  } else if (*own_link && (*own_link)->file) {
+    file = std::move((*own_link)->file);  // /proc/self/exe
   } else {
-    const int follow = (request.flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
     // Not following, /proc/self is the link in the container's procfs, not
     // the caller's directory it was rewritten to (paths.h).
     std::optional<std::string> link = follow != 0 ? SelfLink(*given) : std::nullopt;
-    Result<UniqueFd> resolved =
-        ResolveAs(context, *thread, root->Get(), link ? *link : *path, O_PATH | follow);
+    const std::string& walked = *own_link ? (*own_link)->path : link ? *link : *path;
+    Result<UniqueFd> resolved = ResolveAs(context, *thread, root->Get(), walked, O_PATH | follow);
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }

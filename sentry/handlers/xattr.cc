@@ -7,9 +7,9 @@
 // not take an O_PATH descriptor). A symlink, which the l* forms may name,
 // has no user attributes the sentry could reach that way: it answers as
 // Linux does for those (ENODATA, an empty list, EPERM). The *xattrat
-// syscalls themselves are refused with ENOSYS, as openat2 is: their
-// arguments sit in a struct the sentry would have to decode on top, and
-// libc does not call them.
+// syscalls themselves are refused with ENOSYS: their arguments sit in a
+// struct the sentry would have to decode on top, and libc does not call
+// them.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>

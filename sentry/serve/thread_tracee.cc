@@ -74,6 +74,8 @@ Result<SharedFd> ThreadTracee::Root() {
 
 Result<UniqueFd> ThreadTracee::WorkingDirectory() { return OpenAnchored("cwd"); }
 
+Result<UniqueFd> ThreadTracee::Executable() { return OpenAnchored("exe", /*file=*/true); }
+
 // Read once with the root it names (the sentry's own /proc/self/fd link).
 Result<std::string> ThreadTracee::RootPath() {
   if (thread_->root_path.empty()) {
@@ -83,9 +85,9 @@ Result<std::string> ThreadTracee::RootPath() {
   return thread_->root_path;
 }
 
-Result<UniqueFd> ThreadTracee::OpenAnchored(std::string_view link) {
+Result<UniqueFd> ThreadTracee::OpenAnchored(std::string_view link, bool file) {
   UniqueFd fd(::open(StrCat("/proc/", thread_->tid, "/", link).c_str(),
-                     O_PATH | O_DIRECTORY | O_CLOEXEC));
+                     O_PATH | (file ? 0 : O_DIRECTORY) | O_CLOEXEC));
   if (!fd) return FailErrno(StrCat("open /proc/", thread_->tid, "/", link));
   if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
   return fd;

@@ -35,6 +35,7 @@ class ThreadTracee final : public Tracee {
   Result<UniqueFd> Descriptor(int fd) override;
   Result<SharedFd> Root() override;
   Result<UniqueFd> WorkingDirectory() override;
+  Result<UniqueFd> Executable() override;
   Result<std::string> RootPath() override;
   Result<std::string> WorkingDirectoryPath() override;
   Result<std::string> DescriptorPath(int fd) override;
@@ -45,7 +46,8 @@ class ThreadTracee final : public Tracee {
   // opened (the thread exec'd) is reopened once.
   template <typename Transfer>
   Result<void> Access(Transfer transfer, std::size_t size, const char* what);
-  Result<UniqueFd> OpenAnchored(std::string_view link);
+  // /proc/TID/`link` opened O_PATH (and O_DIRECTORY unless `file`).
+  Result<UniqueFd> OpenAnchored(std::string_view link, bool file = false);
   Result<std::string> ReadAnchored(std::string_view link);
 
   const StillWaiting& still_waiting_;

@@ -284,8 +284,8 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "refused with ENOSYS under a file policy: callers fall back to getxattr and the like",
        Names{
           "getxattrat", "setxattrat", "listxattrat", "removexattrat"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kFallBack, 0,
-       "refused with ENOSYS under a file policy: callers fall back to openat",
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpen, 0,
+       "served like openat: open_how copied once and checked as the kernel does; its RESOLVE_* flags narrow the sentry's walk (RESOLVE_BENEATH and RESOLVE_IN_ROOT walk from the dirfd, checked to be the container's own)",
        Names{
           "openat2"}},
       {Tier::kMediated, Guard::kNone, Scope::kNetworkPolicy, Handler::kConnect, 0,

@@ -69,6 +69,7 @@ class MemoryTracee final : public Tracee {
   // Nothing that resolves paths on the host is fuzzed through this tracee.
   Result<SharedFd> Root() override { return FailErrno(ENOENT, "no root"); }
   Result<UniqueFd> WorkingDirectory() override { return FailErrno(ENOENT, "no cwd"); }
+  Result<UniqueFd> Executable() override { return FailErrno(ENOENT, "no executable"); }
   Result<std::string> RootPath() override { return FailErrno(ENOENT, "no root"); }
   Result<std::string> WorkingDirectoryPath() override { return std::string("/"); }
   Result<std::string> DescriptorPath(int) override { return FailErrno(EBADF, "no path"); }

@@ -41,9 +41,6 @@ struct KnownDifference {
 // Each entry is checked both ways: vigil must give its answer, and the
 // native run the kernel's, so an entry that no longer differs fails too.
 constexpr KnownDifference kKnownDifferences[] = {
-    {"openat2", "audit-only,ptrace-audit-only", "fd mode=0100644 read=hello", "-1 ENOSYS",
-     "under a file policy openat2 is refused with ENOSYS (its resolve flags are not mediated); "
-     "callers fall back to openat (`vigil syscalls`)"},
     // O_PATH descriptors: the sentry opens the file and installs it with
     // SECCOMP_IOCTL_NOTIF_ADDFD, whose fget() refuses O_PATH files (EBADF);
     // the ptrace platform's descriptor channel carries them.
@@ -63,16 +60,6 @@ constexpr KnownDifference kKnownDifferences[] = {
      "needs an O_PATH descriptor, which ADDFD cannot install (EBADF)"},
     {"fsetxattr-opath-fd", "audit-only", "-1 EBADF", "open -1 EBADF",
      "needs an O_PATH descriptor, which ADDFD cannot install (EBADF)"},
-    // Magic links: paths resolve with RESOLVE_NO_MAGICLINKS (DESIGN.md §2
-    // rule 4); of /proc/self's magic links only the caller's own fd/N are
-    // followed, reopened from its descriptor.
-    {"stat-proc-self-exe", "audit-only,ptrace-audit-only", "mode=0100755", "-1 ELOOP",
-     "following /proc/self/exe needs the caller's executable from the tracee (sentry/core), "
-     "which the handlers do not have; the sentry never follows a magic link itself"},
-    {"stat-proc-self-cwd", "audit-only,ptrace-audit-only", "mode=040755 nlink=3 uid=0 gid=0 size=180 rdev=0:0",
-     "-1 ELOOP", "a magic link other than the caller's own fd/N is not followed"},
-    {"stat-proc-self-root", "audit-only,ptrace-audit-only", "mode=040755 nlink=8 uid=0 gid=0 size=4096 rdev=0:0",
-     "-1 ELOOP", "a magic link other than the caller's own fd/N is not followed"},
     // Device nodes.
     {"mknod-char-device", "audit-only,ptrace-audit-only", "0", "-1 EPERM",
      "under a file policy the sentry makes no device nodes (EPERM), even with CAP_MKNOD: the "

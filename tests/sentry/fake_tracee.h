@@ -45,6 +45,12 @@ class FakeTracee final : public Tracee {
     return SharedFd(std::move(dir));
   }
   Result<UniqueFd> WorkingDirectory() override { return OpenDir(root + cwd); }
+  // `exe` is a path in the fake container.
+  Result<UniqueFd> Executable() override {
+    UniqueFd fd(::open((root + exe).c_str(), O_PATH | O_CLOEXEC));
+    if (!fd) return FailErrno("fake executable");
+    return fd;
+  }
   Result<std::string> RootPath() override { return root; }
   // `cwd` is a path in the fake container (under `root`).
   Result<std::string> WorkingDirectoryPath() override { return cwd; }
@@ -71,6 +77,7 @@ class FakeTracee final : public Tracee {
   bool valid = true;
   std::string root = "/";
   std::string cwd = "/";
+  std::string exe = "/bin/sh";
   pid_t ns_tgid = 1;
   pid_t ns_tid = 1;
   // The credentials the fake workload runs with.

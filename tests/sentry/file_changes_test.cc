@@ -320,6 +320,59 @@ TEST_F(FileChanges, DescriptorFormsAreDecidedOnTheDescriptorsFile) {
                  {static_cast<std::uint64_t>(in.Get()), 0600}).error, 0);
 }
 
+// An empty path with AT_EMPTY_PATH names the descriptor, and for AT_FDCWD
+// the working directory, as the kernel has it: decided like any other file.
+TEST_F(FileChanges, AnEmptyPathNamesTheDescriptorOrTheWorkingDirectory) {
+  Put(kFirst, "");
+  const auto cwd = static_cast<std::uint64_t>(AT_FDCWD);
+  EXPECT_EQ(Call(Handler::kAttributes, 452 /* fchmodat2 */, {cwd, kFirst, 0700, AT_EMPTY_PATH})
+                .error,
+            0);
+  EXPECT_EQ(Mode("/work"), 0700u);
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_fchownat,
+                 {cwd, kFirst, static_cast<std::uint64_t>(::getuid()),
+                  static_cast<std::uint64_t>(::getgid()), AT_EMPTY_PATH})
+                .error,
+            0);
+  std::array<timespec, 2> times = {timespec{1000, 0}, timespec{2000, 0}};
+  ASSERT_TRUE(tracee_.Write(kSecond, std::as_bytes(std::span(times))));
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_utimensat, {cwd, kFirst, kSecond, AT_EMPTY_PATH}).error,
+            0);
+  struct stat st {};
+  ASSERT_EQ(::stat((root_ + "/work").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mtim.tv_sec, 2000);
+  // Without AT_EMPTY_PATH, an empty path is no file.
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_fchownat, {cwd, kFirst, 0, 0, 0}).error, ENOENT);
+  // A read-only working directory is read-only this way too.
+  tracee_.cwd = "/etc";
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_utimensat, {cwd, kFirst, kSecond, AT_EMPTY_PATH}).error,
+            EACCES);
+  // A real descriptor with "" is that descriptor's file.
+  UniqueFd mine(::open((root_ + "/tmp/mine").c_str(), O_RDONLY | O_CLOEXEC));
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_fchownat,
+                 {static_cast<std::uint64_t>(mine.Get()), kFirst,
+                  static_cast<std::uint64_t>(::getuid()), static_cast<std::uint64_t>(::getgid()),
+                  AT_EMPTY_PATH})
+                .error,
+            0);
+}
+
+// utimensat with no path: futimens on a descriptor (no flags), EFAULT for
+// AT_FDCWD; and "leave both times" is done before anything is looked at.
+TEST_F(FileChanges, UtimensatWithoutAPath) {
+  UniqueFd mine(::open((root_ + "/tmp/mine").c_str(), O_RDONLY | O_CLOEXEC));
+  const auto fd = static_cast<std::uint64_t>(mine.Get());
+  const auto cwd = static_cast<std::uint64_t>(AT_FDCWD);
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_utimensat, {fd, 0, 0, 0}).error, 0);
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_utimensat, {fd, 0, 0, AT_SYMLINK_NOFOLLOW}).error,
+            EINVAL);
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_utimensat, {cwd, 0, 0, 0}).error, EFAULT);
+  std::array<timespec, 2> omit = {timespec{0, UTIME_OMIT}, timespec{0, UTIME_OMIT}};
+  ASSERT_TRUE(tracee_.Write(kSecond, std::as_bytes(std::span(omit))));
+  Put(kFirst, "/missing");
+  EXPECT_EQ(Call(Handler::kAttributes, SYS_utimensat, {cwd, kFirst, kSecond, 0}).error, 0);
+}
+
 constexpr std::uint64_t kName = FakeTracee::kBase + 6144;
 constexpr std::uint64_t kValue = FakeTracee::kBase + 7168;
 

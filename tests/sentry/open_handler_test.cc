@@ -15,81 +15,21 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 #include "base/strings.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
 #include "tests/sentry/fake_tracee.h"
+#include "tests/sentry/open_fixture.h"
 
 namespace vigil::sentry {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::uint64_t kPath = FakeTracee::kBase;
-
-class OpenHandler : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vigil-open-root-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
-    fs::create_directories(root_ + "/etc");
-    fs::create_directories(root_ + "/tmp");
-    fs::create_directories(root_ + "/work/sub");
-    Write("/etc/hostname", "container\n");
-    Write("/etc/secret", "s3cret\n");
-    tracee_.root = root_;
-    tracee_.cwd = "/work/sub";
-    Result<config::Policy> policy = config::ParsePolicy(R"({"files": {"default": "read", "rules": [
-        {"path": "/etc/secret", "access": "hidden"},
-        {"path": "/etc/denied", "access": "deny"},
-        {"path": "/tmp/**", "access": "write"}]}})");
-    ASSERT_TRUE(policy) << policy.error().message;
-    policy_ = *policy;
-    sandbox_.policy = &policy_;
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  void Write(const std::string& path, const std::string& text) {
-    std::ofstream(root_ + path) << text;
-  }
-
-  Verdict Open(const std::string& path, int flags, mode_t mode = 0644) {
-    EXPECT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
-    SyscallEvent event{.tid = ::gettid(),
-                       .number = SYS_openat,
-                       .args = {static_cast<std::uint64_t>(AT_FDCWD), kPath,
-                                static_cast<std::uint64_t>(flags), mode}};
-    HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
-                           .wait = [](int, std::uint32_t) { return Result<void>(); }};
-    Verdict verdict = Handle(Handler::kOpen, context);
-    audit_ = context.audit_args;
-    return verdict;
-  }
-
-  static std::string ReadAll(const Verdict& verdict) {
-    EXPECT_EQ(verdict.kind, Verdict::Kind::kInstallFd);
-    if (verdict.kind != Verdict::Kind::kInstallFd) return "";
-    char buf[64] = {};
-    ssize_t n = ::pread(verdict.fd->Get(), buf, sizeof buf - 1, 0);
-    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
-  }
-
-  std::string Resolved() const {
-    for (const auto& [name, value] : audit_) {
-      if (name == "resolved") return value;
-    }
-    return "";
-  }
-
-  std::string root_;
-  config::Policy policy_;
-  Sandbox sandbox_;
-  FakeTracee tracee_{8192};
-  std::vector<std::pair<std::string, std::string>> audit_;
-};
+class OpenHandler : public OpenFixture {};
 
 TEST_F(OpenHandler, ReadableFileIsOpenedFromTheContainersRoot) {
   Verdict verdict = Open("/etc/hostname", O_RDONLY | O_CLOEXEC);
@@ -424,6 +364,61 @@ TEST_F(OpenHandler, LstatOfProcSelfIsTheLink) {
   EXPECT_TRUE(S_ISLNK(tracee_.ObjectAt<struct stat>(kBuffer).st_mode));
   ASSERT_EQ(StatCall(tracee_, sandbox_, SYS_stat, {kPath, kBuffer}).error, 0);
   EXPECT_TRUE(S_ISDIR(tracee_.ObjectAt<struct stat>(kBuffer).st_mode));
+}
+
+// /proc/self/cwd, root and exe (magic links, which the sentry's walk does
+// not follow) lead where the caller's own do: its working directory, its
+// root and its executable — each then decided like any file.
+TEST_F(OpenHandler, TheCallersOwnLinksAreFollowed) {
+  tracee_.ns_tgid = 7;
+  tracee_.ns_tid = 9;
+  tracee_.exe = "/etc/hostname";
+  Write("/work/sub/notes", "here\n");
+  fs::create_directories(root_ + "/proc/7");
+  fs::create_symlink("/work/sub", root_ + "/proc/7/cwd");  // a plain link here, for lstat
+  auto stat = [&](int number, const std::string& path) -> std::optional<struct stat> {
+    Put(kPath, path);
+    Verdict verdict = StatCall(tracee_, sandbox_, number, {kPath, kBuffer});
+    if (verdict.error != 0) {
+      ADD_FAILURE() << path << ": " << verdict.error;
+      return std::nullopt;
+    }
+    return tracee_.ObjectAt<struct stat>(kBuffer);
+  };
+  auto inode = [&](const std::string& path) {
+    struct stat st {};
+    EXPECT_EQ(::stat((root_ + path).c_str(), &st), 0) << path;
+    return st.st_ino;
+  };
+  EXPECT_EQ(stat(SYS_stat, "/proc/self/cwd").value().st_ino, inode("/work/sub"));
+  EXPECT_EQ(stat(SYS_stat, "/proc/self/cwd/notes").value().st_size, 5);
+  EXPECT_EQ(stat(SYS_stat, "/proc/thread-self/cwd/notes").value().st_size, 5);
+  EXPECT_EQ(stat(SYS_stat, "/proc/7/task/9/cwd/../sub/notes").value().st_size, 5);
+  EXPECT_EQ(stat(SYS_stat, "/proc/self/root").value().st_ino, inode("/"));
+  EXPECT_EQ(stat(SYS_stat, "/proc/self/root/etc/hostname").value().st_size, 10);
+  EXPECT_EQ(stat(SYS_stat, "/proc/self/exe").value().st_size, 10);
+  EXPECT_TRUE(S_ISLNK(stat(SYS_lstat, "/proc/self/cwd").value().st_mode));  // the link itself
+
+  auto error = [&](int number, const std::string& path) {
+    Put(kPath, path);
+    return StatCall(tracee_, sandbox_, number, {kPath, kBuffer}).error;
+  };
+  EXPECT_EQ(error(SYS_stat, "/proc/self/exe/x"), ENOTDIR);
+  EXPECT_EQ(error(SYS_stat, "/proc/self/root/etc/secret"), ENOENT);
+  EXPECT_EQ(error(SYS_stat, "/proc/self/cwd/../../../etc/secret"), ENOENT);
+  EXPECT_EQ(error(SYS_stat, "/proc/8/cwd"), ENOENT);  // not the caller's: not followed
+  tracee_.exe = "/etc/secret";
+  EXPECT_EQ(error(SYS_stat, "/proc/self/exe"), ENOENT);  // hidden, wherever it is named from
+
+  EXPECT_EQ(ReadAll(Open("/proc/self/cwd/notes", O_RDONLY)), "here\n");
+  EXPECT_EQ(Resolved(), "/work/sub/notes");
+  EXPECT_EQ(ReadAll(Open("/proc/self/root/etc/hostname", O_RDONLY)), "container\n");
+  EXPECT_EQ(Open("/proc/self/exe", O_RDONLY).error, ENOENT);
+  tracee_.exe = "/etc/hostname";
+  EXPECT_EQ(ReadAll(Open("/proc/self/exe", O_RDONLY)), "container\n");
+  EXPECT_EQ(Open("/proc/self/exe", O_WRONLY).error, EACCES);  // read-only by the policy
+  EXPECT_EQ(Open("/proc/self/root/tmp/made", O_WRONLY | O_CREAT).kind, Verdict::Kind::kInstallFd);
+  EXPECT_TRUE(fs::exists(root_ + "/tmp/made"));
 }
 
 TEST_F(OpenHandler, ReadlinkReadsTheLinkItself) {

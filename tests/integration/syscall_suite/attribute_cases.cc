@@ -55,6 +55,17 @@ std::string TimesAfter(const char* path, Change change, bool follow = true) {
   return text + " " + Times(path, before, since, follow);
 }
 
+// `change()` run in "dir" as the working directory, its result.
+template <typename Change>
+long InDir(Change change) {
+  if (::chdir("dir") < 0) return -1;
+  long rc = change();
+  int error = errno;
+  if (::chdir("..") < 0) return -1;
+  errno = error;
+  return rc;
+}
+
 }  // namespace
 
 std::vector<Case> AttributeCases() {
@@ -311,6 +322,42 @@ std::vector<Case> AttributeCases() {
            return Line({"now", Rc(::syscall(SYS_utimensat, AT_FDCWD, "secret", nullptr, 0)), "set",
                         Rc(::syscall(SYS_utimensat, AT_FDCWD, "secret", times, 0))});
          });
+       }},
+      // An empty path with AT_EMPTY_PATH and AT_FDCWD: the working directory.
+      {"fchmodat2-empty-path-cwd",
+       [] {
+         return Then(InDir([] { return ::syscall(kSysFchmodat2, AT_FDCWD, "", 0750, AT_EMPTY_PATH); }),
+                     "dir");
+       }},
+      {"fchmodat-empty-path", [] { return Rc(::syscall(SYS_fchmodat, AT_FDCWD, "", 0750)); }},
+      {"fchownat-empty-path-cwd",
+       [] {
+         return Then(
+             InDir([] { return ::syscall(SYS_fchownat, AT_FDCWD, "", 7, 7, AT_EMPTY_PATH); }), "dir");
+       }},
+      {"fchownat-empty-path-without-flag",
+       [] { return Rc(::syscall(SYS_fchownat, AT_FDCWD, "", 7, 7, 0)); }},
+      {"utimensat-empty-path-cwd",
+       [] {
+         return TimesAfter("dir", [] {
+           return InDir([] {
+             timespec times[2] = {{kAtime, 0}, {kMtime, 0}};
+             return ::syscall(SYS_utimensat, AT_FDCWD, "", times, AT_EMPTY_PATH);
+           });
+         });
+       }},
+      {"utimensat-cwd-null-path",
+       [] { return Rc(::syscall(SYS_utimensat, AT_FDCWD, nullptr, nullptr, 0)); }},
+      {"utimensat-fd-null-path-flags",
+       [] {
+         return WithFd("file", O_RDONLY, [](int fd) {
+           return Rc(::syscall(SYS_utimensat, fd, nullptr, nullptr, AT_SYMLINK_NOFOLLOW));
+         });
+       }},
+      {"utimensat-omit-both-missing",
+       [] {
+         timespec times[2] = {{0, UTIME_OMIT}, {0, UTIME_OMIT}};
+         return Rc(::syscall(SYS_utimensat, AT_FDCWD, "missing", times, 0));
        }},
   };
 }

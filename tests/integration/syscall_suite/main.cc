@@ -15,8 +15,8 @@ int main() {
   // Fixed, so every mode a case creates is the same under each runtime.
   ::umask(022);
   std::vector<Case> cases;
-  for (auto family : {OpenCases, StatCases, AccessCases, NameCases, AttributeCases, XattrCases,
-                      SystemCases, NetworkCases}) {
+  for (auto family : {OpenCases, Openat2Cases, StatCases, AccessCases, NameCases, AttributeCases,
+                      XattrCases, SystemCases, NetworkCases}) {
     for (Case& c : family()) cases.push_back(std::move(c));
   }
   for (const Case& c : cases) {

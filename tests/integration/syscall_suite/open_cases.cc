@@ -1,7 +1,6 @@
-// open, openat, creat (and openat2): flags, symlinks, relative bases, and
+// open, openat, creat: flags, symlinks, relative bases, and
 // the errors the kernel gives for each malformed request.
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -20,27 +19,6 @@ long Open(const char* path, int flags, mode_t mode = 0) {
 
 long Openat(int dirfd, const char* path, int flags, mode_t mode = 0) {
   return ::syscall(SYS_openat, dirfd, path, flags | O_CLOEXEC, mode);
-}
-
-// "fd" plus what the descriptor shows: its type and mode, and up to 16
-// bytes read from it (for a file) — proof it is the file asked for.
-std::string Described(long rc) {
-  if (rc < 0) return Rc(rc);
-  int fd = static_cast<int>(rc);
-  struct stat st;
-  std::string text = "fd";
-  if (::fstat(fd, &st) < 0) return "fd fstat " + Rc(-1);
-  char octal[16];
-  std::snprintf(octal, sizeof octal, " mode=0%o", st.st_mode);
-  text += octal;
-  if (S_ISREG(st.st_mode)) {
-    char buffer[16];
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    text += n < 0 ? " read=-1 " + ErrnoName(errno) : " read=" + std::string(buffer, n);
-    if (!text.empty() && text.back() == '\n') text.pop_back();
-  }
-  ::close(fd);
-  return text;
 }
 
 }  // namespace
@@ -63,6 +41,10 @@ std::vector<Case> OpenCases() {
       {"open-directory-on-dir", [] { return Described(Open("dir", O_RDONLY | O_DIRECTORY)); }},
       {"open-wronly-dir", [] { return Rc(Open("dir", O_WRONLY)); }},
       {"open-creat-on-dir", [] { return Rc(Open("dir", O_CREAT | O_RDONLY, 0644)); }},
+      {"open-creat-directory",
+       [] {
+         return Line({Rc(Open("newdir", O_CREAT | O_DIRECTORY | O_RDONLY, 0644)), LstatOf("newdir")});
+       }},
       {"open-nofollow-symlink", [] { return Rc(Open("link", O_RDONLY | O_NOFOLLOW)); }},
       {"open-nofollow-path-symlink", [] { return Described(Open("link", O_PATH | O_NOFOLLOW)); }},
       {"open-nofollow-parent-symlink",
@@ -215,6 +197,19 @@ std::vector<Case> OpenCases() {
          if (reader >= 0) ::close(reader);
          return text;
        }},
+      // The caller's own magic links lead where natively they do.
+      {"open-proc-self-cwd", [] { return Described(Open("/proc/self/cwd/file", O_RDONLY)); }},
+      {"open-proc-self-root",
+       [] { return Described(Open("/proc/self/root/tmp/suite/open/file", O_RDONLY)); }},
+      {"open-proc-self-exe", [] { return Fd(Open("/proc/self/exe", O_RDONLY)); }},
+      {"open-proc-self-exe-beyond", [] { return Rc(Open("/proc/self/exe/x", O_RDONLY)); }},
+      {"open-proc-self-cwd-creat",
+       [] {
+         return Line({Fd(Open("/proc/self/cwd/via-cwd", O_CREAT | O_WRONLY, 0600)),
+                      LstatOf("via-cwd")});
+       }},
+      {"open-proc-self-cwd-nofollow",
+       [] { return Rc(Open("/proc/self/cwd", O_RDONLY | O_NOFOLLOW)); }},
       {"open-append",
        [] {
          int fd = static_cast<int>(Open("appended", O_CREAT | O_WRONLY | O_APPEND, 0644));
@@ -224,11 +219,6 @@ std::vector<Case> OpenCases() {
          (void)!::write(fd, "two", 3);
          ::close(fd);
          return ContentOf("appended");
-       }},
-      {"openat2",
-       [] {
-         open_how how{.flags = O_RDONLY | O_CLOEXEC, .mode = 0, .resolve = 0};
-         return Described(::syscall(SYS_openat2, AT_FDCWD, "file", &how, sizeof how));
        }},
   };
 }

@@ -152,6 +152,10 @@ std::vector<Case> StatCases() {
       {"stat-proc-self-cwd", [] { return Stat(SYS_stat, "/proc/self/cwd"); }},
       {"stat-proc-self-root", [] { return Stat(SYS_stat, "/proc/self/root"); }},
       {"lstat-proc-self-cwd", [] { return Stat(SYS_lstat, "/proc/self/cwd"); }},
+      {"stat-proc-self-cwd-file", [] { return Stat(SYS_stat, "/proc/self/cwd/file"); }},
+      {"stat-proc-thread-self-root-file",
+       [] { return Stat(SYS_stat, "/proc/thread-self/root/tmp/suite/stat/file"); }},
+      {"stat-proc-self-exe-beyond", [] { return Stat(SYS_stat, "/proc/self/exe/x"); }},
       {"stat-symlink-loop",
        [] {
          if (::syscall(SYS_symlink, "self-loop", "self-loop") < 0) return "setup " + Rc(-1);

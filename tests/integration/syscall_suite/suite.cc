@@ -67,6 +67,25 @@ std::string ContentOf(const char* path, std::size_t limit) {
   return shown;
 }
 
+std::string Described(long rc) {
+  if (rc < 0) return Rc(rc);
+  int fd = static_cast<int>(rc);
+  struct stat st;
+  std::string text = "fd";
+  if (::fstat(fd, &st) < 0) return "fd fstat " + Rc(-1);
+  char octal[16];
+  std::snprintf(octal, sizeof octal, " mode=0%o", st.st_mode);
+  text += octal;
+  if (S_ISREG(st.st_mode)) {
+    char buffer[16];
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    text += n < 0 ? " read=-1 " + ErrnoName(errno) : " read=" + std::string(buffer, n);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+  }
+  ::close(fd);
+  return text;
+}
+
 namespace {
 
 bool WriteFile(const char* path, const char* text, mode_t mode) {

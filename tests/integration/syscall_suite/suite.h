@@ -39,6 +39,7 @@ struct Case {
 // The case tables, one per family, in the order they run. Each family works
 // in its own directory under /tmp/suite, made by its first case.
 std::vector<Case> OpenCases();
+std::vector<Case> Openat2Cases();
 std::vector<Case> StatCases();
 std::vector<Case> AccessCases();
 std::vector<Case> NameCases();
@@ -61,6 +62,11 @@ std::string Rc(long rc);
 
 // For calls returning a descriptor: "fd" (closing it) or "-1 ENAME".
 std::string Fd(long rc);
+
+// "fd" plus what the descriptor shows: its type and mode, and up to 16
+// bytes read from it (for a file) — proof it is the file asked for. Closes
+// it; "-1 ENAME" for a failed call.
+std::string Described(long rc);
 
 // The parts joined with spaces. The parts of a braced list are evaluated
 // in order, the operands of + are not: a case that calls, then looks at the
