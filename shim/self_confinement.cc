@@ -99,8 +99,9 @@ constexpr long kPtraceRequests[] = {PTRACE_SEIZE, PTRACE_CONT, PTRACE_LISTEN, PT
 // the registers of a thread in a seccomp stop: that is how it answers, and
 // how it has the thread make the calls that receive a file
 // (PTRACE_SYSCALL, to stop again when they return).
-constexpr long kPtracePlatformRequests[] = {PTRACE_GETREGS, PTRACE_SETREGS, PTRACE_PEEKUSER,
-                                            PTRACE_SYSCALL};
+constexpr long kPtracePlatformRequests[] = {PTRACE_GETREGS,    PTRACE_SETREGS,
+                                            PTRACE_PEEKUSER,   PTRACE_SYSCALL,
+                                            PTRACE_GETSIGMASK, PTRACE_SETSIGMASK};
 
 }  // namespace
 

@@ -9,6 +9,10 @@
 // syscall instruction, or the thread's registers are put back as they were
 // and the syscall's result set. The argument registers are restored
 // because the syscall ABI preserves them and compiled code relies on it.
+// Between two calls the thread passes through user mode, where a signal
+// would run its handler with the registers made for the next call: every
+// signal is blocked for that step (PTRACE_SETSIGMASK), and a group stop
+// met there resumes into the sequence (ResumeAfterStop).
 #pragma once
 
 #include <sys/types.h>
@@ -18,6 +22,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 
 namespace vigil::sentry {
 
@@ -43,8 +48,15 @@ class Injection {
   // thread runs on with the workload's result.
   bool OnSyscallStop(pid_t tid);
 
+  // Any other stop of `tid` in the sequence (a group stop: SIGSTOP cannot be
+  // blocked): resumed so that its next stop is still the call's.
+  static void ResumeAfterStop(pid_t tid, int event, int signal);
+
  private:
   bool Resume(pid_t tid);
+  // The thread's signal mask, kept while every signal is blocked.
+  bool BlockSignals(pid_t tid);
+  void RestoreSignals(pid_t tid);
 
   std::deque<InjectedCall> calls_;
   Finish finish_;
@@ -52,6 +64,7 @@ class Injection {
   // After stepping back for the next call the thread first reports that
   // call's entry, then its exit.
   bool expect_entry_ = false;
+  std::optional<std::uint64_t> saved_mask_;
 };
 
 }  // namespace vigil::sentry

@@ -62,6 +62,10 @@ bool PtraceServer::OnChildEvent(const siginfo_t& child) {
     OnSyscallStop(stop->pid);
     return true;
   }
+  if (injections_.count(stop->pid) != 0) {
+    Injection::ResumeAfterStop(stop->pid, stop->event, stop->signal);
+    return true;
+  }
   switch (stop->event) {
     case PTRACE_EVENT_SECCOMP:
       OnSeccompStop(stop->pid);
