@@ -146,6 +146,26 @@ Result<ActingAs> ActingAs::WithoutNetworkAdmin(bool over_user_namespace) {
   return acting;
 }
 
+Result<ActingAs> ActingAs::ForBind(const ThreadStatus& thread, bool over_user_namespace,
+                                   bool capabilities_count) {
+  const Result<OwnIdentity>& own = Own();
+  if (!own) return tl::unexpected(own.error());
+  ActingAs acting;
+  acting.active_ = true;
+  if (over_user_namespace) {
+    RETURN_IF_ERROR(SetEffectiveUid(kOutsiderUid));
+    acting.euid_changed_ = true;
+    acting.ids_changed_ = true;
+  }
+  constexpr std::uint64_t kBindCapabilities =
+      (std::uint64_t{1} << CAP_NET_BIND_SERVICE) | (std::uint64_t{1} << CAP_NET_ADMIN);
+  const std::uint64_t effective =
+      capabilities_count ? (thread.cap_effective & kBindCapabilities & own->caps.permitted) : 0;
+  RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
+  acting.caps_changed_ = true;
+  return acting;
+}
+
 ActingAs::ActingAs(ActingAs&& other) noexcept
     : active_(std::exchange(other.active_, false)),
       umask_changed_(other.umask_changed_),
