@@ -303,6 +303,22 @@ TEST_P(SentryTest, EgressPolicyDeniesTheHostsLoopbackAndAuditsIt) {
   ExpectHostLoopbackRefused(R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\"}}"})");
 }
 
+// A bind is decided like a destination: with no allow entry, not even the
+// wildcard address may be bound (EACCES, the address is "protected"), and
+// the refusal is audited. busybox httpd binds the IPv4 address it is given.
+TEST_P(SentryTest, EgressPolicyRefusesBindingTheWildcardAndAuditsIt) {
+  BundleConfig config;
+  config.annotations_json = R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\"}}"})";
+  // Bound, it would serve until killed (status=137).
+  config.args = {"sh", "-c", "timeout -s KILL 3 httpd -f -p 0.0.0.0:9000; echo status=$?"};
+  auto [run, records] = RunAudited(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_THAT(run.out, HasSubstr("status=1"));
+  EXPECT_THAT(run.err, HasSubstr("bind: Permission denied"));
+  EXPECT_THAT(records, HasSubstr(R"("syscall":"bind","args":{"address":"0.0.0.0:9000"},)"
+                                 R"("decision":"deny","errno":"EACCES")"));
+}
+
 TEST_P(SentryTest, DefaultPolicyLetsConnectsThrough) {
   HostListener host;
   BundleConfig config;
