@@ -9,6 +9,8 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
+
 #include "base/result.h"
 #include "sentry/core/thread_status.h"
 
@@ -46,6 +48,9 @@ class ActingAs {
 
  private:
   ActingAs() = default;
+  // The sentry's own ids, effective set (its own & `keep`) | (its permitted
+  // & `take`), and with `outsider_euid` the overflow uid as euid.
+  static Result<ActingAs> WithEffective(std::uint64_t keep, std::uint64_t take, bool outsider_euid);
   bool active_ = false;
   // What differed from the supervisor's own and was changed (the rest is
   // left alone: each change is a syscall and a new credentials struct).

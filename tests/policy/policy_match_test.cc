@@ -17,21 +17,31 @@ Policy Parse(std::string_view text) {
   return p ? *p : Policy{};
 }
 
-bool V4(const Policy& p, const char* ip, std::uint16_t port,
-        socklen_t length = sizeof(sockaddr_in)) {
+sockaddr_in V4Address(const char* ip, std::uint16_t port) {
   sockaddr_in in{};
   in.sin_family = AF_INET;
   in.sin_port = htons(port);
   EXPECT_EQ(::inet_pton(AF_INET, ip, &in.sin_addr), 1) << ip;
+  return in;
+}
+
+sockaddr_in6 V6Address(const char* ip, std::uint16_t port) {
+  sockaddr_in6 in6{};
+  in6.sin6_family = AF_INET6;
+  in6.sin6_port = htons(port);
+  EXPECT_EQ(::inet_pton(AF_INET6, ip, &in6.sin6_addr), 1) << ip;
+  return in6;
+}
+
+bool V4(const Policy& p, const char* ip, std::uint16_t port,
+        socklen_t length = sizeof(sockaddr_in)) {
+  const sockaddr_in in = V4Address(ip, port);
   return EgressAllowed(p, reinterpret_cast<const sockaddr*>(&in), length);
 }
 
 bool V6(const Policy& p, const char* ip, std::uint16_t port,
         socklen_t length = sizeof(sockaddr_in6)) {
-  sockaddr_in6 in6{};
-  in6.sin6_family = AF_INET6;
-  in6.sin6_port = htons(port);
-  EXPECT_EQ(::inet_pton(AF_INET6, ip, &in6.sin6_addr), 1) << ip;
+  const sockaddr_in6 in6 = V6Address(ip, port);
   return EgressAllowed(p, reinterpret_cast<const sockaddr*>(&in6), length);
 }
 
@@ -186,18 +196,12 @@ TEST(UniformAccessBeneathTest, AnEarlierPartialRuleThatAgreesKeepsItUniform) {
 
 bool BindV4(const Policy& p, const char* ip, std::uint16_t port,
             socklen_t length = sizeof(sockaddr_in)) {
-  sockaddr_in in{};
-  in.sin_family = AF_INET;
-  in.sin_port = htons(port);
-  EXPECT_EQ(::inet_pton(AF_INET, ip, &in.sin_addr), 1) << ip;
+  const sockaddr_in in = V4Address(ip, port);
   return BindAllowed(p, reinterpret_cast<const sockaddr*>(&in), length);
 }
 
 bool BindV6(const Policy& p, const char* ip, std::uint16_t port) {
-  sockaddr_in6 in6{};
-  in6.sin6_family = AF_INET6;
-  in6.sin6_port = htons(port);
-  EXPECT_EQ(::inet_pton(AF_INET6, ip, &in6.sin6_addr), 1) << ip;
+  const sockaddr_in6 in6 = V6Address(ip, port);
   return BindAllowed(p, reinterpret_cast<const sockaddr*>(&in6), sizeof in6);
 }
 
