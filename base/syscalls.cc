@@ -73,7 +73,18 @@ Result<UniqueFd> Openat2(int dirfd, const char* path, std::uint64_t flags, std::
   how.flags = flags | O_CLOEXEC;
   how.mode = mode;
   how.resolve = resolve;
-  long fd = ::syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+  // A ".." walked under RESOLVE_BENEATH or IN_ROOT while any rename or mount
+  // happens anywhere on the system fails with EAGAIN (the kernel cannot
+  // prove it stayed inside): openat2(2) says to retry. A few times only:
+  // someone renaming without pause still gets the EAGAIN. With
+  // RESOLVE_CACHED, EAGAIN means "not in the cache" and is the answer.
+  const bool retry = (resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) != 0 &&
+                     (resolve & RESOLVE_CACHED) == 0;
+  long fd = -1;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    fd = ::syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+    if (fd >= 0 || errno != EAGAIN || !retry) break;
+  }
   if (fd < 0) return FailErrno(std::string("openat2 ") + path);
   return UniqueFd(static_cast<int>(fd));
 }

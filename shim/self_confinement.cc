@@ -44,7 +44,7 @@ constexpr std::string_view kAllowed[] = {
     // Acting as the workload (ActingAs).
     "setfsuid", "setfsgid", "setgroups", "getgroups", "capget", "capset", "umask",
     // Network handlers: on the workload's own socket.
-    "connect", "sendto", "setsockopt", "getsockname", "getpeername",
+    "connect", "bind", "sendto", "setsockopt", "getsockname", "getpeername",
     // Emulated answers.
     "uname", "sysinfo", "sched_getaffinity",
     // Children the supervisor reaps (orphans, as subreaper) and signals it

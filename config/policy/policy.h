@@ -122,6 +122,16 @@ std::optional<FileAccess> UniformAccessBeneath(const Policy& policy, std::string
 // and an address too short for its family, only under a default-allow policy.
 bool EgressAllowed(const Policy& policy, const sockaddr* address, socklen_t length);
 
+// Whether binding a socket to the local IP `address` (AF_INET or AF_INET6)
+// is allowed. Under a default-allow policy, always; under "deny", when an
+// allow entry's block holds the address and its ports the port: an
+// IPv4-mapped address is judged as IPv4, a wildcard (0.0.0.0, ::) only by a
+// block that holds it, :: only when 0.0.0.0 is allowed too (a dual-stack
+// socket takes both), and port 0 (the kernel picks one) by any entry that
+// holds the address. Any other family, and an address too short for its
+// family, is refused under "deny".
+bool BindAllowed(const Policy& policy, const sockaddr* address, socklen_t length);
+
 // Whether `resolved_path` matches exec_allow (any path when it is empty). The
 // exec_from_writable check needs the mount table and is the sentry's.
 bool ExecAllowed(const Policy& policy, std::string_view resolved_path);

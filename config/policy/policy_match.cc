@@ -12,17 +12,28 @@
 namespace vigil::config {
 namespace {
 
+// Whether an allow entry holds `address` (4 or 16 bytes of `family`) and
+// `port`; with `any_port`, whatever the entry's ports.
+bool RuleAllows(const EgressRule& rule, int family, const std::uint8_t* address,
+                std::uint16_t port, bool any_port) {
+  if (!CidrContains(rule.cidr, family, address)) return false;
+  if (rule.ports.empty() || any_port) return true;
+  return std::any_of(rule.ports.begin(), rule.ports.end(), [port](const PortRange& range) {
+    return port >= range.first && port <= range.last;
+  });
+}
+
+bool AddressAllowed(const Policy& policy, int family, const std::uint8_t* address,
+                    std::uint16_t port, bool any_port) {
+  if (!policy.egress_default_deny) return true;
+  return std::any_of(policy.egress.begin(), policy.egress.end(), [&](const EgressRule& rule) {
+    return RuleAllows(rule, family, address, port, any_port);
+  });
+}
+
 bool DestinationAllowed(const Policy& policy, int family, const std::uint8_t* address,
                         std::uint16_t port) {
-  if (!policy.egress_default_deny) return true;
-  for (const EgressRule& rule : policy.egress) {
-    if (!CidrContains(rule.cidr, family, address)) continue;
-    if (rule.ports.empty()) return true;
-    for (const PortRange& range : rule.ports) {
-      if (port >= range.first && port <= range.last) return true;
-    }
-  }
-  return false;
+  return AddressAllowed(policy, family, address, port, /*any_port=*/false);
 }
 
 }  // namespace
@@ -106,6 +117,46 @@ bool ExecAllowed(const Policy& policy, std::string_view resolved_path) {
   if (policy.exec_allow.empty()) return true;
   for (const std::string& pattern : policy.exec_allow) {
     if (GlobMatches(pattern, resolved_path)) return true;
+  }
+  return false;
+}
+
+
+bool BindAllowed(const Policy& policy, const sockaddr* address, socklen_t length) {
+  if (!policy.egress_default_deny) return true;
+  if (address == nullptr || length < static_cast<socklen_t>(sizeof(sa_family_t))) return false;
+  sa_family_t family = 0;
+  std::memcpy(&family, address, sizeof family);
+  // Port 0 asks the kernel for an ephemeral port, as every connect does
+  // implicitly: the address decides, not the entry's port list.
+  if (family == AF_INET) {
+    if (length < static_cast<socklen_t>(sizeof(sockaddr_in))) return false;
+    sockaddr_in in{};
+    std::memcpy(&in, address, sizeof in);
+    std::uint8_t bytes[4];
+    std::memcpy(bytes, &in.sin_addr, sizeof bytes);
+    const std::uint16_t port = ntohs(in.sin_port);
+    return AddressAllowed(policy, AF_INET, bytes, port, port == 0);
+  }
+  if (family == AF_INET6) {
+    constexpr auto kMinLength = static_cast<socklen_t>(offsetof(sockaddr_in6, sin6_scope_id));
+    if (length < kMinLength) return false;
+    sockaddr_in6 in6{};
+    std::memcpy(&in6, address, kMinLength);
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(&in6.sin6_addr);
+    const std::uint16_t port = ntohs(in6.sin6_port);
+    // ::ffff:a.b.c.d binds the IPv4 address a.b.c.d.
+    if (IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr)) {
+      return AddressAllowed(policy, AF_INET, bytes + 12, port, port == 0);
+    }
+    if (!AddressAllowed(policy, AF_INET6, bytes, port, port == 0)) return false;
+    // :: on a dual-stack socket takes IPv4 too, and whether the socket is
+    // one (IPV6_V6ONLY) can change until the bind: both wildcards it is.
+    if (IN6_IS_ADDR_UNSPECIFIED(&in6.sin6_addr)) {
+      const std::uint8_t any4[4] = {};
+      return AddressAllowed(policy, AF_INET, any4, port, port == 0);
+    }
+    return true;
   }
   return false;
 }

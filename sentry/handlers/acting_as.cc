@@ -128,22 +128,35 @@ Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namesp
   return acting;
 }
 
-Result<ActingAs> ActingAs::WithoutNetworkAdmin(bool over_user_namespace) {
+Result<ActingAs> ActingAs::WithEffective(std::uint64_t keep, std::uint64_t take,
+                                         bool outsider_euid) {
   const Result<OwnIdentity>& own = Own();
   if (!own) return tl::unexpected(own.error());
   ActingAs acting;
   acting.active_ = true;
-  if (over_user_namespace) {
+  if (outsider_euid) {
     // The overflow uid owns no namespace. Leaving uid 0 clears the
     // effective set (capabilities(7)); the destructor sets both back.
     RETURN_IF_ERROR(SetEffectiveUid(kOutsiderUid));
     acting.euid_changed_ = true;
     acting.ids_changed_ = true;  // setresuid moved the fsuid along
   }
-  const std::uint64_t effective = own->caps.effective & ~(std::uint64_t{1} << CAP_NET_ADMIN);
+  const std::uint64_t effective = (own->caps.effective & keep) | (own->caps.permitted & take);
   RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
   acting.caps_changed_ = true;
   return acting;
+}
+
+Result<ActingAs> ActingAs::WithoutNetworkAdmin(bool over_user_namespace) {
+  return WithEffective(~(std::uint64_t{1} << CAP_NET_ADMIN), 0, over_user_namespace);
+}
+
+Result<ActingAs> ActingAs::ForBind(const ThreadStatus& thread, bool over_user_namespace,
+                                   bool capabilities_count) {
+  constexpr std::uint64_t kBindCapabilities =
+      (std::uint64_t{1} << CAP_NET_BIND_SERVICE) | (std::uint64_t{1} << CAP_NET_ADMIN);
+  const std::uint64_t take = capabilities_count ? (thread.cap_effective & kBindCapabilities) : 0;
+  return WithEffective(0, take, over_user_namespace);
 }
 
 ActingAs::ActingAs(ActingAs&& other) noexcept

@@ -9,6 +9,8 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
+
 #include "base/result.h"
 #include "sentry/core/thread_status.h"
 
@@ -28,12 +30,27 @@ class ActingAs {
   // (user_namespaces(7)), so the euid is an outsider's for the call too
   // (needs CAP_SETUID).
   static Result<ActingAs> WithoutNetworkAdmin(bool over_user_namespace);
+  // The workload's standing for a bind of an IP or netlink socket made by
+  // the sentry: there the kernel checks nothing of the caller but two
+  // capabilities over the socket's network namespace, CAP_NET_BIND_SERVICE
+  // (a port below its ip_unprivileged_port_start) and CAP_NET_ADMIN
+  // (rtnetlink's multicast-routing groups). The effective set is those of
+  // the two the thread holds — none when `capabilities_count` is false (a
+  // workload's capabilities in a user namespace are worth nothing in a
+  // network namespace it shares with the host). `over_user_namespace`: the
+  // euid is an outsider's, as for WithoutNetworkAdmin, or the sentry would
+  // own the namespace and hold them all.
+  static Result<ActingAs> ForBind(const ThreadStatus& thread, bool over_user_namespace,
+                                  bool capabilities_count);
   ActingAs(ActingAs&& other) noexcept;
   ActingAs& operator=(ActingAs&&) = delete;
   ~ActingAs();
 
  private:
   ActingAs() = default;
+  // The sentry's own ids, effective set (its own & `keep`) | (its permitted
+  // & `take`), and with `outsider_euid` the overflow uid as euid.
+  static Result<ActingAs> WithEffective(std::uint64_t keep, std::uint64_t take, bool outsider_euid);
   bool active_ = false;
   // What differed from the supervisor's own and was changed (the rest is
   // left alone: each change is a syscall and a new credentials struct).

@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <sys/un.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -29,20 +30,35 @@ bool IsLoopback(const Destination& destination) {
   return false;
 }
 
-// The path of a unix address ("" for unnamed and abstract ones).
-std::string UnixPath(const Destination& destination) {
-  const auto* un = reinterpret_cast<const sockaddr_un*>(&destination.address);
-  const std::size_t offset = offsetof(sockaddr_un, sun_path);
-  if (destination.length <= offset || un->sun_path[0] == '\0') return "";
-  const std::size_t max = destination.length - offset;
-  return std::string(un->sun_path, strnlen(un->sun_path, max));
-}
-
 // SIN6_LEN_RFC2133: a sockaddr_in6 without sin6_scope_id, the shortest the
 // kernel takes.
 constexpr std::size_t kShortestIpv6Address = 24;
 
+// Too short for its family: the kernel's inet and inet6 refuse it with
+// EINVAL before anything else, and so does the sentry.
+bool ShortIp(const Destination& destination) {
+  return destination.length <
+         (destination.family() == AF_INET ? sizeof(sockaddr_in) : kShortestIpv6Address);
+}
+
+int IpBindVerdict(const Sandbox& sandbox, const Destination& destination) {
+  if (ShortIp(destination)) return EINVAL;
+  if (sandbox.own_network && IsLoopback(destination)) return 0;
+  return config::BindAllowed(*sandbox.policy, destination.get(), destination.length) ? 0 : EACCES;
+}
+
 }  // namespace
+
+std::string UnixPath(const Destination& destination) {
+  const auto* un = reinterpret_cast<const sockaddr_un*>(&destination.address);
+  const std::size_t offset = offsetof(sockaddr_un, sun_path);
+  if (destination.family() != AF_UNIX || destination.length <= offset ||
+      un->sun_path[0] == '\0') {
+    return "";
+  }
+  const std::size_t max = std::min<std::size_t>(destination.length - offset, sizeof un->sun_path);
+  return std::string(un->sun_path, strnlen(un->sun_path, max));
+}
 
 Result<Destination> CopyDestination(Tracee& tracee, std::uint64_t pointer, std::uint64_t length) {
   Destination destination;
@@ -87,12 +103,7 @@ int EgressVerdict(const Sandbox& sandbox, const Destination& destination) {
   switch (destination.family()) {
     case AF_INET:
     case AF_INET6:
-      // Too short for its family: the kernel's TCP and UDP refuse it with
-      // EINVAL before anything is sent, and so does the sentry.
-      if (destination.length < (destination.family() == AF_INET ? sizeof(sockaddr_in)
-                                                                 : kShortestIpv6Address)) {
-        return EINVAL;
-      }
+      if (ShortIp(destination)) return EINVAL;
       if (sandbox.own_network && IsLoopback(destination)) return 0;
       return config::EgressAllowed(policy, destination.get(), destination.length) ? 0 : ENETUNREACH;
     case AF_UNIX:
@@ -102,6 +113,32 @@ int EgressVerdict(const Sandbox& sandbox, const Destination& destination) {
     default:
       // Sockets of other families are only NETLINK_ROUTE (the filter
       // refuses the rest at socket()), which talks to the kernel.
+      return 0;
+  }
+}
+
+int BindVerdict(const Sandbox& sandbox, const Destination& destination) {
+  switch (destination.family()) {
+    case AF_INET:
+    case AF_INET6:
+      return IpBindVerdict(sandbox, destination);
+    case AF_UNSPEC: {
+      // inet_bind takes AF_UNSPEC with INADDR_ANY as AF_INET (and refuses
+      // any other address): judged as the IPv4 address that follows. A
+      // shorter one every family refuses with EINVAL.
+      if (destination.length < sizeof(sockaddr_in)) return 0;
+      Destination as_ipv4;
+      std::memcpy(&as_ipv4.address, &destination.address, destination.length);
+      as_ipv4.address.ss_family = AF_INET;
+      as_ipv4.length = destination.length;
+      return IpBindVerdict(sandbox, as_ipv4);
+    }
+    case AF_UNIX:
+      return sandbox.policy->unix_sockets ? 0 : EACCES;
+    default:
+      // Only NETLINK_ROUTE sockets are of another family (the filter
+      // refuses the rest at socket()), and a netlink bind names the
+      // socket's own port id and the multicast groups it listens to.
       return 0;
   }
 }

@@ -1,5 +1,5 @@
-// A destination address named by connect, sendto or sendmsg: copied once
-// from the workload (DESIGN.md §2 rule 2), decided against the egress
+// A socket address named by connect, sendto, sendmsg or bind: copied once
+// from the workload (DESIGN.md §2 rule 2), decided against the network
 // policy, and made safe for the sentry to use on the workload's behalf.
 #pragma once
 
@@ -39,6 +39,19 @@ std::string DescribeDestination(const Destination& destination);
 // EINVAL for an IP address too short for its family (as the kernel would
 // answer). Loopback is the container's own when it has a network namespace.
 int EgressVerdict(const Sandbox& sandbox, const Destination& destination);
+
+// The local address `destination` would bind, under the sandbox's policy:
+// 0 if allowed, EACCES for an IP address the policy does not allow
+// (config::BindAllowed; the container's own loopback always is) or a unix
+// socket when they are not allowed, EINVAL for an IP address too short for
+// its family (as the kernel answers). AF_UNSPEC is judged as the IPv4
+// address it binds on an AF_INET socket; other families (netlink) bind
+// nothing the policy governs.
+int BindVerdict(const Sandbox& sandbox, const Destination& destination);
+
+// The path of a unix address, up to its first NUL within the length (""
+// for unnamed and abstract ones).
+std::string UnixPath(const Destination& destination);
 
 // For a unix socket path, opens the socket file in the workload's root (or
 // working directory, for a relative path) and rewrites the address to reach

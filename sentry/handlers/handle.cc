@@ -14,6 +14,8 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleSocket(context);
     case Handler::kConnect:
       return HandleConnect(context);
+    case Handler::kBind:
+      return HandleBind(context);
     case Handler::kSendto:
       return HandleSendto(context);
     case Handler::kSendmsg:

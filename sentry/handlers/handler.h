@@ -40,6 +40,7 @@ Verdict HandleUname(HandlerContext& context);
 Verdict HandleSysinfo(HandlerContext& context);
 Verdict HandleSocket(HandlerContext& context);
 Verdict HandleConnect(HandlerContext& context);
+Verdict HandleBind(HandlerContext& context);
 Verdict HandleSendto(HandlerContext& context);
 Verdict HandleSendmsg(HandlerContext& context);
 Verdict HandleSendmmsg(HandlerContext& context);

@@ -304,8 +304,8 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "refused with ENOSYS under an egress policy: libc falls back to sendto/sendmsg",
        Names{
           "sendmmsg"}},
-      {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
-       "a local address: nothing leaves the container; a unix path is resolved by the kernel in the workload's own root (under a file policy whose default is not write, Landlock confines it to where the policy lets the workload write)",
+      {Tier::kMediated, Guard::kNone, Scope::kNetworkPolicy, Handler::kBind, 0,
+       "decided on the copied address (an IP address by the allow-list, a unix socket by network.unix) and performed on the workload's socket; a unix path is created as the workload in the directory resolved in the container, under the file policy, and named /proc/self/fd/N/NAME (ENAMETOOLONG past 108 bytes); without a network policy, fast (Landlock bounds the path)",
        Names{
           "bind"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,

@@ -84,6 +84,8 @@ std::string_view NameOf(Handler handler) {
       return "socket";
     case Handler::kConnect:
       return "connect";
+    case Handler::kBind:
+      return "bind";
     case Handler::kSendto:
       return "sendto";
     case Handler::kSendmsg:

@@ -46,6 +46,7 @@ enum class Handler : std::uint8_t {
   kSysinfo,
   kSocket,  // NETLINK_ROUTE, opened read-only by the sentry
   kConnect,
+  kBind,
   kSendto,
   kSendmsg,
   kSendmmsg,

@@ -1,6 +1,6 @@
 // Syscall arguments as a hostile workload lays them out in its memory: the
-// destination of connect/sendto/sendmsg (CopyDestination, DescribeDestination,
-// EgressVerdict), a path (CopyPath, ContainerPath, RewriteSelf), and a whole sendmsg
+// destination of connect/sendto/sendmsg and the address of bind
+// (CopyDestination, DescribeDestination, EgressVerdict, BindVerdict), a path (CopyPath, ContainerPath, RewriteSelf), and a whole sendmsg
 // message (its msghdr, iovecs, payload and control data). Each copy must
 // fail exactly where the kernel would (EINVAL, EFAULT at a page edge,
 // ENAMETOOLONG, ...) and never read outside what it was given.
@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 
 #include <cerrno>
 #include <cstddef>
@@ -131,6 +132,27 @@ void DecodeDestination(MemoryTracee& tracee, const vigil::sentry::Sandbox& sandb
   if (!sandbox.policy->egress_default_deny && sandbox.policy->unix_sockets && verdict != 0 &&
       !short_ip) {
     Die("a default-allow policy refused", DescribeDestination(*copied));
+  }
+  // bind: the same EINVAL; EACCES is its only refusal, and a default-allow
+  // policy refuses nothing else.
+  const int bind_verdict = BindVerdict(sandbox, *copied);
+  if (short_ip != (bind_verdict == EINVAL)) {
+    Die("bind: EINVAL is for an IP address too short for its family", DescribeDestination(*copied));
+  }
+  if (bind_verdict != 0 && bind_verdict != EACCES && bind_verdict != EINVAL) {
+    Die("bind: an unexpected verdict", std::to_string(bind_verdict));
+  }
+  if (!sandbox.policy->egress_default_deny && sandbox.policy->unix_sockets && bind_verdict != 0 &&
+      !short_ip) {
+    Die("bind: a default-allow policy refused", DescribeDestination(*copied));
+  }
+  // A unix path is what the address holds up to its first NUL, never more
+  // than sun_path.
+  const std::string unix_path = UnixPath(*copied);
+  if (unix_path.size() > sizeof(sockaddr_un::sun_path) ||
+      unix_path.find('\0') != std::string::npos ||
+      (!unix_path.empty() && (family != AF_UNIX || length <= offsetof(sockaddr_un, sun_path)))) {
+    Die("UnixPath outside the address", DescribeDestination(*copied));
   }
 }
 

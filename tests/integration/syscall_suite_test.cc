@@ -71,6 +71,16 @@ constexpr KnownDifference kKnownDifferences[] = {
      "linkat(fd, \"\", AT_EMPTY_PATH) without CAP_DAC_READ_SEARCH: Linux 6.10 allows it to the "
      "descriptor's opener (same credentials); under a file policy the sentry opened the file, "
      "and cannot tell who did, so it keeps the older rule (ENOENT)"},
+    // bind of a unix path, mediated under every policy the suite runs
+    // (the container may hold CAP_NET_ADMIN): the sentry binds to
+    // /proc/self/fd/N/NAME, the directory it resolved (docs/policy.md).
+    {"bind-unix-getsockname", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+     "0 as given", "0 other",
+     "the kernel keeps the address it was given: the sentry's /proc/self/fd/N/NAME"},
+    {"bind-unix-name-too-long-for-the-sentry",
+     "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+     "0 mode=0140755 nlink=1 uid=0 gid=0 size=0 rdev=0:0", "-1 ENAMETOOLONG -1 ENOENT",
+     "a 95-byte name fits sun_path, but not with /proc/self/fd/N/ before it"},
 };
 
 // The suite's output as (name, result) pairs in the order printed.
@@ -224,6 +234,18 @@ TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndUnderEachPolicy) {
   ASSERT_TRUE(plain.ok()) << plain;
   ExpectSameAsNative(native.out, plain.out, "default");
 
+  // An allow-list that holds the container's loopback: binds and connects
+  // to it are decided by the list and answered as the kernel would.
+  const std::string egress_audit = scratch_ + "/egress-loopback.jsonl";
+  Outcome allowed = RunSuite(
+      GetParam().binary,
+      R"({\"network\": {\"egress\": \"deny\", \"allow\": [{\"cidr\": \"127.0.0.0/8\"}]}})",
+      egress_audit);
+  ASSERT_TRUE(allowed.ok()) << allowed;
+  ExpectSameAsNative(native.out, allowed.out, "egress-loopback");
+  EXPECT_THAT(ReadWholeFile(egress_audit),
+              HasSubstr(R"("syscall":"bind","args":{"address":"127.0.0.1:47011"},"decision":"allow")"));
+
   // The sentry was involved: under audit-only every family the suite
   // exercises left records, so agreement is not the kernel answering alone.
   const std::string records = ReadWholeFile(audit);
@@ -238,7 +260,7 @@ TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndUnderEachPolicy) {
         "futimesat", "utimensat",  "getxattr",   "lgetxattr",   "setxattr",     "lsetxattr",
         "fsetxattr", "listxattr",  "llistxattr", "removexattr", "lremovexattr", "fremovexattr",
         "getdents",  "getdents64", "uname",      "sysinfo",     "execve",       "connect",
-        "sendto",    "sendmsg",    "openat2"}) {
+        "sendto",    "sendmsg",    "openat2",    "bind"}) {
     if (records.find(StrCat(R"("syscall":")", syscall, R"(")")) == std::string::npos) {
       unmediated += StrCat(" ", syscall);
     }
@@ -266,7 +288,8 @@ TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndOnThePtracePlatform) {
   ASSERT_TRUE(egress.ok()) << egress;
   ExpectSameAsNative(native.out, egress.out, "egress");
   const std::string records = ReadWholeFile(audit);
-  for (const char* syscall : {"uname", "sysinfo", "execve", "connect", "sendto", "sendmsg"}) {
+  for (const char* syscall :
+       {"uname", "sysinfo", "execve", "connect", "sendto", "sendmsg", "bind"}) {
     EXPECT_THAT(records, HasSubstr(StrCat(R"("syscall":")", syscall, R"(")")))
         << "no audit record on the ptrace platform for " << syscall;
   }

@@ -17,21 +17,31 @@ Policy Parse(std::string_view text) {
   return p ? *p : Policy{};
 }
 
-bool V4(const Policy& p, const char* ip, std::uint16_t port,
-        socklen_t length = sizeof(sockaddr_in)) {
+sockaddr_in V4Address(const char* ip, std::uint16_t port) {
   sockaddr_in in{};
   in.sin_family = AF_INET;
   in.sin_port = htons(port);
   EXPECT_EQ(::inet_pton(AF_INET, ip, &in.sin_addr), 1) << ip;
+  return in;
+}
+
+sockaddr_in6 V6Address(const char* ip, std::uint16_t port) {
+  sockaddr_in6 in6{};
+  in6.sin6_family = AF_INET6;
+  in6.sin6_port = htons(port);
+  EXPECT_EQ(::inet_pton(AF_INET6, ip, &in6.sin6_addr), 1) << ip;
+  return in6;
+}
+
+bool V4(const Policy& p, const char* ip, std::uint16_t port,
+        socklen_t length = sizeof(sockaddr_in)) {
+  const sockaddr_in in = V4Address(ip, port);
   return EgressAllowed(p, reinterpret_cast<const sockaddr*>(&in), length);
 }
 
 bool V6(const Policy& p, const char* ip, std::uint16_t port,
         socklen_t length = sizeof(sockaddr_in6)) {
-  sockaddr_in6 in6{};
-  in6.sin6_family = AF_INET6;
-  in6.sin6_port = htons(port);
-  EXPECT_EQ(::inet_pton(AF_INET6, ip, &in6.sin6_addr), 1) << ip;
+  const sockaddr_in6 in6 = V6Address(ip, port);
   return EgressAllowed(p, reinterpret_cast<const sockaddr*>(&in6), length);
 }
 
@@ -182,6 +192,73 @@ TEST(UniformAccessBeneathTest, AnEarlierPartialRuleThatAgreesKeepsItUniform) {
       {"path": "/work/**", "access": "write"}]}})");
   EXPECT_EQ(UniformAccessBeneath(p, "/work"), FileAccess::kWrite);
   EXPECT_EQ(UniformAccessBeneath(p, "/other"), FileAccess::kRead);
+}
+
+bool BindV4(const Policy& p, const char* ip, std::uint16_t port,
+            socklen_t length = sizeof(sockaddr_in)) {
+  const sockaddr_in in = V4Address(ip, port);
+  return BindAllowed(p, reinterpret_cast<const sockaddr*>(&in), length);
+}
+
+bool BindV6(const Policy& p, const char* ip, std::uint16_t port) {
+  const sockaddr_in6 in6 = V6Address(ip, port);
+  return BindAllowed(p, reinterpret_cast<const sockaddr*>(&in6), sizeof in6);
+}
+
+TEST(BindAllowedTest, AnAllowEntryHoldsTheAddressAndPort) {
+  Policy p = Parse(kEgressPolicy);
+  EXPECT_TRUE(BindV4(p, "10.1.2.3", 80));
+  EXPECT_TRUE(BindV4(p, "10.1.2.3", 8080));
+  EXPECT_FALSE(BindV4(p, "10.1.2.3", 22));
+  EXPECT_FALSE(BindV4(p, "203.0.113.9", 80));
+  EXPECT_TRUE(BindV6(p, "2001:db8::1", 443));
+  EXPECT_FALSE(BindV6(p, "2001:db8::1", 80));
+  EXPECT_TRUE(BindV6(p, "::ffff:10.1.2.3", 80));
+  EXPECT_FALSE(BindV6(p, "::ffff:203.0.113.9", 80));
+}
+
+// Port 0 is the kernel's choice, as a connect's local port is.
+TEST(BindAllowedTest, PortZeroNeedsOnlyTheAddress) {
+  Policy p = Parse(kEgressPolicy);
+  EXPECT_TRUE(BindV4(p, "10.1.2.3", 0));
+  EXPECT_TRUE(BindV6(p, "2001:db8::1", 0));
+  EXPECT_FALSE(BindV4(p, "203.0.113.9", 0));
+  EXPECT_FALSE(BindV6(p, "2001:db9::1", 0));
+}
+
+TEST(BindAllowedTest, WildcardsOnlyInABlockThatHoldsThem) {
+  Policy p = Parse(kEgressPolicy);
+  EXPECT_FALSE(BindV4(p, "0.0.0.0", 80));
+  EXPECT_FALSE(BindV6(p, "::", 443));
+  Policy any4 = Parse(R"({"network": {"egress": "deny", "allow": [{"cidr": "0.0.0.0/0"}]}})");
+  EXPECT_TRUE(BindV4(any4, "0.0.0.0", 80));
+  EXPECT_TRUE(BindV6(any4, "::ffff:0.0.0.0", 80));
+  EXPECT_FALSE(BindV6(any4, "::", 80));
+  // :: takes IPv4 on a dual-stack socket: ::/0 alone does not open it.
+  Policy any6 = Parse(R"({"network": {"egress": "deny", "allow": [{"cidr": "::/0"}]}})");
+  EXPECT_TRUE(BindV6(any6, "2001:db8::1", 80));
+  EXPECT_FALSE(BindV6(any6, "::", 80));
+  Policy both = Parse(R"({"network": {"egress": "deny", "allow": [
+      {"cidr": "0.0.0.0/32", "ports": [80]}, {"cidr": "::/128"}]}})");
+  EXPECT_TRUE(BindV6(both, "::", 80));
+  EXPECT_FALSE(BindV6(both, "::", 81));
+  EXPECT_TRUE(BindV4(both, "0.0.0.0", 80));
+  EXPECT_FALSE(BindV4(both, "127.0.0.1", 80));
+}
+
+TEST(BindAllowedTest, DefaultAllowAllowsEveryBind) {
+  Policy p;
+  EXPECT_TRUE(BindV4(p, "0.0.0.0", 80));
+  EXPECT_TRUE(BindV6(p, "::", 0));
+}
+
+TEST(BindAllowedTest, ShortAndOtherAddressesAreRefusedUnderDeny) {
+  Policy p = Parse(R"({"network": {"egress": "deny", "allow": [{"cidr": "0.0.0.0/0"}]}})");
+  EXPECT_FALSE(BindV4(p, "10.1.2.3", 80, sizeof(sockaddr_in) - 1));
+  sockaddr_storage ss{};
+  ss.ss_family = AF_NETLINK;
+  EXPECT_FALSE(BindAllowed(p, reinterpret_cast<const sockaddr*>(&ss), sizeof ss));
+  EXPECT_FALSE(BindAllowed(p, nullptr, 0));
 }
 
 }  // namespace

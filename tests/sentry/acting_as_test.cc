@@ -101,5 +101,33 @@ TEST_F(ActingAsTest, CapabilitiesCountOnlyOutsideAUserNamespace) {
   EXPECT_EQ(Current(), before);
 }
 
+// A bind needs no more than the two capabilities the kernel checks there;
+// over a user namespace the sentry's euid is an outsider's meanwhile.
+TEST_F(ActingAsTest, ForBindKeepsOnlyTheBindCapabilities) {
+  const Credentials before = Current();
+  ThreadStatus all{.cap_effective = ~std::uint64_t{0}};
+  constexpr std::uint32_t kBind = (1u << CAP_NET_BIND_SERVICE) | (1u << CAP_NET_ADMIN);
+  {
+    Result<ActingAs> acting = ActingAs::ForBind(all, false, true);
+    ASSERT_TRUE(acting) << acting.error().message;
+    EXPECT_EQ(Current().effective_low, kBind);
+    EXPECT_EQ(::geteuid(), 0u);
+  }
+  {
+    Result<ActingAs> acting = ActingAs::ForBind(all, true, true);
+    ASSERT_TRUE(acting) << acting.error().message;
+    EXPECT_EQ(Current().effective_low, kBind);
+    EXPECT_EQ(::geteuid(), 65534u);
+  }
+  {
+    Result<ActingAs> acting = ActingAs::ForBind(all, true, false);
+    ASSERT_TRUE(acting) << acting.error().message;
+    EXPECT_EQ(Current().effective_low, 0u);
+  }
+  EXPECT_EQ(::geteuid(), 0u);
+  EXPECT_EQ(Current(), before);
+  EXPECT_EQ(OpenError(), 0);
+}
+
 }  // namespace
 }  // namespace vigil::sentry

@@ -1,8 +1,10 @@
 // connect, sendto and sendmsg: to a unix socket and to TCP/UDP listeners
 // the program opened itself on 127.0.0.1 in the container's own network
-// namespace. Ports are the kernel's choice and never printed.
+// namespace. Ports are the kernel's choice and never printed (bind's cases
+// use fixed ones: the network namespace is the container's own).
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <linux/netlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -113,10 +115,167 @@ long Sendto(int fd, const char* text, const void* address, socklen_t size) {
   return ::syscall(SYS_sendto, fd, text, std::strlen(text), 0, address, size);
 }
 
+long Bind(int fd, const void* address, socklen_t size) {
+  return ::syscall(SYS_bind, fd, address, size);
+}
+
+// 127.0.0.1:`port`.
+sockaddr_in LoopbackPort(std::uint16_t port) {
+  sockaddr_in address = LoopbackOf(-1);
+  address.sin_port = htons(port);
+  return address;
+}
+
+// bind to 127.0.0.1:`port` on a new socket of `type`; with the port the
+// socket got when one was asked for ("port=N"), or "port=ephemeral".
+std::string BindLoopback(int type, std::uint16_t port) {
+  Socket s(AF_INET, type);
+  sockaddr_in address = LoopbackPort(port);
+  std::string text = Rc(Bind(s.fd(), &address, sizeof address));
+  const std::uint16_t got = ntohs(LoopbackOf(s.fd()).sin_port);
+  if (port != 0) return Line({text, "port=" + std::to_string(got)});
+  return Line({text, got != 0 ? "port=ephemeral" : "port=0"});
+}
+
+// bind of a new unix stream socket to `path`, then lstat of the path.
+std::string BindUnix(const char* path) {
+  Socket s(AF_UNIX, SOCK_STREAM);
+  sockaddr_un address = UnixAddress(path);
+  return Line({Rc(Bind(s.fd(), &address, sizeof address)), LstatOf(path)});
+}
+
+std::vector<Case> BindCases() {
+  return {
+      {"bind-tcp-loopback-port-zero", [] { return BindLoopback(SOCK_STREAM, 0); }},
+      {"bind-udp-loopback-port-zero", [] { return BindLoopback(SOCK_DGRAM, 0); }},
+      {"bind-tcp-fixed-port", [] { return BindLoopback(SOCK_STREAM, 47011); }},
+      {"bind-tcp-privileged-port", [] { return BindLoopback(SOCK_STREAM, 99); }},
+      {"bind-privileged-port-as-user",
+       [] { return AsUser(1000, 1000, 1000, [] { return BindLoopback(SOCK_STREAM, 98); }); }},
+      {"bind-tcp-in-use",
+       [] {
+         Socket first(AF_INET, SOCK_STREAM);
+         Socket second(AF_INET, SOCK_STREAM);
+         sockaddr_in address = LoopbackPort(47012);
+         return Line({Rc(Bind(first.fd(), &address, sizeof address)),
+                      Rc(Bind(second.fd(), &address, sizeof address))});
+       }},
+      {"bind-twice",
+       [] {
+         Socket s(AF_INET, SOCK_STREAM);
+         sockaddr_in address = LoopbackPort(0);
+         return Line({Rc(Bind(s.fd(), &address, sizeof address)),
+                      Rc(Bind(s.fd(), &address, sizeof address))});
+       }},
+      {"bind-short-address",
+       [] {
+         Socket s(AF_INET, SOCK_STREAM);
+         sockaddr_in address = LoopbackPort(0);
+         return Rc(Bind(s.fd(), &address, 4));
+       }},
+      {"bind-efault",
+       [] {
+         Socket s(AF_INET, SOCK_STREAM);
+         return Rc(Bind(s.fd(), kBadPointer, sizeof(sockaddr_in)));
+       }},
+      {"bind-bad-fd",
+       [] {
+         sockaddr_in address = LoopbackPort(0);
+         return Rc(Bind(9999, &address, sizeof address));
+       }},
+      {"bind-wrong-family",
+       [] {
+         Socket s(AF_INET, SOCK_STREAM);
+         sockaddr_un address = UnixAddress("/tmp/suite/network/inet.sock");
+         return Line({Rc(Bind(s.fd(), &address, sizeof address)),
+                      LstatOf("/tmp/suite/network/inet.sock")});
+       }},
+      {"bind-unix-path", [] { return BindUnix("/tmp/suite/network/bound-by-bind.sock"); }},
+      {"bind-unix-relative", [] { return BindUnix("relative-bind.sock"); }},
+      {"bind-unix-dotdot", [] { return BindUnix("dir/../dotdot-bind.sock"); }},
+      {"bind-unix-through-symlink", [] { return BindUnix("dirlink/linked-bind.sock"); }},
+      {"bind-unix-exists", [] { return BindUnix("file"); }},
+      {"bind-unix-dangling-symlink", [] { return BindUnix("dangling"); }},
+      {"bind-unix-missing-directory", [] { return BindUnix("missing/x.sock"); }},
+      {"bind-unix-read-only-root", [] { return BindUnix("/bound.sock"); }},
+      {"bind-unix-as-user",
+       [] { return AsUser(1000, 1000, 1000, [] { return BindUnix("user-bind.sock"); }); }},
+      {"bind-unix-twice",
+       [] {
+         Socket s(AF_UNIX, SOCK_STREAM);
+         sockaddr_un first = UnixAddress("twice-1.sock");
+         sockaddr_un second = UnixAddress("twice-2.sock");
+         return Line({Rc(Bind(s.fd(), &first, sizeof first)),
+                      Rc(Bind(s.fd(), &second, sizeof second)), LstatOf("twice-2.sock")});
+       }},
+      {"bind-unix-getsockname",
+       [] {
+         // The kernel keeps the address it was given: under a network
+         // policy that is the sentry's rewritten path (docs/policy.md).
+         Socket s(AF_UNIX, SOCK_STREAM);
+         sockaddr_un address = UnixAddress("/tmp/suite/network/named.sock");
+         std::string text = Rc(Bind(s.fd(), &address, sizeof address));
+         sockaddr_un got{};
+         socklen_t size = sizeof got;
+         if (::getsockname(s.fd(), reinterpret_cast<sockaddr*>(&got), &size) < 0) {
+           return text + " getsockname " + Rc(-1);
+         }
+         return Line({text, std::strcmp(got.sun_path, address.sun_path) == 0 ? "as given"
+                                                                              : "other"});
+       }},
+      {"bind-unix-abstract",
+       [] {
+         Socket s(AF_UNIX, SOCK_DGRAM);
+         sockaddr_un address{};
+         address.sun_family = AF_UNIX;
+         std::memcpy(address.sun_path, "\0vigil-bind", 11);
+         const socklen_t size = offsetof(sockaddr_un, sun_path) + 11;
+         std::string text = Rc(Bind(s.fd(), &address, size));
+         sockaddr_un got{};
+         socklen_t got_size = sizeof got;
+         ::getsockname(s.fd(), reinterpret_cast<sockaddr*>(&got), &got_size);
+         const bool same = got_size == size && std::memcmp(&got, &address, size) == 0;
+         return Line({text, same ? "named" : "unnamed"});
+       }},
+      {"bind-unix-autobind",
+       [] {
+         Socket s(AF_UNIX, SOCK_DGRAM);
+         sockaddr_un address{};
+         address.sun_family = AF_UNIX;
+         std::string text = Rc(Bind(s.fd(), &address, sizeof(sa_family_t)));
+         sockaddr_un got{};
+         socklen_t size = sizeof got;
+         ::getsockname(s.fd(), reinterpret_cast<sockaddr*>(&got), &size);
+         return Line({text, size > sizeof(sa_family_t) && got.sun_path[0] == '\0' ? "abstract"
+                                                                                   : "unnamed"});
+       }},
+      {"bind-unix-name-too-long-for-the-sentry",
+       [] {
+         // 95 bytes: within sun_path, not with /proc/self/fd/N/ before it.
+         const std::string name(95, 'n');
+         return BindUnix(name.c_str());
+       }},
+      {"bind-netlink",
+       [] {
+         const int fd = ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+         if (fd < 0) return "socket " + Rc(-1);
+         sockaddr_nl address{};
+         address.nl_family = AF_NETLINK;
+         std::string text = Rc(Bind(fd, &address, sizeof address));
+         sockaddr_nl got{};
+         socklen_t size = sizeof got;
+         ::getsockname(fd, reinterpret_cast<sockaddr*>(&got), &size);
+         ::close(fd);
+         return Line({text, got.nl_pid == static_cast<__u32>(::getpid()) ? "port-id=pid"
+                                                                        : "port-id=other"});
+       }},
+  };
+}
+
 }  // namespace
 
 std::vector<Case> NetworkCases() {
-  return {
+  std::vector<Case> cases = {
       {"network-fixture", [] { return MakeFixture("network"); }},
       {"network-loopback-up", [] { return LoopbackUp(); }},
       {"connect-unix-stream",
@@ -397,6 +556,8 @@ std::vector<Case> NetworkCases() {
          return text + " read " + std::string(buffer, n > 0 ? n : 0);
        }},
   };
+  for (Case& c : BindCases()) cases.push_back(std::move(c));
+  return cases;
 }
 
 }  // namespace vigil::syscall_suite
