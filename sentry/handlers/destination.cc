@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "base/strings.h"
 #include "base/syscalls.h"
@@ -39,6 +40,24 @@ constexpr std::size_t kShortestIpv6Address = 24;
 bool ShortIp(const Destination& destination) {
   return destination.length <
          (destination.family() == AF_INET ? sizeof(sockaddr_in) : kShortestIpv6Address);
+}
+
+// An AF_UNSPEC address read as the IPv4 one that follows its family, as
+// udp_sendmsg and inet_bind read it; nullopt when too short for one.
+std::optional<Destination> AsIpv4(const Destination& destination) {
+  if (destination.length < sizeof(sockaddr_in)) return std::nullopt;
+  Destination as_ipv4;
+  std::memcpy(&as_ipv4.address, &destination.address, destination.length);
+  as_ipv4.address.ss_family = AF_INET;
+  as_ipv4.length = destination.length;
+  return as_ipv4;
+}
+
+int IpEgressVerdict(const Sandbox& sandbox, const Destination& destination) {
+  if (ShortIp(destination)) return EINVAL;
+  if (sandbox.own_network && IsLoopback(destination)) return 0;
+  return config::EgressAllowed(*sandbox.policy, destination.get(), destination.length) ? 0
+                                                                                        : ENETUNREACH;
 }
 
 int IpBindVerdict(const Sandbox& sandbox, const Destination& destination) {
@@ -98,18 +117,21 @@ std::string DescribeDestination(const Destination& destination) {
   }
 }
 
-int EgressVerdict(const Sandbox& sandbox, const Destination& destination) {
-  const config::Policy& policy = *sandbox.policy;
+int EgressVerdict(const Sandbox& sandbox, const Destination& destination, Egress use) {
   switch (destination.family()) {
     case AF_INET:
     case AF_INET6:
-      if (ShortIp(destination)) return EINVAL;
-      if (sandbox.own_network && IsLoopback(destination)) return 0;
-      return config::EgressAllowed(policy, destination.get(), destination.length) ? 0 : ENETUNREACH;
+      return IpEgressVerdict(sandbox, destination);
     case AF_UNIX:
-      return policy.unix_sockets ? 0 : EACCES;
-    case AF_UNSPEC:  // dissolves a datagram socket's association
-      return 0;
+      return sandbox.policy->unix_sockets ? 0 : EACCES;
+    case AF_UNSPEC: {
+      // connect: dissolves a datagram socket's association. A send: an IPv4
+      // UDP socket sends to the address that follows the family (and
+      // refuses a shorter one), so that address is judged.
+      if (use == Egress::kConnect) return 0;
+      std::optional<Destination> as_ipv4 = AsIpv4(destination);
+      return as_ipv4 ? IpEgressVerdict(sandbox, *as_ipv4) : 0;
+    }
     default:
       // Sockets of other families are only NETLINK_ROUTE (the filter
       // refuses the rest at socket()), which talks to the kernel.
@@ -126,12 +148,8 @@ int BindVerdict(const Sandbox& sandbox, const Destination& destination) {
       // inet_bind takes AF_UNSPEC with INADDR_ANY as AF_INET (and refuses
       // any other address): judged as the IPv4 address that follows. A
       // shorter one every family refuses with EINVAL.
-      if (destination.length < sizeof(sockaddr_in)) return 0;
-      Destination as_ipv4;
-      std::memcpy(&as_ipv4.address, &destination.address, destination.length);
-      as_ipv4.address.ss_family = AF_INET;
-      as_ipv4.length = destination.length;
-      return IpBindVerdict(sandbox, as_ipv4);
+      std::optional<Destination> as_ipv4 = AsIpv4(destination);
+      return as_ipv4 ? IpBindVerdict(sandbox, *as_ipv4) : 0;
     }
     case AF_UNIX:
       return sandbox.policy->unix_sockets ? 0 : EACCES;

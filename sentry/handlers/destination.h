@@ -38,7 +38,11 @@ std::string DescribeDestination(const Destination& destination);
 // route led there), EACCES for a unix socket when they are not allowed,
 // EINVAL for an IP address too short for its family (as the kernel would
 // answer). Loopback is the container's own when it has a network namespace.
-int EgressVerdict(const Sandbox& sandbox, const Destination& destination);
+// `use`: an AF_UNSPEC address dissolves a connect's association, but a UDP
+// send goes to the IPv4 address that follows it, which is judged.
+enum class Egress { kConnect, kSend };
+int EgressVerdict(const Sandbox& sandbox, const Destination& destination,
+                  Egress use = Egress::kSend);
 
 // The local address `destination` would bind, under the sandbox's policy:
 // 0 if allowed, EACCES for an IP address the policy does not allow

@@ -34,12 +34,12 @@ bool Blocking(int socket) { return (::fcntl(socket, F_GETFL) & O_NONBLOCK) == 0;
 // Decides the destination at `pointer`; fills `destination` when allowed.
 // Returns a verdict to answer with when the call must stop here.
 std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer,
-                              std::uint64_t length, Destination& destination) {
+                              std::uint64_t length, Destination& destination, Egress use) {
   Result<Destination> copied = CopyDestination(context.tracee, pointer, length);
   if (!copied) return FromResult(copied.error(), Decision::kAllow);
   destination = std::move(*copied);
   context.AuditArg("address", DescribeDestination(destination));
-  if (int refused = EgressVerdict(context.sandbox, destination); refused != 0) {
+  if (int refused = EgressVerdict(context.sandbox, destination, use); refused != 0) {
     return FromErrno(refused, Decision::kDeny);
   }
   if (Result<void> anchored = AnchorUnixPath(context.tracee, destination); !anchored) {
@@ -100,7 +100,9 @@ Verdict SendOnBehalf(HandlerContext& context, int socket, const msghdr& message,
 Verdict HandleConnect(HandlerContext& context) {
   const auto& args = context.event.args;
   Destination destination;
-  if (std::optional<Verdict> stop = Decide(context, args[1], args[2], destination)) return *stop;
+  if (std::optional<Verdict> stop = Decide(context, args[1], args[2], destination, Egress::kConnect)) {
+    return *stop;
+  }
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
   if (!socket) return FromResult(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
@@ -147,7 +149,9 @@ Verdict HandleConnect(HandlerContext& context) {
 Verdict HandleSendto(HandlerContext& context) {
   const auto& args = context.event.args;
   Destination destination;
-  if (std::optional<Verdict> stop = Decide(context, args[4], args[5], destination)) return *stop;
+  if (std::optional<Verdict> stop = Decide(context, args[4], args[5], destination, Egress::kSend)) {
+    return *stop;
+  }
   std::vector<char> payload;
   if (Result<void> copied = CopyBytes(context.tracee, args[1], std::min<std::uint64_t>(args[2], kMaxPayload), payload);
       !copied) {
@@ -178,7 +182,7 @@ Verdict HandleSendmsg(HandlerContext& context) {
   Destination destination;
   if (theirs.msg_name != nullptr && theirs.msg_namelen != 0) {
     if (std::optional<Verdict> stop = Decide(context, reinterpret_cast<std::uint64_t>(theirs.msg_name),
-                                             theirs.msg_namelen, destination)) {
+                                             theirs.msg_namelen, destination, Egress::kSend)) {
       return *stop;
     }
   }

@@ -123,6 +123,22 @@ void DecodeDestination(MemoryTracee& tracee, const vigil::sentry::Sandbox& sandb
   const sa_family_t family = copied->family();
   const bool short_ip = (family == AF_INET && length < sizeof(sockaddr_in)) ||
                         (family == AF_INET6 && length < 24);
+  // connect with AF_UNSPEC dissolves an association: never refused. Sent
+  // to, it is the IPv4 address after it, judged as that address.
+  if (family == AF_UNSPEC) {
+    if (EgressVerdict(sandbox, *copied, vigil::sentry::Egress::kConnect) != 0) {
+      Die("connect(AF_UNSPEC) refused", DescribeDestination(*copied));
+    }
+    if (length >= sizeof(sockaddr_in)) {
+      vigil::sentry::Destination as_ipv4;
+      std::memcpy(&as_ipv4.address, &copied->address, copied->length);
+      as_ipv4.length = copied->length;
+      as_ipv4.address.ss_family = AF_INET;
+      if (EgressVerdict(sandbox, as_ipv4) != verdict) {
+        Die("a sent AF_UNSPEC address is not judged as IPv4", DescribeDestination(*copied));
+      }
+    }
+  }
   if (short_ip != (verdict == EINVAL)) {
     Die("EINVAL is for an IP address too short for its family", DescribeDestination(*copied));
   }

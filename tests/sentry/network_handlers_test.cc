@@ -196,6 +196,50 @@ TEST_F(NetworkHandlers, SendtoSendsTheCopiedBytesToTheDecidedDestination) {
   EXPECT_STREQ(got, "datagram");
 }
 
+// A UDP socket sends an AF_UNSPEC destination to the IPv4 address after
+// the family (udp_sendmsg): judged as that address, it does not slip past
+// the allow-list. connect(AF_UNSPEC) only dissolves an association.
+TEST_F(NetworkHandlers, AnUnspecifiedFamilyIsJudgedAsTheIpv4AddressItSendsTo) {
+  UniqueFd receiver(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  sockaddr_in in = Loopback(0);
+  ASSERT_EQ(::bind(receiver.Get(), reinterpret_cast<sockaddr*>(&in), sizeof in), 0);
+  socklen_t size = sizeof in;
+  ::getsockname(receiver.Get(), reinterpret_cast<sockaddr*>(&in), &size);
+  // Natively the kernel delivers it: the bypass this closes.
+  UniqueFd sender(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  sockaddr_in unspecified = in;
+  unspecified.sin_family = AF_UNSPEC;
+  ASSERT_EQ(::sendto(sender.Get(), "x", 1, 0, reinterpret_cast<sockaddr*>(&unspecified),
+                     sizeof unspecified),
+            1);
+  char got[4] = {};
+  ASSERT_EQ(::recv(receiver.Get(), got, sizeof got, MSG_DONTWAIT), 1);
+
+  // The allow-list names another port: the send is refused, nothing sent.
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, unspecified));
+  ASSERT_TRUE(tracee_.Write(kPayload, std::as_bytes(std::span("datagram", 8))));
+  Verdict verdict = Call(SYS_sendto, {static_cast<std::uint64_t>(sender.Get()), kPayload, 8, 0,
+                                      kAddress, sizeof unspecified});
+  EXPECT_EQ(verdict.error, ENETUNREACH);
+  EXPECT_EQ(verdict.decision, Decision::kDeny);
+  EXPECT_LT(::recv(receiver.Get(), got, sizeof got, MSG_DONTWAIT), 0);
+
+  // Allowed, it is sent where the kernel sends it.
+  policy_ = DenyAllButPort(ntohs(in.sin_port));
+  verdict = Call(SYS_sendto, {static_cast<std::uint64_t>(sender.Get()), kPayload, 8, 0, kAddress,
+                              sizeof unspecified});
+  EXPECT_EQ(verdict.value, 8);
+  EXPECT_EQ(::recv(receiver.Get(), got, sizeof got, MSG_DONTWAIT), 4);
+
+  // connect(AF_UNSPEC), whatever follows the family, dissolves.
+  Destination dissolve;
+  std::memcpy(&dissolve.address, &unspecified, sizeof unspecified);
+  dissolve.length = sizeof unspecified;
+  policy_ = DenyAllButPort(1);
+  EXPECT_EQ(EgressVerdict(sandbox_, dissolve, Egress::kConnect), 0);
+  EXPECT_EQ(EgressVerdict(sandbox_, dissolve, Egress::kSend), ENETUNREACH);
+}
+
 // A descriptor passed with sendmsg arrives as a working duplicate.
 TEST_F(NetworkHandlers, SendmsgPassesDescriptorsAlong) {
   policy_.unix_sockets = true;
