@@ -24,6 +24,7 @@
 
 #include "base/strings.h"
 #include "sentry/handlers/acting_as.h"
+#include "sentry/handlers/caller.h"
 #include "sentry/handlers/destination.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/netlink.h"
@@ -74,25 +75,22 @@ Verdict BindUnixPath(HandlerContext& context, int socket, Destination& address,
                      const std::string& path) {
   // unix_validate_addr's bound: the rewritten address would be shorter.
   if (address.length > sizeof(sockaddr_un)) return Verdict::Fail(EINVAL, Decision::kAllow);
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
-  Result<SharedFd> root = context.tracee.Root();
-  if (!root) return Failed(root.error(), Decision::kAllow);
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
+  auto caller_or = CallerOf(context);
+  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
+  const Caller& caller = std::get<Caller>(caller_or);
   // Made absolute before acting as the workload: /proc/TID/cwd is the
   // sentry's to read, not the workload's.
-  Result<std::string> absolute = ContainerPath(context.tracee, *thread, AT_FDCWD, path);
+  Result<std::string> absolute = ContainerPath(context.tracee, caller.thread, AT_FDCWD, path);
   if (!absolute) return Failed(absolute.error(), Decision::kAllow);
   // The directory's search and write permission, the file's owner and its
   // mode (the umask) are the workload's. Nothing here waits.
-  Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
+  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
   if (!acting) return Failed(acting.error(), Decision::kAllow);
   const SocketName socket_name = Split(*absolute);
   Result<UniqueFd> directory =
-      ResolveInRoot(root->Get(), socket_name.parent, O_PATH | O_DIRECTORY);
+      ResolveInRoot(caller.root.Get(), socket_name.parent, O_PATH | O_DIRECTORY);
   if (!directory) return Failed(directory.error(), Decision::kAllow);
-  Result<std::string> where = PathInRoot(directory->Get(), *root_path);
+  Result<std::string> where = PathInRoot(directory->Get(), caller.root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   const std::string resolved = *where == "/" ? "/" + socket_name.name
                                              : *where + "/" + socket_name.name;

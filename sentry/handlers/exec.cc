@@ -5,8 +5,10 @@
 #include <sys/syscall.h>
 
 #include <cerrno>
+#include <variant>
 
 #include "sentry/handlers/acting_as.h"
+#include "sentry/handlers/caller.h"
 #include "sentry/handlers/exec_image.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
@@ -27,13 +29,10 @@ Verdict CheckExec(HandlerContext& context) {
   if (!given && !descriptor) return Failed(given.error(), Decision::kAllow);
   if (given) context.AuditArg("path", *given);
   if (!context.tracee.Valid()) return Verdict::Stale();
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
-  Result<SharedFd> root = context.tracee.Root();
-  if (!root) return Failed(root.error(), Decision::kAllow);
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
-  Result<std::string> path = descriptor ? std::string() : ContainerPath(context.tracee, *thread, dirfd, *given);
+  auto caller_or = CallerOf(context);
+  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
+  const Caller& caller = std::get<Caller>(caller_or);
+  Result<std::string> path = descriptor ? std::string() : ContainerPath(context.tracee, caller.thread, dirfd, *given);
   if (!path) return Failed(path.error(), Decision::kAllow);
   UniqueFd file;
   if (descriptor) {
@@ -44,15 +43,15 @@ Verdict CheckExec(HandlerContext& context) {
   }
   // As the workload from here: the kernel resolves the file and its
   // interpreter with the caller's permissions.
-  Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
+  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
   if (!acting) return Failed(acting.error(), Decision::kAllow);
   if (!descriptor) {
     const int follow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
-    Result<UniqueFd> resolved = ResolveInRoot(root->Get(), *path, O_PATH | follow);
+    Result<UniqueFd> resolved = ResolveInRoot(caller.root.Get(), *path, O_PATH | follow);
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  Result<std::string> where = PathInRoot(file.Get(), *root_path);
+  Result<std::string> where = PathInRoot(file.Get(), caller.root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   const config::Policy& policy = *context.sandbox.policy;
@@ -68,7 +67,7 @@ Verdict CheckExec(HandlerContext& context) {
     if (::fstatvfs(file.Get(), &fs) != 0) return Verdict::Fail(errno, Decision::kAllow);
     if ((fs.f_flag & ST_RDONLY) == 0) return Verdict::Fail(EACCES, Decision::kDeny);
   }
-  Result<std::optional<FileId>> image = ExecImage(root->Get(), file.Get());
+  Result<std::optional<FileId>> image = ExecImage(caller.root.Get(), file.Get());
   if (!image) return Failed(image.error(), Decision::kAllow);
   return Verdict::ContinueExec(*image);
 }

@@ -22,29 +22,13 @@
 
 #include "base/strings.h"
 #include "sentry/handlers/acting_as.h"
+#include "sentry/handlers/caller.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
 
 namespace vigil::sentry {
 namespace {
-
-// What the handlers need of the calling thread before they act as it.
-struct Caller {
-  ThreadStatus thread;
-  SharedFd root;
-  std::string root_path;
-};
-
-std::variant<Caller, Verdict> CallerOf(HandlerContext& context) {
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
-  Result<SharedFd> root = context.tracee.Root();
-  if (!root) return Failed(root.error(), Decision::kAllow);
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
-  return Caller{std::move(*thread), std::move(*root), std::move(*root_path)};
-}
 
 // A path the workload named, made absolute in the container (read before
 // the sentry takes the workload's credentials: /proc/TID/cwd is the

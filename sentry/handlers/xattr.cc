@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sentry/handlers/acting_as.h"
+#include "sentry/handlers/caller.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
@@ -150,12 +151,9 @@ Verdict HandleXattr(HandlerContext& context) {
     // A size of 0 asks how large the answer is.
     value.resize(std::min(request.size, request.operation == Operation::kList ? kListMax : kValueMax));
   }
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
-  Result<SharedFd> root = context.tracee.Root();
-  if (!root) return Failed(root.error(), Decision::kAllow);
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
+  auto caller_or = CallerOf(context);
+  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
+  const Caller& caller = std::get<Caller>(caller_or);
   UniqueFd file;
   std::string path;
   if (request.on_descriptor) {
@@ -166,20 +164,20 @@ Verdict HandleXattr(HandlerContext& context) {
     Result<std::string> given = CopyPath(context.tracee, request.target);
     if (!given) return Failed(given.error(), Decision::kAllow);
     context.AuditArg("path", *given);
-    Result<std::string> absolute = ContainerPath(context.tracee, *thread, AT_FDCWD, *given);
+    Result<std::string> absolute = ContainerPath(context.tracee, caller.thread, AT_FDCWD, *given);
     if (!absolute) return Failed(absolute.error(), Decision::kAllow);
     path = std::move(*absolute);
   }
   if (!context.tracee.Valid()) return Verdict::Stale();
-  Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
+  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
   if (!acting) return Failed(acting.error(), Decision::kAllow);
   if (!request.on_descriptor) {
     Result<UniqueFd> resolved =
-        ResolveInRoot(root->Get(), path, O_PATH | (request.follow ? 0 : O_NOFOLLOW));
+        ResolveInRoot(caller.root.Get(), path, O_PATH | (request.follow ? 0 : O_NOFOLLOW));
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  Result<std::string> where = PathInRoot(file.Get(), *root_path);
+  Result<std::string> where = PathInRoot(file.Get(), caller.root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   if (int refused = Refusal(AccessFor(context, *where), writes)) {

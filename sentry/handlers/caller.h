@@ -1,0 +1,25 @@
+// What a file handler needs of the calling thread before it acts as it:
+// its credentials, and the root its paths resolve from, as a descriptor and
+// as the sentry sees it. Read once per call, in this order, each failure
+// answered as the handlers answer a lookup that failed.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "base/unique_fd.h"
+#include "sentry/core/thread_status.h"
+#include "sentry/handlers/handler.h"
+
+namespace vigil::sentry {
+
+struct Caller {
+  ThreadStatus thread;
+  SharedFd root;
+  std::string root_path;
+};
+
+// The caller of context.event, or the verdict that ends the call.
+std::variant<Caller, Verdict> CallerOf(HandlerContext& context);
+
+}  // namespace vigil::sentry
