@@ -110,7 +110,8 @@ std::int64_t ReceivedDescriptor(const ReceiveBlock& block, std::int64_t recvmsg_
       c->cmsg_len == CMSG_LEN(sizeof(int))) {
     int fd = -1;
     std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
-    return fd;
+    // The kernel writes a descriptor; anything else is a sibling's doing.
+    if (fd >= 0) return fd;
   }
   return (block.header.msg_flags & MSG_CTRUNC) != 0 ? -EMFILE : -EAGAIN;
 }

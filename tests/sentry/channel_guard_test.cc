@@ -86,6 +86,12 @@ TEST(ReceivedDescriptorTest, ReadsTheDescriptorOrTheReason) {
   ReceiveBlock tampered = received;
   tampered.header.msg_controllen = ~std::size_t{0};
   EXPECT_EQ(ReceivedDescriptor(tampered, 1), 7);
+  // A negative "descriptor" is no descriptor (found by the fuzzer: it would
+  // have been the open's return value, an errno the call cannot give).
+  const int negative = -5;
+  std::memcpy(tampered.control + (CMSG_DATA(&header) - reinterpret_cast<unsigned char*>(&header)),
+              &negative, sizeof negative);
+  EXPECT_EQ(ReceivedDescriptor(tampered, 1), -EAGAIN);
 }
 
 }  // namespace
