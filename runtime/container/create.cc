@@ -17,11 +17,10 @@
 #include "config/policy/policy.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/path.h"
+#include "runtime/container/sentry_filters.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/linux/landlock.h"
 #include "runtime/process/console.h"
-#include "sentry/table/network_scope.h"
-#include "sentry/table/sentry_filter.h"
 #include "shim/supervisor.h"
 
 namespace vigil::runtime {
@@ -182,19 +181,14 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   ASSIGN_OR_RETURN(sentry::Platform platform, ResolvePlatform(spec, options.platform));
   record.platform = sentry::PlatformName(platform);
   config::ApplyPolicyToSpec(policy, spec);
-  const sentry::FilterOptions filter_options =
-      sentry::WithNetlinkReadOnly(sentry::FilterOptionsFor(policy, platform), *spec.process);
-  if (sentry::CredentialsFixed(filter_options)) spec.process->no_new_privileges = true;
-  const bool traced = filter_options.traced;
+  // Before the config is saved: it may set no_new_privileges.
+  const sentry::FilterOptions filter_options = SentryOptionsFor(policy, platform, *spec.process);
   ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options, dir));
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
-  ASSIGN_OR_RETURN(CompiledFilter sentry, sentry::BuildSentryFilter(filter_options));
-  ASSIGN_OR_RETURN(CompiledFilter channel_guard, sentry::BuildChannelGuardFilter());
-  const PtracePlatform ptrace{.channel_fd = sentry::kDescriptorChannelFd,
-                              .channel_guard = &channel_guard};
+  ASSIGN_OR_RETURN(std::unique_ptr<SentryFilters> sentry, SentryFilters::Compile(filter_options));
   // From the policy the sentry enforces (with the working directory's rule).
   const config::LandlockRuleset landlock = LandlockRulesForContainer(policy);
   UniqueFd console;
@@ -216,8 +210,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                                       .preserve_fds = options.preserve_fds,
                                                       .console_socket = console.Get(),
                                                       .seccomp = seccomp ? &*seccomp : nullptr,
-                                                      .sentry = &sentry,
-                                                      .ptrace = traced ? &ptrace : nullptr,
+                                                      .sentry = &sentry->sentry(),
+                                                      .ptrace = sentry->ptrace(),
                                                       .landlock = landlock.handled != 0
                                                                       ? &landlock
                                                                       : nullptr},

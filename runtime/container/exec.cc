@@ -24,12 +24,11 @@
 #include "runtime/linux/scheduling.h"
 #include "runtime/process/channel.h"
 #include "runtime/process/console.h"
+#include "runtime/container/sentry_filters.h"
 #include "runtime/process/launch.h"
 #include "runtime/process/wait.h"
 #include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
-#include "sentry/table/network_scope.h"
-#include "sentry/table/sentry_filter.h"
 #include "shim/control.h"
 
 namespace vigil::runtime {
@@ -142,16 +141,9 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   ASSIGN_OR_RETURN(sentry::Platform platform,
                    record.platform.empty() ? sentry::Platform::kUnotify
                                            : sentry::ParsePlatform("platform", record.platform));
-  const sentry::FilterOptions filter_options =
-      sentry::WithNetlinkReadOnly(sentry::FilterOptionsFor(policy, platform), requested.process);
-  ASSIGN_OR_RETURN(CompiledFilter sentry, sentry::BuildSentryFilter(filter_options));
-  ASSIGN_OR_RETURN(CompiledFilter channel_guard, sentry::BuildChannelGuardFilter());
-  const PtracePlatform ptrace{.channel_fd = sentry::kDescriptorChannelFd,
-                              .channel_guard = &channel_guard};
-  const bool traced = filter_options.traced;
-  // As for the init (create.cc).
   ExecOptions options = requested;
-  if (sentry::CredentialsFixed(filter_options)) options.process.no_new_privileges = true;
+  ASSIGN_OR_RETURN(std::unique_ptr<SentryFilters> sentry,
+                   SentryFilters::Compile(SentryOptionsFor(policy, platform, options.process)));
   // The same ruleset as the init's: from the policy the supervisor's sentry
   // enforces, which has the working directory's rule create added.
   config::AddImpliedRules(policy, spec);
@@ -170,8 +162,8 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
                  theirs, console.Get(),
                  LaunchOptions{.preserve_fds = options.preserve_fds,
                                .seccomp = seccomp ? &*seccomp : nullptr,
-                               .sentry = &sentry,
-                               .ptrace = traced ? &ptrace : nullptr,
+                               .sentry = &sentry->sentry(),
+                               .ptrace = sentry->ptrace(),
                                .landlock = landlock.handled != 0 ? &landlock : nullptr,
                                .channel = &theirs});
   }

@@ -117,7 +117,7 @@ void PtraceServer::Serve(pid_t tid, std::uint64_t hold, const SyscallEvent& even
   Mediator::Decided decided = mediator_.Decide(event, still_waiting);
   Verdict& verdict = decided.verdict;
   if (verdict.kind == Verdict::Kind::kStale || !StillHeld(tid, hold)) {
-    if (auto it = held_.find(tid); it != held_.end() && it->second == hold) held_.erase(it);
+    Unhold(tid, hold);
     return;
   }
   if (verdict.kind == Verdict::Kind::kInstallFd) {
@@ -138,6 +138,10 @@ bool PtraceServer::StillHeld(pid_t tid, std::uint64_t hold) const {
   errno = 0;
   ::ptrace(PTRACE_PEEKUSER, tid, offsetof(user_regs_struct, orig_rax), nullptr);
   return errno == 0;
+}
+
+void PtraceServer::Unhold(pid_t tid, std::uint64_t hold) {
+  if (auto it = held_.find(tid); it != held_.end() && it->second == hold) held_.erase(it);
 }
 
 void PtraceServer::Release(pid_t tid, const Verdict& verdict) {
@@ -208,7 +212,7 @@ void PtraceServer::SendAndReceive(pid_t tid, std::uint64_t hold, const SyscallEv
   channel.busy = true;
   std::shared_ptr<KnownThread> thread = decided->thread;
   if (!StillHeld(tid, hold)) {
-    if (auto it = held_.find(tid); it != held_.end() && it->second == hold) held_.erase(it);
+    Unhold(tid, hold);
     DescriptorChannels::Next(channel);
     return;
   }

@@ -68,6 +68,8 @@ class PtraceServer final : public Backend {
   void Serve(pid_t tid, std::uint64_t hold, const SyscallEvent& event);
   // Whether `tid` is still held in the stop `hold` (not killed since).
   bool StillHeld(pid_t tid, std::uint64_t hold) const;
+  // Forgets the stop `hold` of `tid` that ended without an answer.
+  void Unhold(pid_t tid, std::uint64_t hold);
   // Applies `verdict` to the held thread and lets it go on.
   void Release(pid_t tid, const Verdict& verdict);
   // Runs `injection` in the held thread; `channel` is busy until it ends.

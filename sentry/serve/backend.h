@@ -17,11 +17,12 @@ class Backend {
   virtual ~Backend() = default;
 
   // Process `pid` (the init, or one `exec` adds) installs the sentry's
-  // filter: `listener` is the filter's (user notification, which needs no
-  // pid: 0 when the caller has none), or empty on the ptrace platform,
-  // where the process waits to be traced before it loads the filter, so
-  // that no mediated syscall finds nobody to stop for.
-  virtual Result<void> Adopt(pid_t pid, UniqueFd listener) = 0;
+  // filter. `connection` is the filter's listener for user notification
+  // (which needs no pid: 0 when the caller has none); on the ptrace
+  // platform, where the process waits to be traced before it loads the
+  // filter so that no mediated syscall finds nobody to stop for, it is the
+  // sentry's end of the process's descriptor channel.
+  virtual Result<void> Adopt(pid_t pid, UniqueFd connection) = 0;
 
   // A child event from waitid(WEXITED): true when it was a ptrace stop the
   // backend dealt with; false for everything else, exits included (the

@@ -1,0 +1,27 @@
+#include "runtime/container/sentry_filters.h"
+
+#include "sentry/table/network_scope.h"
+#include "sentry/table/sentry_filter.h"
+
+namespace vigil::runtime {
+
+sentry::FilterOptions SentryOptionsFor(const config::Policy& policy, sentry::Platform platform,
+                                       config::Process& process) {
+  const sentry::FilterOptions options =
+      sentry::WithNetlinkReadOnly(sentry::FilterOptionsFor(policy, platform), process);
+  if (sentry::CredentialsFixed(options)) process.no_new_privileges = true;
+  return options;
+}
+
+Result<std::unique_ptr<SentryFilters>> SentryFilters::Compile(const sentry::FilterOptions& options) {
+  auto filters = std::make_unique<SentryFilters>();
+  ASSIGN_OR_RETURN(filters->sentry_, sentry::BuildSentryFilter(options));
+  if (options.traced) {
+    ASSIGN_OR_RETURN(filters->channel_guard_, sentry::BuildChannelGuardFilter());
+    filters->ptrace_ = {.channel_fd = sentry::kDescriptorChannelFd,
+                        .channel_guard = &*filters->channel_guard_};
+  }
+  return filters;
+}
+
+}  // namespace vigil::runtime
