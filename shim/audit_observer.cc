@@ -24,22 +24,30 @@ bool Wanted(config::AuditLevel level, sentry::Decision decision) {
 
 void AuditObserver::Record(const sentry::DecisionRecord& decision) {
   if (!Wanted(level_, decision.verdict.decision)) return;
-  const sentry::SyscallEntry* entry = sentry::FindSyscall(decision.event.number);
+  // Filled in place: record_'s strings and args keep their capacity from
+  // one decision to the next, so a record costs no allocation.
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  FormatRfc3339Nano(now, record_.time);
   sentry::ProcessIdentity process = decision.identity();
-  sentry::audit::Record record{
-      .time = Rfc3339NanoNow(),
-      .container_id = container_id_,
-      .pid = process.pid,
-      .tid = decision.event.tid,
-      .exe = std::move(process.executable),
-      .syscall = entry != nullptr ? std::string(entry->name) : StrCat(decision.event.number),
-      .decision = decision.verdict.decision,
-      .error = decision.verdict.error,
-      .latency_us = static_cast<std::uint32_t>(
-          std::chrono::duration_cast<std::chrono::microseconds>(decision.latency).count()),
-  };
-  for (const auto& [name, value] : decision.args) record.args.push_back({.name = name, .value = value});
-  log_.Append(record);
+  record_.pid = process.pid;
+  record_.tid = decision.event.tid;
+  record_.exe = process.executable;
+  if (const sentry::SyscallEntry* entry = sentry::FindSyscall(decision.event.number)) {
+    record_.syscall = entry->name;
+  } else {
+    record_.syscall = StrCat(decision.event.number);
+  }
+  record_.args.resize(decision.args.size());
+  for (std::size_t i = 0; i < decision.args.size(); ++i) {
+    record_.args[i].name = decision.args[i].first;
+    record_.args[i].value = decision.args[i].second;
+  }
+  record_.decision = decision.verdict.decision;
+  record_.error = decision.verdict.error;
+  record_.latency_us = static_cast<std::uint32_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(decision.latency).count());
+  log_.Append(record_);
   if (log_.WantsFlush()) Flush();
 }
 

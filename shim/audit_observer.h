@@ -16,7 +16,9 @@ class AuditObserver {
  public:
   AuditObserver(sentry::audit::AuditLog log, std::string container_id,
                 config::AuditLevel level)
-      : log_(std::move(log)), container_id_(std::move(container_id)), level_(level) {}
+      : log_(std::move(log)), level_(level) {
+    record_.container_id = std::move(container_id);
+  }
 
   void Record(const sentry::DecisionRecord& decision);
   // Writes out what is buffered; errors are logged, records kept for later.
@@ -24,8 +26,8 @@ class AuditObserver {
 
  private:
   sentry::audit::AuditLog log_;
-  std::string container_id_;
   config::AuditLevel level_;
+  sentry::audit::Record record_;  // the last one written, reused
 };
 
 }  // namespace vigil::shim

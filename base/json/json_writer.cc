@@ -47,7 +47,12 @@ void Writer::String(std::string_view value) {
   Check(status);
 }
 
-void Writer::Int(std::int64_t value) { Check(yajl_gen_integer(gen_, value)); }
+void Writer::Int(std::int64_t value) {
+  // The digits by hand, as for Uint: yajl_gen_integer goes through printf.
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  Check(yajl_gen_number(gen_, buf, end - buf));
+}
 
 void Writer::Uint(std::uint64_t value) {
   // yajl_gen_integer takes a signed long long; write the digits ourselves so
@@ -67,6 +72,18 @@ std::string Writer::Take() {
   std::string out(reinterpret_cast<const char*>(buf), len);
   yajl_gen_clear(gen_);
   return out;
+}
+
+std::string_view Writer::View() const {
+  const unsigned char* buf = nullptr;
+  size_t len = 0;
+  yajl_gen_get_buf(gen_, &buf, &len);
+  return {reinterpret_cast<const char*>(buf), len};
+}
+
+void Writer::Reset() {
+  yajl_gen_reset(gen_, nullptr);
+  yajl_gen_clear(gen_);
 }
 
 }  // namespace vigil::json

@@ -34,6 +34,12 @@ class Writer {
   // The text written so far; pretty output ends with a newline.
   [[nodiscard]] std::string Take();
 
+  // The text written so far, valid until the next call on the writer.
+  [[nodiscard]] std::string_view View() const;
+  // Forgets the text and the document: the next calls start a new one. A
+  // writer reused this way keeps its buffer (no allocation per document).
+  void Reset();
+
  private:
   void Check(int status) const;
   yajl_gen_t* gen_;

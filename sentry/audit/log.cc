@@ -38,9 +38,11 @@ AuditLog AuditLog::Adopt(UniqueFd fd, std::string name, std::size_t capacity_byt
 }
 
 void AuditLog::Append(const Record& record) {
-  // A json::Writer cannot start a second document (yajl keeps its state
-  // "complete" after Take), so each record gets a fresh one.
-  std::string line = EncodeRecord(record);
+  // One writer for every record, reset in between: its buffer is kept, so
+  // encoding allocates nothing on the supervisor's hot path.
+  writer_->Reset();
+  WriteRecord(*writer_, record);
+  std::string_view line = writer_->View();
   if (buffer_.size() + line.size() + 1 > capacity_) {
     if (unreported_ == 0) first_drop_time_ = Rfc3339NanoNow();
     ++dropped_;

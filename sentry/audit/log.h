@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "base/result.h"
@@ -64,6 +65,8 @@ class AuditLog {
   std::size_t capacity_;
   std::size_t high_water_;
   std::string buffer_;  // complete lines, reused between flushes
+  // On the heap so that the log stays movable (a Writer is not).
+  std::unique_ptr<json::Writer> writer_ = std::make_unique<json::Writer>();
   std::uint64_t dropped_ = 0;
   std::uint64_t unreported_ = 0;  // dropped since the last "dropped" line
   std::string first_drop_time_;

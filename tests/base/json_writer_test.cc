@@ -16,13 +16,14 @@ TEST(WriterTest, WritesCompactDocuments) {
   w.Key("a");
   w.BeginArray();
   w.Int(-1);
+  w.Int(std::numeric_limits<std::int64_t>::min());
   w.Uint(std::numeric_limits<std::uint64_t>::max());
   w.Bool(false);
   w.Null();
   w.String("q\"\n");
   w.EndArray();
   w.EndObject();
-  EXPECT_EQ(w.Take(), R"({"a":[-1,18446744073709551615,false,null,"q\"\n"]})");
+  EXPECT_EQ(w.Take(), R"({"a":[-1,-9223372036854775808,18446744073709551615,false,null,"q\"\n"]})");
 }
 
 TEST(WriterTest, PrettyOutputParsesBack) {
@@ -36,6 +37,21 @@ TEST(WriterTest, PrettyOutputParsesBack) {
   auto doc = Document::Parse(text);
   ASSERT_TRUE(doc);
   EXPECT_EQ(doc->root().Find("k")->AsString(), "v");
+}
+
+TEST(WriterTest, ResetStartsAFreshDocumentInTheSameWriter) {
+  Writer w;
+  w.BeginObject();
+  w.Key("first");
+  w.Int(1);
+  w.EndObject();
+  EXPECT_EQ(w.View(), R"({"first":1})");
+  w.Reset();
+  EXPECT_EQ(w.View(), "");
+  w.BeginArray();  // a complete document before: yajl would refuse this without Reset
+  w.String("second");
+  w.EndArray();
+  EXPECT_EQ(w.View(), R"(["second"])");
 }
 
 TEST(WriterTest, InvalidUtf8BecomesParseableAscii) {

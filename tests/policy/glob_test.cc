@@ -93,6 +93,25 @@ TEST(GlobMatchesTest, PlainPathsMatchExactly) {
   EXPECT_FALSE(GlobMatches("/etc", "/etc/passwd"));
 }
 
+// Patterns without a wildcard are compared, not handed to fnmatch: each must
+// answer as the same pattern with one letter spelled as a bracket
+// expression, which only fnmatch reads.
+TEST(GlobMatchesTest, PlainPatternsAnswerAsFnmatchWould) {
+  const std::pair<const char*, const char*> kSpellings[] = {
+      {"/tmp/**", "/t[m]p/**"}, {"/etc/shadow", "/etc/s[h]adow"},
+      {"/", "/"},               {"/a/b/**", "/[a]/b/**"},
+  };
+  const char* kPaths[] = {"/", "/tmp", "/tmp/", "/tmp/a", "/tmp/a/b", "/tmpx", "/tmpx/a",
+                          "/etc/shadow", "/etc/shadow-", "/etc/shadow/x", "/a", "/a/b",
+                          "/a/bc", "/a/b/c", "/x/tmp"};
+  for (const auto& [plain, bracketed] : kSpellings) {
+    for (const char* path : kPaths) {
+      EXPECT_EQ(GlobMatches(plain, path), GlobMatches(bracketed, path))
+          << plain << " against " << path;
+    }
+  }
+}
+
 TEST(GlobMatchesTreeTest, RelatesAPatternToADirectoryAndEverythingBeneath) {
   EXPECT_EQ(GlobMatchesTree("/tmp/**", "/tmp"), TreeMatch::kAll);
   EXPECT_EQ(GlobMatchesTree("/tmp/**", "/tmp/a/b"), TreeMatch::kAll);
