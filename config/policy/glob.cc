@@ -10,8 +10,8 @@ namespace vigil::config {
 namespace {
 
 constexpr std::string_view kRecursiveSuffix = "/**";
-// What fnmatch(3) reads as other than itself ('\\' escapes the next character).
-constexpr std::string_view kWildcards = "*?[\\";
+// What fnmatch(3) reads as other than itself ('\\' escapes the next one).
+bool IsWildcard(char c) { return c == '*' || c == '?' || c == '[' || c == '\\'; }
 
 bool Fnmatch(const std::string& pattern, const std::string& path) {
   // The root has no name for a wildcard to match: "/*" names what is in /,
@@ -82,13 +82,19 @@ bool GlobMatches(const std::string& pattern, std::string_view path) {
   const bool recursive = pattern.ends_with(kRecursiveSuffix);
   const std::string_view base = std::string_view(pattern).substr(
       0, recursive ? pattern.size() - kRecursiveSuffix.size() : pattern.size());
-  if (base.find_first_of(kWildcards) == std::string_view::npos) {
-    // No wildcard: a comparison does what fnmatch would, without its cost
-    // (every mediated file call tries the policy's rules in turn).
-    if (!recursive) return path == base;
+  // Up to its first wildcard a pattern matches only itself, so most rules
+  // are settled here, without fnmatch: every mediated file call tries the
+  // policy's rules in turn.
+  std::size_t literal = 0;
+  for (; literal < base.size() && !IsWildcard(base[literal]); ++literal) {
+    if (literal >= path.size() || path[literal] != base[literal]) return false;
+  }
+  if (literal == base.size()) {  // no wildcard at all
+    if (!recursive) return path.size() == base.size();
+    // "/**" (an empty base) matches every path, "/dir/**" the directory
+    // and everything below it.
     return base.empty() ? path.starts_with('/')
-                        : path.starts_with(base) &&
-                              (path.size() == base.size() || path[base.size()] == '/');
+                        : path.size() == base.size() || path[base.size()] == '/';
   }
   std::string path_text(path);
   if (!recursive) return Fnmatch(pattern, path_text);
