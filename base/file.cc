@@ -48,7 +48,7 @@ Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
 }
 
 Result<void> WriteFileAtomic(const std::string& path, std::string_view contents, int mode,
-                             bool overwrite) {
+                             bool overwrite, Durability durability) {
   if (!overwrite && ::access(path.c_str(), F_OK) == 0) {
     return Fail(StrCat(path, " already exists"));
   }
@@ -62,7 +62,9 @@ Result<void> WriteFileAtomic(const std::string& path, std::string_view contents,
     if (n < 0) return FailErrno(StrCat("write ", tmp));
     contents.remove_prefix(static_cast<std::size_t>(n));
   }
-  if (::fsync(fd.Get()) != 0) return FailErrno(StrCat("fsync ", tmp));
+  if (durability == Durability::kFsync && ::fsync(fd.Get()) != 0) {
+    return FailErrno(StrCat("fsync ", tmp));
+  }
   fd.Reset();
   if (overwrite) {
     if (::rename(tmp.c_str(), path.c_str()) != 0) return FailErrno(StrCat("rename to ", path));

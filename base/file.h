@@ -16,11 +16,19 @@ Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes);
 // /proc, which report no size, up to PATH_MAX).
 Result<std::string> ReadLink(const std::string& path);
 
+// Whether WriteFileAtomic waits for the contents to reach the disk before
+// it renames. Runtime state (state.json, pid files) describes processes a
+// reboot ends anyway, so it skips the fsync, as runc and crun do: where the
+// state dir is not on tmpfs each fsync costs about a millisecond of every
+// create, start and delete. Files a user keeps take kFsync.
+enum class Durability { kFsync, kSkipFsync };
+
 // Writes `contents` to `path` atomically: a temporary file in the same
-// directory, fsync, then rename over `path`. Fails if `path` exists and
-// `overwrite` is false.
+// directory, fsync (unless told to skip it), then rename over `path`, so a
+// reader sees the old contents or the new, never part. Fails if `path`
+// exists and `overwrite` is false.
 Result<void> WriteFileAtomic(const std::string& path, std::string_view contents, int mode,
-                             bool overwrite);
+                             bool overwrite, Durability durability = Durability::kFsync);
 
 // Writes `contents` to an existing file in one write(2), without creating or
 // truncating it: the way /proc and /sys files (uid_map, cgroup knobs) take it.

@@ -15,6 +15,7 @@
 #include "config/oci/config.h"
 #include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
+#include "runtime/cgroup/attach_primer.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/path.h"
 #include "runtime/container/sentry_filters.h"
@@ -160,6 +161,9 @@ Result<std::optional<CompiledFilter>> CompileProfile(const config::Spec& spec) {
 }
 
 Result<pid_t> CreateContainer(const CreateOptions& options) {
+  // First: the grace period the init's cgroup join waits for then passes
+  // while everything below runs.
+  const cgroup::AttachPrimer primer = cgroup::AttachPrimer::Start();
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Create(options.root, options.id));
   ScopeGuard remove_dir([&] { (void)dir.Remove(); });
 
@@ -236,7 +240,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
     return tl::unexpected(created.error());
   }
   if (!options.pid_file.empty()) {
-    Result<void> written = WriteFileAtomic(options.pid_file, StrCat(pid), 0644, /*overwrite=*/true);
+    Result<void> written = WriteFileAtomic(options.pid_file, StrCat(pid), 0644,
+                                            /*overwrite=*/true, Durability::kSkipFsync);
     if (!written) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, nullptr, 0);

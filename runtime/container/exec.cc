@@ -13,6 +13,7 @@
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "runtime/cgroup/attach_primer.h"
 #include "runtime/container/container_cgroup.h"
 #include "runtime/container/create.h"
 #include "runtime/container/state_dir.h"
@@ -131,6 +132,8 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   if (!ProcessAlive(record.init_pid, record.init_start)) {
     return Fail(StrCat("container ", Quote(requested.id), " is stopped: container not running"));
   }
+  // The grace period the process's cgroup join waits for passes meanwhile.
+  const cgroup::AttachPrimer primer = cgroup::AttachPrimer::Start();
   if (requested.process.terminal && requested.console_socket.empty()) {
     return Fail("process.terminal is true but no --console-socket was given");
   }
@@ -205,7 +208,8 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
     return tl::unexpected(outcome.error());
   }
   if (!options.pid_file.empty()) {
-    RETURN_IF_ERROR(WriteFileAtomic(options.pid_file, StrCat(pid), 0644, /*overwrite=*/true));
+    RETURN_IF_ERROR(WriteFileAtomic(options.pid_file, StrCat(pid), 0644, /*overwrite=*/true,
+                                    Durability::kSkipFsync));
   }
   if (options.detach) return 0;
   dir.Unlock();  // other verbs (kill, state) must not wait behind a long exec

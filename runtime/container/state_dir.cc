@@ -91,7 +91,8 @@ Result<ContainerRecord> StateDir::LoadRecord() const {
 }
 
 Result<void> StateDir::SaveRecord(const ContainerRecord& record) const {
-  return WriteFileAtomic(path_ + "/state.json", DumpRecord(record), 0600, /*overwrite=*/true);
+  return WriteFileAtomic(path_ + "/state.json", DumpRecord(record), 0600, /*overwrite=*/true,
+                         Durability::kSkipFsync);
 }
 
 Result<config::Spec> StateDir::LoadConfig() const {
@@ -102,7 +103,7 @@ Result<config::Spec> StateDir::LoadConfig() const {
 Result<void> StateDir::SaveConfig(const config::Spec& spec) const {
   return WriteFileAtomic(path_ + "/config.json",
                          config::DumpSpec(spec, json::Writer::Style::kCompact), 0600,
-                         /*overwrite=*/true);
+                         /*overwrite=*/true, Durability::kSkipFsync);
 }
 
 Result<void> StateDir::Remove() {

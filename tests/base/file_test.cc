@@ -54,6 +54,14 @@ TEST_F(FileTest, RefusesToOverwriteUnlessAsked) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), {}), 1);
 }
 
+TEST_F(FileTest, RuntimeStateIsReplacedWholeWithoutAnFsync) {
+  std::string path = dir_ + "/state.json";
+  ASSERT_TRUE(WriteFileAtomic(path, "created", 0600, true, Durability::kSkipFsync));
+  ASSERT_TRUE(WriteFileAtomic(path, "running", 0600, true, Durability::kSkipFsync));
+  EXPECT_EQ(*ReadFile(path, 100), "running");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), {}), 1);
+}
+
 TEST_F(FileTest, ReadRefusesLargeFilesAndDirectories) {
   std::string path = dir_ + "/f";
   ASSERT_TRUE(WriteFileAtomic(path, std::string(1000, 'x'), 0644, false));

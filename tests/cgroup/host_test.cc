@@ -11,6 +11,8 @@
 
 #include "base/scope_guard.h"
 #include "base/strings.h"
+#include "base/file.h"
+#include "runtime/cgroup/attach_primer.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/hierarchy.h"
 
@@ -108,6 +110,40 @@ TEST(HostCgroupTest, CreateLimitJoinMeasureFreezeAndDestroy) {
   ASSERT_TRUE(destroyed) << destroyed.error().message;
   for (const std::string& dir : dirs) EXPECT_FALSE(std::filesystem::exists(dir)) << dir;
   cleanup.Dismiss();
+}
+
+// The primer's write moves the process into the cgroup it is already in:
+// shown from a process in a cgroup of its own (the test's is the root,
+// where a write to the wrong cgroup.procs would change nothing either).
+TEST(HostCgroupTest, TheAttachPrimerLeavesTheProcessInItsCgroups) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to create cgroups under /sys/fs/cgroup";
+  auto hierarchies = DiscoverHierarchies();
+  ASSERT_TRUE(hierarchies) << hierarchies.error().message;
+  auto cg = Cgroup::Create(*hierarchies, StrCat("/vigil-primer-test-", ::getpid()));
+  ASSERT_TRUE(cg) << cg.error().message;
+  ScopeGuard destroy([&] { (void)cg->Destroy(); });
+  int go[2];
+  ASSERT_EQ(::pipe2(go, O_CLOEXEC), 0);
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    char c;
+    if (::read(go[0], &c, 1) != 1) ::_exit(2);
+    Result<std::string> before = ReadFile("/proc/self/cgroup", 65536);
+    { const AttachPrimer primer = AttachPrimer::Start(); }  // waits for the write
+    Result<std::string> after = ReadFile("/proc/self/cgroup", 65536);
+    ::_exit(before && after && *before == *after && before->find("vigil-primer-test") !=
+                                                      std::string::npos
+                ? 0
+                : 1);
+  }
+  ::close(go[0]);
+  ASSERT_TRUE(cg->AddProcess(child));
+  ASSERT_EQ(::write(go[1], "g", 1), 1);
+  ::close(go[1]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
 }
 
 }  // namespace
