@@ -24,37 +24,33 @@ bool Wanted(config::AuditLevel level, sentry::Decision decision) {
 
 void AuditObserver::Record(const sentry::DecisionRecord& decision) {
   if (!Wanted(level_, decision.verdict.decision)) return;
-  // Filled in place: record_'s strings and args keep their capacity from
-  // one decision to the next, so a record costs no allocation.
+  sentry::audit::Record* record = writer_->Claim();
+  if (record == nullptr) return;  // the ring is full: dropped, and counted
+  // Filled in place: a slot's strings and args keep their capacity from one
+  // decision to the next, so a record costs no allocation.
   timespec now{};
   ::clock_gettime(CLOCK_REALTIME, &now);
-  FormatRfc3339Nano(now, record_.time);
+  FormatRfc3339Nano(now, record->time);
+  record->container_id = container_id_;
   sentry::ProcessIdentity process = decision.identity();
-  record_.pid = process.pid;
-  record_.tid = decision.event.tid;
-  record_.exe = process.executable;
+  record->pid = process.pid;
+  record->tid = decision.event.tid;
+  record->exe = process.executable;
   if (const sentry::SyscallEntry* entry = sentry::FindSyscall(decision.event.number)) {
-    record_.syscall = entry->name;
+    record->syscall = entry->name;
   } else {
-    record_.syscall = StrCat(decision.event.number);
+    record->syscall = StrCat(decision.event.number);
   }
-  record_.args.resize(decision.args.size());
+  record->args.resize(decision.args.size());
   for (std::size_t i = 0; i < decision.args.size(); ++i) {
-    record_.args[i].name = decision.args[i].first;
-    record_.args[i].value = decision.args[i].second;
+    record->args[i].name = decision.args[i].first;
+    record->args[i].value = decision.args[i].second;
   }
-  record_.decision = decision.verdict.decision;
-  record_.error = decision.verdict.error;
-  record_.latency_us = static_cast<std::uint32_t>(
+  record->decision = decision.verdict.decision;
+  record->error = decision.verdict.error;
+  record->latency_us = static_cast<std::uint32_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(decision.latency).count());
-  log_.Append(record_);
-  if (log_.WantsFlush()) Flush();
-}
-
-void AuditObserver::Flush() {
-  if (Result<void> flushed = log_.Flush(); !flushed) {
-    log::Warning(StrCat("audit log ", log_.path(), ": ", flushed.error().message));
-  }
+  writer_->Commit();
 }
 
 }  // namespace vigil::shim

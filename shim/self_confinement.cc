@@ -4,6 +4,7 @@
 #include <malloc.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <linux/seccomp.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 
@@ -135,7 +136,8 @@ Result<void> ConfineSupervisor(bool traces_workload) {
     }
   }
   ASSIGN_OR_RETURN(std::vector<sock_filter> program, runtime::ExportBpf(ctx.get()));
-  runtime::CompiledFilter filter{.program = std::move(program)};
+  // TSYNC: the audit writer's thread is confined with the loop's.
+  runtime::CompiledFilter filter{.program = std::move(program), .flags = SECCOMP_FILTER_FLAG_TSYNC};
   ASSIGN_OR_RETURN(UniqueFd none, runtime::LoadSeccomp(filter));
   // Building the filter left libseccomp's freed memory in the heap; give it
   // back, since the supervisor idles beside the container from here on.

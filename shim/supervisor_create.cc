@@ -101,14 +101,17 @@ Result<void> Supervisor::StartSentry() {
       sentry::CredentialsFixed(sentry::FilterOptionsFor(args_.policy, Platform()));
   ASSIGN_OR_RETURN(sandbox_.in_network_namespace, InContainerNetwork(init_pid_));
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
-  audit_.emplace(std::move(log), args_.record.id, args_.policy.audit);
+  // A thread of the supervisor's: started before ConfineSupervisor, whose
+  // filter then covers it too (TSYNC).
+  ASSIGN_OR_RETURN(std::unique_ptr<sentry::audit::AuditWriter> writer,
+                   sentry::audit::AuditWriter::Start(std::move(log), kAuditFlushPeriod));
+  audit_.emplace(std::move(writer), args_.record.id, args_.policy.audit);
   auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };
   if (Platform() == sentry::Platform::kPtrace) {
     sentry_ = std::make_unique<sentry::PtraceServer>(*loop_, sandbox_, record);
   } else {
     sentry_ = std::make_unique<sentry::UnotifyServer>(*loop_, sandbox_, record);
   }
-  RETURN_IF_ERROR(loop_->Every(kAuditFlushPeriod, [this] { audit_->Flush(); }));
   RETURN_IF_ERROR(loop_->Watch(signal_fd_.Get(), [this](std::uint32_t) { ForwardSignals(); }));
   return loop_->Watch(control_fd_.Get(), [this](std::uint32_t) { ServeControl(); });
 }

@@ -2,8 +2,9 @@
 // namespaces. It builds the container's world, reports ready, waits for
 // `start`, becomes the configured user and execs process.args.
 //
-// It runs in a child of the single-threaded supervisor, so allocating here is
-// safe (no lock can be held by a thread that does not exist in the child);
+// It runs in a child the supervisor clones while it is still single-threaded
+// (its audit writer starts later), so allocating here is safe (no lock can
+// be held by a thread that does not exist in the child);
 // what must not happen is a failure without a word: every error goes back to
 // the supervisor as one line before the init exits.
 #pragma once

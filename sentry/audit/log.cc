@@ -53,20 +53,29 @@ void AuditLog::Append(const Record& record) {
   buffer_ += '\n';
 }
 
+void AuditLog::AppendDropped(std::uint64_t count, std::string_view first_time) {
+  dropped_ += count;
+  WriteDroppedLine(count, first_time);
+}
+
 void AuditLog::ReportDropped() {
   // Goes after the records kept so far: every record dropped since the last
   // flush came after them (the buffer was full), so the line marks the gap
   // where it is. It may take the buffer past its capacity by one short line.
+  WriteDroppedLine(unreported_, first_drop_time_);
+  unreported_ = 0;
+}
+
+void AuditLog::WriteDroppedLine(std::uint64_t count, std::string_view first_time) {
   json::Writer w;
   w.BeginObject();
   w.Key("time");
-  w.String(first_drop_time_);
+  w.String(first_time);
   w.Key("dropped");
-  w.Uint(unreported_);
+  w.Uint(count);
   w.EndObject();
-  buffer_ += w.Take();
+  buffer_ += w.View();
   buffer_ += '\n';
-  unreported_ = 0;
 }
 
 Result<void> AuditLog::Flush() {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "base/result.h"
 #include "base/unique_fd.h"
@@ -40,6 +41,11 @@ class AuditLog {
   // the line does not fit in the capacity, the record is dropped and counted.
   void Append(const Record& record);
 
+  // Adds the line {"time":`first_time`,"dropped":`count`} now, for records
+  // dropped before they reached the log (AuditWriter's full ring); they are
+  // counted in dropped() too.
+  void AppendDropped(std::uint64_t count, std::string_view first_time);
+
   // Writes the buffered lines, retrying short writes. After records were
   // dropped, the line {"time":T,"dropped":N} follows the last record kept
   // before the gap (T: when the first of the N was dropped). On an error
@@ -59,6 +65,7 @@ class AuditLog {
  private:
   AuditLog(UniqueFd fd, std::string path, std::size_t capacity);
   void ReportDropped();
+  void WriteDroppedLine(std::uint64_t count, std::string_view first_time);
 
   UniqueFd fd_;
   std::string path_;

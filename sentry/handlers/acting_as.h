@@ -2,9 +2,11 @@
 // rule 6): for as long as an ActingAs lives, the supervisor's filesystem
 // uid and gid, supplementary groups, effective capabilities and umask are
 // the thread's, so the kernel checks permissions as it would for the
-// workload. The supervisor is single-threaded: these are its own, per-thread
-// credentials, restored when the ActingAs ends (and never changed otherwise,
-// so they are read once).
+// workload. Handlers run on the supervisor's loop thread, and these are that
+// thread's own credentials (changed with raw system calls, which glibc's
+// wrappers would broadcast to every thread; the audit writer's keep the
+// supervisor's), restored when the ActingAs ends (and never changed
+// otherwise, so they are read once).
 #pragma once
 
 #include <sys/types.h>

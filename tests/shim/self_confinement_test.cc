@@ -14,11 +14,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
 #include <cerrno>
 #include <set>
 #include <string>
+#include <vector>
+#include <thread>
 
 #include "base/unique_fd.h"
+#include "sentry/audit/writer.h"
 
 namespace vigil::shim {
 namespace {
@@ -60,6 +66,74 @@ TEST(SelfConfinementTest, OnceConfinedExecIsRefused) {
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// In a child: a thread started before the confinement (the audit writer's)
+// is confined with the one that asked (TSYNC).
+TEST(SelfConfinementTest, AThreadStartedBeforeIsConfinedToo) {
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    int go[2];
+    if (::pipe2(go, O_CLOEXEC) != 0) ::_exit(2);
+    int outcome = -1;
+    std::atomic<bool> running{false};
+    std::thread other([&] {
+      running = true;  // past glibc's own setup, which confinement would break
+      running.notify_one();
+      char c;
+      if (::read(go[0], &c, 1) != 1) return;
+      outcome = ::socket(AF_INET, SOCK_STREAM, 0) == -1 && errno == EPERM ? 0 : 1;
+    });
+    running.wait(false);
+    const bool confined = static_cast<bool>(ConfineSupervisor());
+    if (::write(go[1], "g", 1) != 1) ::_exit(3);
+    other.join();
+    ::_exit(!confined ? 4 : outcome);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// The supervisor confines itself soon after the audit writer starts: the
+// writer's thread must be past glibc's own setup by then (its rseq call
+// would be refused, and glibc aborts). Tried in many children, since it
+// is a race when it fails.
+TEST(SelfConfinementTest, ConfinementRightAfterTheAuditWriterStartsLeavesItWorking) {
+  char dir_template[] = "/tmp/vigil-confined-writer.XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template;
+  constexpr int kChildren = 40;
+  std::vector<pid_t> children;
+  for (int i = 0; i < kChildren; ++i) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      Result<sentry::audit::AuditLog> log =
+          sentry::audit::AuditLog::Open(dir + "/audit-" + std::to_string(i));
+      if (!log) ::_exit(2);
+      Result<std::unique_ptr<sentry::audit::AuditWriter>> writer =
+          sentry::audit::AuditWriter::Start(std::move(*log), std::chrono::milliseconds(5));
+      if (!writer || !ConfineSupervisor()) ::_exit(3);
+      sentry::audit::Record* record = (*writer)->Claim();
+      if (record == nullptr) ::_exit(4);
+      record->syscall = "openat";
+      (*writer)->Commit();
+      (*writer)->Flush();
+      ::_exit(0);
+    }
+    children.push_back(pid);
+  }
+  int failed = 0;
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++failed;
+  }
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(failed, 0) << "of " << kChildren << " children";
 }
 
 // In a child: the ptrace requests exec verification needs reach the kernel
