@@ -154,7 +154,8 @@ void Supervisor::Undo() {
 Result<void> Supervisor::SpawnInit() {
   const config::Linux& linux_spec = LinuxSpec();
   RETURN_IF_ERROR(CreateCgroup());
-  RETURN_IF_ERROR(runtime::PrepareChildNamespaces(linux_spec));
+  ASSIGN_OR_RETURN(runtime::ChildNamespaces own_namespaces,
+                   runtime::PrepareChildNamespaces(linux_spec));
   ASSIGN_OR_RETURN(auto channels, Channel::Pair());
   auto& [ours, theirs] = channels;
   ASSIGN_OR_RETURN(pid_t pid, CloneWithPidfd(runtime::CloneFlags(linux_spec), &init_pidfd_));
@@ -163,6 +164,7 @@ Result<void> Supervisor::SpawnInit() {
     runtime::RunContainerInit(args_.spec, theirs, args_.init);
   }
   theirs.Close();
+  RETURN_IF_ERROR(own_namespaces.Restore());
   init_pid_ = pid;
   args_.record.init_pid = pid;
   init_channel_.emplace(std::move(ours));

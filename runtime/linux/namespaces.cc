@@ -102,14 +102,42 @@ bool CreatesUserNamespace(const config::Linux& linux_spec) {
   return user != nullptr && user->path.empty();
 }
 
-Result<void> PrepareChildNamespaces(const config::Linux& linux_spec) {
+namespace {
+
+Result<UniqueFd> OwnNamespace(const char* name) {
+  UniqueFd fd(::open(StrCat("/proc/self/ns/", name).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return FailErrno(StrCat("open this process's ", name, " namespace"));
+  return fd;
+}
+
+}  // namespace
+
+Result<void> ChildNamespaces::Restore() {
+  if (own_pid_ && ::setns(own_pid_.Get(), CLONE_NEWPID) != 0) {
+    return FailErrno("return to the runtime's pid namespace for children");
+  }
+  if (own_time_ && ::setns(own_time_.Get(), CLONE_NEWTIME) != 0) {
+    return FailErrno("return to the runtime's time namespace for children");
+  }
+  own_pid_.Reset();
+  own_time_.Reset();
+  return {};
+}
+
+Result<ChildNamespaces> PrepareChildNamespaces(const config::Linux& linux_spec) {
+  ChildNamespaces own;
   if (const config::Namespace* pid = linux_spec.FindNamespace(NamespaceType::kPid);
       pid != nullptr && !pid->path.empty()) {
+    ASSIGN_OR_RETURN(own.own_pid_, OwnNamespace("pid"));
     RETURN_IF_ERROR(Join(*pid));
   }
   const config::Namespace* time = linux_spec.FindNamespace(NamespaceType::kTime);
-  if (time == nullptr) return {};
-  if (!time->path.empty()) return Join(*time);
+  if (time == nullptr) return own;
+  ASSIGN_OR_RETURN(own.own_time_, OwnNamespace("time"));
+  if (!time->path.empty()) {
+    RETURN_IF_ERROR(Join(*time));
+    return own;
+  }
   if (::unshare(CLONE_NEWTIME) != 0) return FailErrno("create time namespace");
   std::string offsets;
   for (const auto& [clock, offset] : linux_spec.time_offsets) {
@@ -119,7 +147,7 @@ Result<void> PrepareChildNamespaces(const config::Linux& linux_spec) {
     RETURN_IF_ERROR_WRAP(WriteExisting("/proc/self/timens_offsets", offsets),
                          "set time namespace offsets");
   }
-  return {};
+  return own;
 }
 
 Result<void> JoinNamespaces(const config::Linux& linux_spec) {

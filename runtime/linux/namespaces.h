@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "base/result.h"
+#include "base/unique_fd.h"
 #include "config/oci/linux.h"
 
 namespace vigil::runtime {
@@ -26,11 +27,27 @@ int NamespaceFlags(const config::Linux& linux_spec);
 // Whether the container gets a new user namespace (mappings to write).
 bool CreatesUserNamespace(const config::Linux& linux_spec);
 
+// The caller's own pid and time namespaces, kept while PrepareChildNamespaces
+// points its children elsewhere. Restore them once the init is cloned: while
+// a process's children would go to another pid namespace it cannot create a
+// thread (clone(CLONE_THREAD) answers EINVAL), and the hooks it runs later
+// belong in the runtime's namespaces.
+class ChildNamespaces {
+ public:
+  // setns(2) back into each namespace that was left.
+  Result<void> Restore();
+
+ private:
+  friend Result<ChildNamespaces> PrepareChildNamespaces(const config::Linux& linux_spec);
+  UniqueFd own_pid_;   // set when the pid namespace for children changed
+  UniqueFd own_time_;  // likewise for time
+};
+
 // In the supervisor, before cloning the init: the namespaces that only a
 // process's children enter. Joins the pid and time namespaces given by path;
 // creates a new time namespace and writes its offsets, which the kernel
 // allows only before any process lives in it.
-Result<void> PrepareChildNamespaces(const config::Linux& linux_spec);
+Result<ChildNamespaces> PrepareChildNamespaces(const config::Linux& linux_spec);
 
 // In the init: joins every other namespace given by path, the user namespace
 // first (it decides what the others may do).

@@ -132,6 +132,36 @@ TEST_P(LifecycleTest, RunShowsTheContainersOutputAndExitCode) {
   EXPECT_EQ(RootEntries(), std::vector<std::string>{});
 }
 
+// Docker's --pid container:X: the second container joins the first's pid
+// namespace by path, and its /proc shows the first's init as pid 1. (The
+// supervisor goes back to its own pid namespace for children after the
+// clone: until then it could start no thread, and its audit writer is one.)
+TEST_P(LifecycleTest, RunJoinsAnotherContainersPidNamespaceByPath) {
+  WriteConfig(Script("exec sleep 100"));
+  const std::string first = NewId();
+  ASSERT_TRUE(Create(first).ok());
+  ASSERT_TRUE(Runtime({"start", first}).ok());
+  BundleConfig joining = Script("cat /proc/1/comm");
+  joining.namespaces = {"pid=/proc/" + std::to_string(PidFromFile(first)) + "/ns/pid", "network", "ipc",
+                        "uts", "mount"};
+  Outcome run = RunWith(joining);
+  EXPECT_EQ(run.status, 0) << run;
+  EXPECT_EQ(run.out, "sleep\n") << run;
+  EXPECT_TRUE(Runtime({"delete", "--force", first}).ok());
+}
+
+// A new time namespace is also one only the supervisor's children enter
+// (as the pid namespace above): the container sees its offset.
+TEST_P(LifecycleTest, RunInANewTimeNamespaceSeesItsOffset) {
+  if (IsRunc()) GTEST_SKIP() << "runc 1.1.5 knows no time namespace (added in runc 1.2)";
+  BundleConfig config = Script("cut -d' ' -f1 /proc/uptime");
+  config.namespaces.push_back("time");
+  config.linux_extra_json = R"("timeOffsets": {"boottime": {"secs": 86400, "nanosecs": 0}})";
+  Outcome run = RunWith(config);
+  ASSERT_EQ(run.status, 0) << run;
+  EXPECT_GE(std::stod(run.out), 86400.0) << run;
+}
+
 // As a shell reports a process killed by signal N: 128 + N.
 TEST_P(LifecycleTest, RunOfAContainerKilledBySigkillReturns137) {
   WriteConfig(Script("sleep 100"));
