@@ -28,6 +28,7 @@
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/open_how.h"
 #include "sentry/handlers/open_walk.h"
+#include "sentry/handlers/own_descriptors.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/proc_views.h"
 #include "sentry/handlers/resolve.h"
@@ -90,15 +91,14 @@ Result<OpenRequest> RequestOf(HandlerContext& context) {
 
 bool Writes(int flags) { return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC) != 0; }
 
-// Opens `path` (a magic link to a file the sentry holds) as the workload
-// asked, with its credentials (`acting`, taken here if the caller does not
-// hold them already). A FIFO is opened without blocking the loop: the fiber
-// waits, in 20 ms steps, for the peer a blocking open would wait for — as
-// itself: the workload's credentials are never held across a wait, when
-// other fibers and the loop run.
-Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread,
-                        const std::string& path, int flags, mode_t mode, bool fifo,
-                        std::optional<ActingAs>& acting) {
+// Opens the file the sentry holds as `file` anew (ReopenOwnDescriptor) as the
+// workload asked, with its credentials (`acting`, taken here if the caller
+// does not hold them already). A FIFO is opened without blocking the loop:
+// the fiber waits, in 20 ms steps, for the peer a blocking open would wait
+// for — as itself: the workload's credentials are never held across a wait,
+// when other fibers and the loop run.
+Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread, int file, int flags,
+                        mode_t mode, bool fifo, std::optional<ActingAs>& acting) {
   int reopen = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC;
   const bool blocking_fifo = fifo && (flags & O_NONBLOCK) == 0;
   if (blocking_fifo) reopen |= O_NONBLOCK;
@@ -108,7 +108,7 @@ Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread,
       acting.emplace(std::move(begun));
     }
     // The mode matters for O_TMPFILE, which creates a file in the directory.
-    UniqueFd fd(::open(path.c_str(), reopen, mode));
+    UniqueFd fd(ReopenOwnDescriptor(file, reopen, mode));
     if (fd) {
       if (blocking_fifo) ::fcntl(fd.Get(), F_SETFL, reopen & ~O_NONBLOCK);
       return fd;
@@ -211,8 +211,8 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
       return std::move(*view);
     }
   }
-  Result<UniqueFd> opened = Reopen(context, thread, StrCat("/proc/self/fd/", file.Get()),
-                                   request.flags, request.mode, S_ISFIFO(st.st_mode), acting);
+  Result<UniqueFd> opened = Reopen(context, thread, file.Get(), request.flags, request.mode,
+                                   S_ISFIFO(st.st_mode), acting);
   if (!opened) return Failed(opened.error(), Decision::kAllow);
   return Verdict::InstallFd(std::move(*opened), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
 }

@@ -10,13 +10,12 @@
 #include "base/file.h"
 
 #include "base/strings.h"
+#include "sentry/handlers/own_descriptors.h"
 
 namespace vigil::sentry {
 namespace {
 
 constexpr std::size_t kChunk = 256;
-
-Result<std::string> LinkOf(int fd) { return ReadLink(StrCat("/proc/self/fd/", fd)); }
 
 bool ReplacePrefix(std::string& path, std::string_view prefix, const std::string& with) {
   if (!path.starts_with(prefix)) return false;
@@ -140,7 +139,7 @@ Result<UniqueFd> HeldFile(Tracee& tracee, int dirfd) {
 }
 
 Result<std::string> PathInRoot(int fd, const std::string& root_path) {
-  ASSIGN_OR_RETURN(std::string path, LinkOf(fd));
+  ASSIGN_OR_RETURN(std::string path, LinkOfOwnDescriptor(fd));
   if (!path.starts_with('/')) return std::string();  // "pipe:[4242]" and the like
   if (root_path == "/") return path;
   if (path == root_path) return std::string("/");
