@@ -19,8 +19,8 @@ AttachPrimer AttachPrimer::Start() {
   if (!hierarchies || hierarchies->empty()) return primer;
   // Any hierarchy takes the same lock: the first is as good as another.
   const Hierarchy& first = hierarchies->front();
-  std::string procs = StrCat(first.mount_point, first.own_path == "/" ? "" : first.own_path,
-                             "/cgroup.procs");
+  std::string procs =
+      StrCat(first.mount_point, first.own_path == "/" ? "" : first.own_path, "/cgroup.procs");
   primer.thread_ = std::thread([procs = std::move(procs)] {
     const int fd = ::open(procs.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) return;

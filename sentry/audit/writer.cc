@@ -41,7 +41,8 @@ Result<std::unique_ptr<AuditWriter>> AuditWriter::Start(AuditLog log,
   if (slots < 2) return Fail("audit writer: a ring needs at least 2 slots");
   UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!wake) return FailErrno("audit writer: eventfd");
-  std::unique_ptr<AuditWriter> writer(new AuditWriter(std::move(log), period, slots, std::move(wake)));
+  std::unique_ptr<AuditWriter> writer(
+      new AuditWriter(std::move(log), period, slots, std::move(wake)));
   pthread_attr_t attributes;
   ::pthread_attr_init(&attributes);
   ::pthread_attr_setstacksize(&attributes, kThreadStack);

@@ -48,7 +48,8 @@ class AuditWriterTest : public ::testing::Test {
   std::unique_ptr<AuditWriter> Start(milliseconds period, std::size_t slots) {
     Result<AuditLog> log = AuditLog::Open(path_);
     EXPECT_TRUE(log) << log.error().message;
-    Result<std::unique_ptr<AuditWriter>> writer = AuditWriter::Start(std::move(*log), period, slots);
+    Result<std::unique_ptr<AuditWriter>> writer =
+        AuditWriter::Start(std::move(*log), period, slots);
     EXPECT_TRUE(writer) << writer.error().message;
     return std::move(*writer);
   }

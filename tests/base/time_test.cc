@@ -27,8 +27,8 @@ TEST(FormatRfc3339Nano, TheCachedSecondFollowsTheClock) {
 }
 
 TEST(Rfc3339NanoNow, HasTheShapeGoPrints) {
-  EXPECT_TRUE(std::regex_match(Rfc3339NanoNow(),
-                               std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z)")));
+  EXPECT_TRUE(
+      std::regex_match(Rfc3339NanoNow(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z)")));
 }
 
 }  // namespace
