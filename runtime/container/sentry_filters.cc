@@ -1,6 +1,7 @@
 #include "runtime/container/sentry_filters.h"
 
 #include "sentry/table/network_scope.h"
+#include "sentry/table/precompiled_filter.h"
 #include "sentry/table/sentry_filter.h"
 
 namespace vigil::runtime {
@@ -15,7 +16,7 @@ sentry::FilterOptions SentryOptionsFor(const config::Policy& policy, sentry::Pla
 
 Result<std::unique_ptr<SentryFilters>> SentryFilters::Compile(const sentry::FilterOptions& options) {
   auto filters = std::make_unique<SentryFilters>();
-  ASSIGN_OR_RETURN(filters->sentry_, sentry::BuildSentryFilter(options));
+  ASSIGN_OR_RETURN(filters->sentry_, sentry::SentryFilterFor(options));
   if (options.traced) {
     ASSIGN_OR_RETURN(filters->channel_guard_, sentry::BuildChannelGuardFilter());
     filters->ptrace_ = {.channel_fd = sentry::kDescriptorChannelFd,
