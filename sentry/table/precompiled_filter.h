@@ -33,6 +33,10 @@ struct PrecompiledWith {
 };
 
 inline constexpr std::size_t kFilterVariants = 8;
+// Every field of FilterOptions is a bit of the variant: a new option needs
+// its own bit in VariantOf and OptionsOfVariant, or the build's programs
+// would silently ignore it.
+static_assert(sizeof(FilterOptions) == 3, "FilterOptions changed: update the variants");
 
 // The index of `options` among the variants.
 constexpr std::size_t VariantOf(const FilterOptions& options) {
