@@ -32,10 +32,8 @@ void AuditObserver::Record(const sentry::DecisionRecord& decision) {
   ::clock_gettime(CLOCK_REALTIME, &now);
   FormatRfc3339Nano(now, record->time);
   record->container_id = container_id_;
-  sentry::ProcessIdentity process = decision.identity();
-  record->pid = process.pid;
+  record->pid = decision.identity(record->exe);
   record->tid = decision.event.tid;
-  record->exe = process.executable;
   if (const sentry::SyscallEntry* entry = sentry::FindSyscall(decision.event.number)) {
     record->syscall = entry->name;
   } else {

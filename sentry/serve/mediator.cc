@@ -48,7 +48,9 @@ Mediator::Decided Mediator::Decide(const SyscallEvent& event, const StillWaiting
 void Mediator::Record(const SyscallEvent& event, const Decided& decided) {
   if (!observer_) return;
   KnownThread* known = decided.thread.get();
-  const std::function<ProcessIdentity()> identity = [&] { return IdentityOf(event.tid, known); };
+  const std::function<pid_t(std::string&)> identity = [&](std::string& executable) {
+    return IdentityOf(event.tid, known, executable);
+  };
   observer_(DecisionRecord{.event = event,
                            .verdict = decided.verdict,
                            .args = decided.args,
@@ -62,8 +64,9 @@ void Mediator::RecordKilledExec(const ExecApprovals::Approved& approved, pid_t p
   const Verdict killed{.decision = Decision::kKill, .error = EACCES};
   AuditArgs args = approved.args;
   args.emplace_back("mapped", mapped);
-  const std::function<ProcessIdentity()> identity = [&] {
-    return ProcessIdentity{.pid = pid, .executable = mapped};
+  const std::function<pid_t(std::string&)> identity = [&](std::string& executable) {
+    executable = mapped;
+    return pid;
   };
   observer_(DecisionRecord{.event = approved.event,
                            .verdict = killed,
@@ -75,23 +78,24 @@ void Mediator::RecordKilledExec(const ExecApprovals::Approved& approved, pid_t p
 // Read after the answer, so without a validity check: the thread may be
 // gone by now, and the audit record then says less. Kept per thread (exec
 // forgets it with the rest).
-ProcessIdentity Mediator::IdentityOf(pid_t tid, KnownThread* thread) {
+pid_t Mediator::IdentityOf(pid_t tid, KnownThread* thread, std::string& executable) {
   if (thread != nullptr && thread->executable) {
-    return {.pid = thread->tgid, .executable = *thread->executable};
+    executable = *thread->executable;
+    return thread->tgid;
   }
-  ProcessIdentity identity{.pid = tid};
+  pid_t pid = tid;
   if (thread != nullptr && thread->status) {
-    identity.pid = thread->status->tgid;
+    pid = thread->status->tgid;
   } else if (Result<std::string> text = ReadFile(StrCat("/proc/", tid, "/status"), 16384)) {
-    if (Result<ThreadStatus> status = ParseThreadStatus(*text)) identity.pid = status->tgid;
+    if (Result<ThreadStatus> status = ParseThreadStatus(*text)) pid = status->tgid;
   }
-  Result<std::string> executable = ReadLink(StrCat("/proc/", tid, "/exe"));
-  if (executable) identity.executable = *executable;
-  if (thread != nullptr && executable) {
-    thread->tgid = identity.pid;
-    thread->executable = identity.executable;
+  Result<std::string> link = ReadLink(StrCat("/proc/", tid, "/exe"));
+  executable = link ? *link : std::string();
+  if (thread != nullptr && link) {
+    thread->tgid = pid;
+    thread->executable = std::move(*link);
   }
-  return identity;
+  return pid;
 }
 
 }  // namespace vigil::sentry

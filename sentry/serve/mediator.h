@@ -21,20 +21,17 @@
 
 namespace vigil::sentry {
 
-// The process behind a decision, for the audit log.
-struct ProcessIdentity {
-  pid_t pid = 0;           // its thread group, as the sentry sees it
-  std::string executable;  // empty when it could not be read
-};
-
 // Everything the audit log records about one decision.
 struct DecisionRecord {
   const SyscallEvent& event;
   const Verdict& verdict;
   const AuditArgs& args;
   std::chrono::nanoseconds latency;
-  // Looked up on request only: most decisions are not logged.
-  const std::function<ProcessIdentity()>& identity;
+  // The process behind the decision, looked up on request only (most
+  // decisions are not logged): returns its thread group as the sentry sees
+  // it and writes its executable into `executable` (empty when it could not
+  // be read), a string the audit keeps from record to record.
+  const std::function<pid_t(std::string& executable)>& identity;
 };
 
 class Mediator {
@@ -73,7 +70,7 @@ class Mediator {
   const KnownThreads& threads() const { return threads_; }
 
  private:
-  ProcessIdentity IdentityOf(pid_t tid, KnownThread* thread);
+  pid_t IdentityOf(pid_t tid, KnownThread* thread, std::string& executable);
 
   EventLoop& loop_;
   const Sandbox& sandbox_;
