@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -62,8 +63,8 @@ Result<void> SetGroups(const std::vector<gid_t>& groups) {
   return {};
 }
 
-// The supervisor's own credentials, read once: nothing but ActingAs
-// changes them, and it always puts them back.
+// The supervisor's own credentials, read once: every thread starts with
+// them, and nothing but ActingAs changes them.
 struct OwnIdentity {
   CapSets caps;
   std::vector<gid_t> groups;
@@ -93,57 +94,130 @@ const Result<OwnIdentity>& Own() {
   return own;
 }
 
+// A workload's credentials this thread kept after its ActingAs ended.
+struct Held {
+  std::uint64_t effective = 0;
+  std::vector<gid_t> groups;
+  uid_t fsuid = 0;
+  gid_t fsgid = 0;
+};
+
+// Per thread, as the credentials are: what this thread holds (empty: its
+// own), and whether an ActingAs of its lives.
+thread_local std::optional<Held> held;
+thread_local bool acting_now = false;
+
+[[noreturn]] void DieWithoutOwnCredentials(const Error& error) {
+  // The supervisor must not go on with a workload's identity.
+  log::Error(StrCat("the sentry could not restore its credentials: ", error.message));
+  ::_exit(125);
+}
+
+// The euid first (its own saved uid, no capability needed), then the
+// capabilities: setting ids and groups back needs them. Setting the fsuid
+// back to 0 raises the filesystem capabilities in the effective set, so
+// that is set once more after it.
+void RestoreOwnOrDie(const OwnIdentity& own, bool euid_changed) {
+  Result<void> restored = euid_changed ? SetEffectiveUid(own.euid) : Result<void>();
+  if (restored) restored = SetCaps(own.caps);
+  const bool ids_changed =
+      euid_changed || (held && (held->fsuid != own.fsuid || held->fsgid != own.fsgid));
+  if (restored && ids_changed) {
+    ::setfsuid(own.fsuid);
+    ::setfsgid(own.fsgid);
+    restored = SetCaps(own.caps);
+  }
+  if (restored && held && held->groups != own.groups) restored = SetGroups(own.groups);
+  if (!restored) DieWithoutOwnCredentials(restored.error());
+  held.reset();
+}
+
 }  // namespace
 
 Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namespace) {
   const Result<OwnIdentity>& own = Own();
   if (!own) return tl::unexpected(own.error());
+  if (acting_now) return Fail("the sentry acts as a workload thread already");
   ActingAs acting;
-  acting.active_ = true;  // from here the destructor restores
+  acting.active_ = true;  // from here the destructor ends it
+  acting_now = true;
   if (thread.umask != own->umask) {
     ::umask(thread.umask);
     acting.umask_changed_ = true;
   }
-  if (thread.groups != own->groups) {
-    RETURN_IF_ERROR(SetGroups(thread.groups));
-    acting.groups_changed_ = true;
+  Held now = held ? *held : Held{own->caps.effective, own->groups, own->fsuid, own->fsgid};
+  const bool groups_differ = thread.groups != now.groups;
+  const bool ids_differ = thread.fsuid != now.fsuid || thread.fsgid != now.fsgid;
+  // Changing groups and ids needs CAP_SETGID and CAP_SETUID, which a held
+  // workload's set may lack.
+  if ((groups_differ || ids_differ) && now.effective != own->caps.effective) {
+    RETURN_IF_ERROR(SetCaps(own->caps));
+    now.effective = own->caps.effective;
+    held = now;
   }
-  if (thread.fsuid != own->fsuid || thread.fsgid != own->fsgid) {
-    acting.ids_changed_ = true;
+  if (groups_differ) {
+    RETURN_IF_ERROR(SetGroups(thread.groups));
+    now.groups = thread.groups;
+    held = now;
+  }
+  if (ids_differ) {
     ::setfsgid(thread.fsgid);
     ::setfsuid(thread.fsuid);
-    // setfsuid(2) reports no failure: ask for the ids back.
-    if (static_cast<uid_t>(::setfsuid(static_cast<uid_t>(-1))) != thread.fsuid ||
-        static_cast<gid_t>(::setfsgid(static_cast<gid_t>(-1))) != thread.fsgid) {
+    // setfsuid(2) reports no failure: ask for the ids back. It may also
+    // have changed the effective set (capabilities(7)), set below.
+    now.fsuid = static_cast<uid_t>(::setfsuid(static_cast<uid_t>(-1)));
+    now.fsgid = static_cast<gid_t>(::setfsgid(static_cast<gid_t>(-1)));
+    now.effective = ~std::uint64_t{0};
+    held = now;
+    if (now.fsuid != thread.fsuid || now.fsgid != thread.fsgid) {
       return Fail("could not take the workload's filesystem ids");
     }
   }
   // Only capabilities the workload holds too; none from another namespace.
   const std::uint64_t effective =
       in_user_namespace ? 0 : (thread.cap_effective & own->caps.permitted);
-  if (effective != own->caps.effective) {
+  if (effective != now.effective) {
     RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
-    acting.caps_changed_ = true;
+    now.effective = effective;
+    held = now;
   }
   return acting;
+}
+
+Result<void> ActingAs::AsSentry() {
+  if (acting_now) {
+    return Fail("the sentry's own credentials were asked for while it acts as a workload thread");
+  }
+  if (!held) return {};
+  const Result<OwnIdentity>& own = Own();
+  if (!own) return tl::unexpected(own.error());
+  RestoreOwnOrDie(*own, /*euid_changed=*/false);
+  return {};
+}
+
+bool ActingAs::HoldsWorkloadCredentials() { return held.has_value(); }
+
+void ActingAs::AsSentryOrExit() {
+  if (Result<void> own = AsSentry(); !own) DieWithoutOwnCredentials(own.error());
 }
 
 Result<ActingAs> ActingAs::WithEffective(std::uint64_t keep, std::uint64_t take,
                                          bool outsider_euid) {
   const Result<OwnIdentity>& own = Own();
   if (!own) return tl::unexpected(own.error());
+  RETURN_IF_ERROR(AsSentry());
   ActingAs acting;
   acting.active_ = true;
+  acting.restore_on_end_ = true;
+  acting_now = true;
   if (outsider_euid) {
     // The overflow uid owns no namespace. Leaving uid 0 clears the
     // effective set (capabilities(7)); the destructor sets both back.
     RETURN_IF_ERROR(SetEffectiveUid(kOutsiderUid));
     acting.euid_changed_ = true;
-    acting.ids_changed_ = true;  // setresuid moved the fsuid along
   }
   const std::uint64_t effective = (own->caps.effective & keep) | (own->caps.permitted & take);
   RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
-  acting.caps_changed_ = true;
   return acting;
 }
 
@@ -162,28 +236,18 @@ Result<ActingAs> ActingAs::ForBind(const ThreadStatus& thread, bool over_user_na
 ActingAs::ActingAs(ActingAs&& other) noexcept
     : active_(std::exchange(other.active_, false)),
       umask_changed_(other.umask_changed_),
-      groups_changed_(other.groups_changed_),
-      ids_changed_(other.ids_changed_),
-      caps_changed_(other.caps_changed_),
+      restore_on_end_(other.restore_on_end_),
       euid_changed_(other.euid_changed_) {}
 
 ActingAs::~ActingAs() {
   if (!active_) return;
+  acting_now = false;
   const OwnIdentity& own = *Own();  // Begin checked it
-  // The euid first (its own saved uid, no capability needed), then the
-  // capabilities: setting ids and groups back needs them.
-  Result<void> restored = euid_changed_ ? SetEffectiveUid(own.euid) : Result<void>();
-  if (restored && caps_changed_) restored = SetCaps(own.caps);
-  if (ids_changed_) {
-    ::setfsuid(own.fsuid);
-    ::setfsgid(own.fsgid);
-  }
   if (umask_changed_) ::umask(own.umask);
-  if (restored && groups_changed_) restored = SetGroups(own.groups);
-  if (!restored) {
-    // The supervisor must not go on with a workload's identity.
-    log::Error(StrCat("the sentry could not restore its credentials: ", restored.error().message));
-    ::_exit(125);
+  if (restore_on_end_) {
+    // It changed the capabilities, and with the euid the filesystem ids.
+    held = Held{.effective = 0, .groups = own.groups, .fsuid = own.fsuid, .fsgid = own.fsgid};
+    RestoreOwnOrDie(own, euid_changed_);
   }
 }
 

@@ -5,8 +5,19 @@
 // workload. Handlers run on the supervisor's loop thread, and these are that
 // thread's own credentials (changed with raw system calls, which glibc's
 // wrappers would broadcast to every thread; the audit writer's keep the
-// supervisor's), restored when the ActingAs ends (and never changed
-// otherwise, so they are read once).
+// supervisor's).
+//
+// Credentials are given back lazily: changing them costs a new credentials
+// struct per call (capset, setgroups, setfsuid), and the next mediated call
+// is almost always the same workload's, so when an ActingAs from Begin ends
+// the thread keeps the workload's ids, groups and capabilities (never its
+// umask, which the process shares with its other threads) until something
+// asks for the sentry's own with AsSentry. Holding them is never more than
+// the sentry's own privilege (Begin takes only capabilities the sentry has),
+// so an act that forgot to ask fails closed; but whatever the sentry does as
+// itself asks first: opening another process's /proc files, pidfd_getfd,
+// ptrace, signals, files of its own. The event loop asks before everything
+// but a listener's notifications (EventLoop::SetPrologue).
 #pragma once
 
 #include <sys/types.h>
@@ -22,6 +33,7 @@ class ActingAs {
  public:
   // `in_user_namespace`: the workload's capabilities are its user
   // namespace's, worth nothing on the host's files; none are kept then.
+  // One at a time: a second while one lives is refused.
   static Result<ActingAs> Begin(const ThreadStatus& thread, bool in_user_namespace);
   // The sentry's own identity without CAP_NET_ADMIN over a container's
   // network: what a NETLINK_ROUTE socket opened now remembers as its
@@ -30,7 +42,7 @@ class ActingAs {
   // namespace the sentry's euid owns, and the owner of a user namespace
   // holds every capability in it whatever its effective set
   // (user_namespaces(7)), so the euid is an outsider's for the call too
-  // (needs CAP_SETUID).
+  // (needs CAP_SETUID). Given back as soon as it ends.
   static Result<ActingAs> WithoutNetworkAdmin(bool over_user_namespace);
   // The workload's standing for a bind of an IP or netlink socket made by
   // the sentry: there the kernel checks nothing of the caller but two
@@ -41,25 +53,51 @@ class ActingAs {
   // workload's capabilities in a user namespace are worth nothing in a
   // network namespace it shares with the host). `over_user_namespace`: the
   // euid is an outsider's, as for WithoutNetworkAdmin, or the sentry would
-  // own the namespace and hold them all.
+  // own the namespace and hold them all. Given back as soon as it ends.
   static Result<ActingAs> ForBind(const ThreadStatus& thread, bool over_user_namespace,
                                   bool capabilities_count);
+
+  // The sentry's own credentials back on the loop thread, for an act of its
+  // own. Refused while an ActingAs lives (its owner means to act as the
+  // workload). A failure to restore ends the supervisor (exit 125): it must
+  // not go on with a workload's identity.
+  static Result<void> AsSentry();
+  // The same where a refusal can only be a bug: it ends the supervisor.
+  static void AsSentryOrExit();
+
+  // For an act of the sentry's own that the kernel checks like a ptrace
+  // access and that gets the same answer whoever makes it (another
+  // process's /proc files and links, pidfd_getfd): made with whatever this
+  // thread holds, and only when that is refused (EPERM, EACCES) once more
+  // as the sentry. What it holds never exceeds the sentry's own, so this
+  // changes nothing but how often credentials are given back: a container
+  // running as root can be read with its own.
+  template <typename Act>
+  static auto AsHeldThenAsSentry(const Act& act) -> decltype(act()) {
+    auto done = act();
+    if (done || !HoldsWorkloadCredentials() ||
+        (done.error().code != EPERM && done.error().code != EACCES)) {
+      return done;
+    }
+    if (Result<void> own = AsSentry(); !own) return tl::unexpected(own.error());
+    return act();
+  }
+
   ActingAs(ActingAs&& other) noexcept;
   ActingAs& operator=(ActingAs&&) = delete;
   ~ActingAs();
 
  private:
   ActingAs() = default;
+  // Whether this thread holds credentials other than its own.
+  static bool HoldsWorkloadCredentials();
   // The sentry's own ids, effective set (its own & `keep`) | (its permitted
   // & `take`), and with `outsider_euid` the overflow uid as euid.
   static Result<ActingAs> WithEffective(std::uint64_t keep, std::uint64_t take, bool outsider_euid);
   bool active_ = false;
-  // What differed from the supervisor's own and was changed (the rest is
-  // left alone: each change is a syscall and a new credentials struct).
   bool umask_changed_ = false;
-  bool groups_changed_ = false;
-  bool ids_changed_ = false;
-  bool caps_changed_ = false;
+  // WithEffective's: everything is given back when it ends.
+  bool restore_on_end_ = false;
   bool euid_changed_ = false;
 };
 

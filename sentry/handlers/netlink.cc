@@ -60,6 +60,8 @@ Verdict HandleSocket(HandlerContext& context) {
   if (!context.sandbox.in_network_namespace) return Verdict::Fail(EAFNOSUPPORT, Decision::kDeny);
   // Registers only: nothing read from the workload, nothing to go stale
   // before the socket exists; ADDFD checks the notification once more.
+  // Joining the container's network (setns) is the sentry's own act.
+  if (Result<void> own = ActingAs::AsSentry(); !own) return Verdict::Fail(EPERM, Decision::kDeny);
   Result<UniqueFd> socket = context.sandbox.in_network_namespace(
       [&] { return OpenRouteSocket(type, context.sandbox.user_namespace); });
   if (!socket) {

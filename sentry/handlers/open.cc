@@ -95,8 +95,8 @@ bool Writes(int flags) { return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TR
 // workload asked, with its credentials (`acting`, taken here if the caller
 // does not hold them already). A FIFO is opened without blocking the loop:
 // the fiber waits, in 20 ms steps, for the peer a blocking open would wait
-// for — as itself: the workload's credentials are never held across a wait,
-// when other fibers and the loop run.
+// for — its ActingAs ended: none may live across a wait, when other fibers
+// and the loop run.
 Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread, int file, int flags,
                         mode_t mode, bool fifo, std::optional<ActingAs>& acting) {
   int reopen = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC;
@@ -207,6 +207,8 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
   }
   if (S_ISREG(st.st_mode) && ProcViewOf(*resolved) != ProcView::kNone) {
     acting.reset();  // the view is the sentry's own work, not the workload's
+    if (Result<void> own = ActingAs::AsSentry(); !own)
+      return Failed(own.error(), Decision::kEmulate);
     if (std::optional<Verdict> view = OpenProcView(context, *resolved, file.Get(), request)) {
       return std::move(*view);
     }

@@ -6,11 +6,15 @@
 #include <algorithm>
 
 #include "base/strings.h"
+#include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/answer.h"
 
 namespace vigil::sentry {
 
 Verdict HandleSysinfo(HandlerContext& context) {
+  // The container's cgroup, read as the sentry.
+  if (Result<void> own = ActingAs::AsSentry(); !own)
+    return Verdict::Fail(EPERM, Decision::kEmulate);
   struct sysinfo info {};
   if (::sysinfo(&info) != 0) return Verdict::Fail(errno, Decision::kEmulate);
   const Sandbox& sandbox = context.sandbox;

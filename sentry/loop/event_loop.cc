@@ -37,11 +37,11 @@ EventLoop::EventLoop(UniqueFd epoll, StackPool stacks)
 // destroyed) before their stacks go away.
 EventLoop::~EventLoop() { waiting_.clear(); }
 
-Result<void> EventLoop::Watch(int fd, Callback on_ready) {
+Result<void> EventLoop::Watch(int fd, Callback on_ready, Prologue prologue) {
   const std::uint32_t generation = NextGeneration();
   epoll_event ev{.events = EPOLLIN, .data = {.u64 = Tag(fd, false, generation)}};
   if (::epoll_ctl(epoll_.Get(), EPOLL_CTL_ADD, fd, &ev) != 0) return FailErrno("epoll_ctl add");
-  watched_[fd] = {generation, std::make_shared<Callback>(std::move(on_ready))};
+  watched_[fd] = {generation, std::make_shared<Callback>(std::move(on_ready)), prologue};
   return {};
 }
 
@@ -96,6 +96,7 @@ void EventLoop::StartQueued() {
   while (!queued_.empty() && !stacks_.empty() && !in_fiber_) {
     std::function<void()> task = std::move(queued_.front());
     queued_.pop_front();
+    RunPrologue();
     Spawn(std::move(task));
   }
 }
@@ -124,6 +125,7 @@ void EventLoop::Dispatch(const epoll_event& event) {
     if (it == waiting_.end() || it->second.generation != generation) return;
     boost::context::fiber fiber = std::move(it->second.fiber);
     waiting_.erase(it);
+    RunPrologue();
     Resume(std::move(fiber));
     return;
   }
@@ -131,6 +133,7 @@ void EventLoop::Dispatch(const epoll_event& event) {
   // Unwatched earlier in this batch, perhaps with its number taken again.
   if (it == watched_.end() || it->second.generation != generation) return;
   std::shared_ptr<Callback> callback = it->second.callback;  // survives an Unwatch from inside
+  if (it->second.prologue == Prologue::kRun) RunPrologue();
   (*callback)(event.events);
 }
 

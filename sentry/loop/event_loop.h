@@ -35,13 +35,23 @@ class EventLoop {
   EventLoop& operator=(const EventLoop&) = delete;
   ~EventLoop();
 
+  // Whether a watch's callback is preceded by the loop's prologue.
+  enum class Prologue { kRun, kSkip };
+
   // Calls `on_ready` (on the loop, not in a fiber) whenever `fd` is
   // readable or hung up, until Unwatch. One watch per descriptor.
-  Result<void> Watch(int fd, Callback on_ready);
+  Result<void> Watch(int fd, Callback on_ready, Prologue prologue = Prologue::kRun);
   void Unwatch(int fd);
 
   // Calls `tick` every `period` (a timerfd).
   Result<void> Every(std::chrono::milliseconds period, std::function<void()> tick);
+
+  // Runs `prologue` before every callback, every fiber resumed from a Wait
+  // and every queued task started, except the callbacks of watches made
+  // with Prologue::kSkip: state that work of one kind may leave behind for
+  // the next of its kind, and everything else must not see (the sentry's
+  // credentials, ActingAs).
+  void SetPrologue(std::function<void()> prologue) { prologue_ = std::move(prologue); }
 
   // Runs `task` in a fiber: now, or once a stack is free (and, if called
   // from a fiber, after the caller yields or ends).
@@ -68,7 +78,11 @@ class EventLoop {
   struct Watched {
     std::uint32_t generation;
     std::shared_ptr<Callback> callback;
+    Prologue prologue;
   };
+  void RunPrologue() {
+    if (prologue_) prologue_();
+  }
   struct Parked {
     std::uint32_t generation;
     boost::context::fiber fiber;
@@ -79,6 +93,7 @@ class EventLoop {
   std::map<int, Watched> watched_;
   std::map<int, Parked> waiting_;  // fd -> the fiber waiting on it
   std::deque<std::function<void()>> queued_;
+  std::function<void()> prologue_;
   std::vector<UniqueFd> timers_;
   // While a fiber runs: the loop's continuation, to switch back to.
   boost::context::fiber to_loop_;

@@ -6,6 +6,7 @@
 
 #include "base/log.h"
 #include "base/strings.h"
+#include "sentry/handlers/acting_as.h"
 #include "sentry/notify/unotify.h"
 
 namespace vigil::sentry {
@@ -13,7 +14,10 @@ namespace vigil::sentry {
 Result<void> UnotifyServer::AddListener(UniqueFd listener) {
   RETURN_IF_ERROR(unotify::EnableSyncWakeUp(listener.Get()));
   const int fd = listener.Get();
-  RETURN_IF_ERROR(loop_.Watch(fd, [this, fd](std::uint32_t events) { OnReady(fd, events); }));
+  // The next notification is most likely the same workload thread's: its
+  // credentials, which the last handler left, stay (ActingAs).
+  RETURN_IF_ERROR(loop_.Watch(
+      fd, [this, fd](std::uint32_t events) { OnReady(fd, events); }, EventLoop::Prologue::kSkip));
   listeners_.emplace(fd, std::move(listener));
   return {};
 }
@@ -71,8 +75,11 @@ bool UnotifyServer::Answer(int listener, std::uint64_t id, Verdict& verdict) {
 }
 
 void UnotifyServer::WatchExec(const SyscallEvent& event, const AuditArgs& args, Verdict& verdict) {
-  Result<void> watched =
-      execs_.Expect(event.tid, {.event = event, .args = args, .image = verdict.exec_image});
+  // PTRACE_SEIZE, as the sentry.
+  Result<void> watched = ActingAs::AsSentry();
+  if (watched) {
+    watched = execs_.Expect(event.tid, {.event = event, .args = args, .image = verdict.exec_image});
+  }
   if (!watched) {
     log::Warning(watched.error().message);
     verdict = Verdict::Fail(EPERM, Decision::kDeny);

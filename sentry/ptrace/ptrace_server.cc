@@ -14,6 +14,7 @@
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "sentry/core/platform.h"
+#include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/exec.h"
 #include "sentry/ptrace/channel_guard.h"
 #include "sentry/ptrace/stops.h"
@@ -115,6 +116,9 @@ void PtraceServer::OnSeccompStop(pid_t tid) {
 void PtraceServer::Serve(pid_t tid, std::uint64_t hold, const SyscallEvent& event) {
   const StillWaiting still_waiting = [this, tid, hold] { return StillHeld(tid, hold); };
   Mediator::Decided decided = mediator_.Decide(event, still_waiting);
+  // What follows is the sentry's own ptrace work, whatever credentials the
+  // handler left (ActingAs).
+  ActingAs::AsSentryOrExit();
   Verdict& verdict = decided.verdict;
   if (verdict.kind == Verdict::Kind::kStale || !StillHeld(tid, hold)) {
     Unhold(tid, hold);

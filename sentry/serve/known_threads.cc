@@ -9,6 +9,7 @@
 
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "sentry/handlers/acting_as.h"
 
 namespace vigil::sentry {
 namespace {
@@ -21,10 +22,13 @@ bool Exited(int pidfd) {
   return ::poll(&ready, 1, 0) != 0;  // an error counts as gone too
 }
 
+// A ptrace access check (ActingAs::AsHeldThenAsSentry).
 Result<UniqueFd> OpenMemory(pid_t tid) {
-  UniqueFd memory(::open(StrCat("/proc/", tid, "/mem").c_str(), O_RDWR | O_CLOEXEC));
-  if (!memory) return FailErrno(StrCat("open the memory of thread ", tid));
-  return memory;
+  return ActingAs::AsHeldThenAsSentry([tid]() -> Result<UniqueFd> {
+    UniqueFd memory(::open(StrCat("/proc/", tid, "/mem").c_str(), O_RDWR | O_CLOEXEC));
+    if (!memory) return FailErrno(StrCat("open the memory of thread ", tid));
+    return memory;
+  });
 }
 
 }  // namespace

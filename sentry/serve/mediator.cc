@@ -5,6 +5,7 @@
 #include "base/file.h"
 #include "base/log.h"
 #include "base/strings.h"
+#include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/serve/thread_tracee.h"
 #include "sentry/table/syscall_table.h"
@@ -14,6 +15,10 @@ namespace vigil::sentry {
 Mediator::Mediator(EventLoop& loop, const Sandbox& sandbox, Observer observer)
     : loop_(loop), sandbox_(sandbox), observer_(std::move(observer)), threads_(loop) {
   if (sandbox.personality_may_differ) threads_.AssumePersonalityMayDiffer();
+  // Handlers leave a workload's credentials on the loop thread for the
+  // next notification (ActingAs); whatever else the loop runs is the
+  // sentry's own work.
+  loop.SetPrologue(&ActingAs::AsSentryOrExit);
 }
 
 Mediator::Decided Mediator::Decide(const SyscallEvent& event, const StillWaiting& still_waiting) {

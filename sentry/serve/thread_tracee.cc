@@ -10,6 +10,7 @@
 #include "base/file.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "sentry/handlers/acting_as.h"
 
 namespace vigil::sentry {
 
@@ -47,8 +48,9 @@ bool ThreadTracee::Valid() { return still_waiting_(); }
 // another task, which the caller's Valid() check before acting catches.
 Result<unsigned int> ThreadTracee::Personality() {
   if (!personality_may_differ_) return PER_LINUX;
-  ASSIGN_OR_RETURN(std::string text,
-                   ReadFile(StrCat("/proc/", thread_->tid, "/personality"), 64));
+  ASSIGN_OR_RETURN(std::string text, ActingAs::AsHeldThenAsSentry([&] {
+                     return ReadFile(StrCat("/proc/", thread_->tid, "/personality"), 64);
+                   }));
   unsigned int persona = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), persona, 16);
   if (ec != std::errc()) return Fail(StrCat("parse the personality of thread ", thread_->tid));
@@ -56,8 +58,10 @@ Result<unsigned int> ThreadTracee::Personality() {
 }
 
 // The thread's own pidfd, checked against a syscall when it was opened.
+// This and the reads of /proc/TID below are ptrace access checks, made as
+// ActingAs::AsHeldThenAsSentry says.
 Result<UniqueFd> ThreadTracee::Descriptor(int fd) {
-  return PidfdGetfd(thread_->pidfd.Get(), fd);
+  return ActingAs::AsHeldThenAsSentry([&] { return PidfdGetfd(thread_->pidfd.Get(), fd); });
 }
 
 // /proc/TID/root and cwd are links to the thread's own directories; the
@@ -86,9 +90,13 @@ Result<std::string> ThreadTracee::RootPath() {
 }
 
 Result<UniqueFd> ThreadTracee::OpenAnchored(std::string_view link, bool file) {
-  UniqueFd fd(::open(StrCat("/proc/", thread_->tid, "/", link).c_str(),
-                     O_PATH | (file ? 0 : O_DIRECTORY) | O_CLOEXEC));
-  if (!fd) return FailErrno(StrCat("open /proc/", thread_->tid, "/", link));
+  const std::string path = StrCat("/proc/", thread_->tid, "/", link);
+  ASSIGN_OR_RETURN(
+      UniqueFd fd, ActingAs::AsHeldThenAsSentry([&]() -> Result<UniqueFd> {
+        UniqueFd opened(::open(path.c_str(), O_PATH | (file ? 0 : O_DIRECTORY) | O_CLOEXEC));
+        if (!opened) return FailErrno(StrCat("open ", path));
+        return opened;
+      }));
   if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
   return fd;
 }
@@ -96,7 +104,8 @@ Result<UniqueFd> ThreadTracee::OpenAnchored(std::string_view link, bool file) {
 // Links of /proc/TID read the same way: the answer is trusted only if the
 // syscall still waits after it, so it was this thread's.
 Result<std::string> ThreadTracee::ReadAnchored(std::string_view link) {
-  Result<std::string> target = ReadLink(StrCat("/proc/", thread_->tid, "/", link));
+  Result<std::string> target = ActingAs::AsHeldThenAsSentry(
+      [&] { return ReadLink(StrCat("/proc/", thread_->tid, "/", link)); });
   if (!target) {
     const int code = target.error().code;
     return FailErrno(code == ENOENT ? EBADF : code, StrCat("readlink ", link));
@@ -115,8 +124,9 @@ Result<std::string> ThreadTracee::DescriptorPath(int fd) {
 // Kept until the thread's credentials change (KnownThreads::Observe).
 Result<ThreadStatus> ThreadTracee::Status() {
   if (thread_->status) return *thread_->status;
-  ASSIGN_OR_RETURN(std::string text,
-                   ReadFile(StrCat("/proc/", thread_->tid, "/status"), 16384));
+  ASSIGN_OR_RETURN(std::string text, ActingAs::AsHeldThenAsSentry([&] {
+                     return ReadFile(StrCat("/proc/", thread_->tid, "/status"), 16384);
+                   }));
   if (!Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
   ASSIGN_OR_RETURN(ThreadStatus status, ParseThreadStatus(text));
   thread_->status = status;

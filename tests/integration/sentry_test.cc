@@ -461,6 +461,31 @@ TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"deny","errno":"EACCES")"));
 }
 
+// A container user other than root: the sentry opens, stats and creates
+// as that user (a root-only file stays unreadable, a new one is the
+// user's), and reads the process's descriptors and working directory,
+// which the user's own credentials are not enough for, as itself.
+TEST_P(SentryTest, AnotherUserIsServedWithItsOwnCredentials) {
+  std::filesystem::create_directories(bundle_ + "/rootfs/work");
+  ASSERT_EQ(::chown((bundle_ + "/rootfs/work").c_str(), 1000, 1000), 0);
+  std::ofstream(bundle_ + "/rootfs/work/notes") << "mine\n";
+  std::ofstream(bundle_ + "/rootfs/etc/root-only") << "s3cret\n";
+  ASSERT_EQ(::chmod((bundle_ + "/rootfs/etc/root-only").c_str(), 0600), 0);
+  BundleConfig config;
+  config.uid = 1000;
+  config.gid = 1000;
+  config.readonly_root = false;
+  config.no_new_privileges = false;
+  config.cwd = "/work";
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  Outcome run = RunScript(config,
+                          "cat notes; cat /work/notes; cat /etc/root-only 2>/dev/null || echo "
+                          "refused; echo t > /tmp/t && stat -c %u:%g /tmp/t; ls; "
+                          "wc -c < notes; id -u");
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "mine\nmine\nrefused\n1000:1000\nnotes\n5\n1000\n");
+}
+
 // Renaming, linking or deleting a file the policy hides or keeps read-only
 // is refused like opening it; within writable places all of it works.
 TEST_P(SentryTest, FilePolicyCannotBeSidesteppedByRenameOrLink) {

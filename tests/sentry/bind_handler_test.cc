@@ -20,6 +20,7 @@
 #include "base/strings.h"
 #include "sentry/handlers/handler.h"
 #include "tests/sentry/fake_tracee.h"
+#include "tests/sentry/handle_as_loop.h"
 
 namespace vigil::sentry {
 namespace {
@@ -84,7 +85,7 @@ class BindHandler : public ::testing::Test {
                        .args = {static_cast<std::uint64_t>(fd), address, length}};
     HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
                            .wait = [](int, std::uint32_t) { return Result<void>(); }};
-    Verdict verdict = Handle(FindSyscall(SYS_bind)->handler, context);
+    Verdict verdict = HandleAsLoop(FindSyscall(SYS_bind)->handler, context);
     audit_args_ = context.audit_args;
     return verdict;
   }

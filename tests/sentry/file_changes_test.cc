@@ -16,9 +16,9 @@
 #include <fstream>
 
 #include "base/unique_fd.h"
-
 #include "sentry/handlers/handler.h"
 #include "tests/sentry/fake_tracee.h"
+#include "tests/sentry/handle_as_loop.h"
 
 namespace vigil::sentry {
 namespace {
@@ -72,7 +72,7 @@ class FileChanges : public ::testing::Test {
     SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
     HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
                            .wait = [](int, std::uint32_t) { return Result<void>(); }};
-    return Handle(handler, context);
+    return HandleAsLoop(handler, context);
   }
 
   Verdict Rename(const std::string& from, const std::string& to, unsigned int flags = 0) {

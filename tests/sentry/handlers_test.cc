@@ -9,6 +9,7 @@
 
 #include "sentry/handlers/handler.h"
 #include "tests/sentry/fake_tracee.h"
+#include "tests/sentry/handle_as_loop.h"
 
 namespace vigil::sentry {
 namespace {
@@ -33,7 +34,7 @@ Sandbox TestSandbox() {
 Verdict HandleCall(int number, std::uint64_t arg0, FakeTracee& tracee, const Sandbox& sandbox) {
   SyscallEvent event{.tid = 42, .number = number, .args = {arg0}};
   HandlerContext context{.event = event, .tracee = tracee, .sandbox = sandbox};
-  return Handle(FindSyscall(number)->handler, context);
+  return HandleAsLoop(FindSyscall(number)->handler, context);
 }
 
 TEST(Uname, AnswersTheSandboxNamesAndRelease) {

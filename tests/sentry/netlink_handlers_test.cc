@@ -18,6 +18,7 @@
 
 #include "sentry/handlers/handler.h"
 #include "tests/sentry/fake_tracee.h"
+#include "tests/sentry/handle_as_loop.h"
 
 namespace vigil::sentry {
 namespace {
@@ -97,7 +98,7 @@ class NetlinkHandlers : public ::testing::Test {
         .event = event, .tracee = tracee_, .sandbox = sandbox_, .wait = [](int, std::uint32_t) {
           return Result<void>();
         }};
-    return Handle(FindSyscall(number)->handler, context);
+    return HandleAsLoop(FindSyscall(number)->handler, context);
   }
 
   Verdict Socket(int type) {

@@ -18,6 +18,7 @@
 #include "sentry/handlers/destination.h"
 #include "sentry/handlers/handler.h"
 #include "tests/sentry/fake_tracee.h"
+#include "tests/sentry/handle_as_loop.h"
 
 namespace vigil::sentry {
 namespace {
@@ -66,7 +67,7 @@ class NetworkHandlers : public ::testing::Test {
                              ::poll(&p, 1, 5000);
                              return Result<void>();
                            }};
-    Verdict verdict = Handle(FindSyscall(number)->handler, context);
+    Verdict verdict = HandleAsLoop(FindSyscall(number)->handler, context);
     audit_args_ = context.audit_args;
     return verdict;
   }

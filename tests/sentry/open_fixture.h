@@ -20,6 +20,7 @@
 #include "config/policy/policy.h"
 #include "sentry/handlers/handler.h"
 #include "tests/sentry/fake_tracee.h"
+#include "tests/sentry/handle_as_loop.h"
 
 namespace vigil::sentry {
 
@@ -63,7 +64,7 @@ class OpenFixture : public ::testing::Test {
     SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
     HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
                            .wait = [](int, std::uint32_t) { return Result<void>(); }};
-    Verdict verdict = Handle(Handler::kOpen, context);
+    Verdict verdict = HandleAsLoop(Handler::kOpen, context);
     audit_ = context.audit_args;
     return verdict;
   }

@@ -22,6 +22,7 @@
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
 #include "tests/sentry/fake_tracee.h"
+#include "tests/sentry/handle_as_loop.h"
 #include "tests/sentry/open_fixture.h"
 
 namespace vigil::sentry {
@@ -126,7 +127,7 @@ TEST_F(OpenHandler, ListingsLeaveHiddenFilesOut) {
                          .args = {static_cast<std::uint64_t>(dir.Get()), kPath, size}};
       HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
                              .wait = [](int, std::uint32_t) { return Result<void>(); }};
-      Verdict verdict = Handle(Handler::kGetdents, context);
+      Verdict verdict = HandleAsLoop(Handler::kGetdents, context);
       ASSERT_EQ(verdict.error, 0);
       if (verdict.value == 0) break;
       std::vector<char> batch(static_cast<std::size_t>(verdict.value));
@@ -177,7 +178,7 @@ TEST_F(OpenHandler, PermissionsAreTheWorkloads) {
 TEST_F(OpenHandler, BadPathsFailAsTheKernelWould) {
   SyscallEvent event{.tid = ::gettid(), .number = SYS_open, .args = {0x1, O_RDONLY, 0}};
   HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_};
-  EXPECT_EQ(Handle(Handler::kOpen, context).error, EFAULT);
+  EXPECT_EQ(HandleAsLoop(Handler::kOpen, context).error, EFAULT);
   EXPECT_EQ(Open(std::string(5000, 'a'), O_RDONLY).error, ENAMETOOLONG);
   EXPECT_EQ(Open("", O_RDONLY).error, ENOENT);
   EXPECT_EQ(Open("/etc/hostname/x", O_RDONLY).error, ENOTDIR);
@@ -237,7 +238,7 @@ Verdict StatCall(FakeTracee& tracee, const Sandbox& sandbox, int number,
                  std::array<std::uint64_t, 6> args) {
   SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
   HandlerContext context{.event = event, .tracee = tracee, .sandbox = sandbox};
-  return Handle(FindSyscall(number)->handler, context);
+  return HandleAsLoop(FindSyscall(number)->handler, context);
 }
 
 TEST_F(OpenHandler, StatSeesWhatOpenSees) {

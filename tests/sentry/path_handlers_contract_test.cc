@@ -16,6 +16,7 @@
 
 #include "sentry/handlers/handler.h"
 #include "tests/sentry/fake_tracee.h"
+#include "tests/sentry/handle_as_loop.h"
 
 namespace vigil::sentry {
 namespace {
@@ -89,7 +90,7 @@ class PathHandlers : public ::testing::TestWithParam<Case> {
     }
     HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
                            .wait = [](int, std::uint32_t) { return Result<void>(); }};
-    return Handle(c.handler, context);
+    return HandleAsLoop(c.handler, context);
   }
 
   std::string Snapshot() {
