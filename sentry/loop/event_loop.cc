@@ -1,7 +1,5 @@
 #include "sentry/loop/event_loop.h"
 
-#include <sys/timerfd.h>
-#include <unistd.h>
 
 #include <cerrno>
 
@@ -47,22 +45,6 @@ Result<void> EventLoop::Watch(int fd, Callback on_ready, Prologue prologue) {
 
 void EventLoop::Unwatch(int fd) {
   if (watched_.erase(fd) != 0) ::epoll_ctl(epoll_.Get(), EPOLL_CTL_DEL, fd, nullptr);
-}
-
-Result<void> EventLoop::Every(std::chrono::milliseconds period, std::function<void()> tick) {
-  UniqueFd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC));
-  if (!timer) return FailErrno("timerfd_create");
-  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(period).count();
-  const timespec interval{.tv_sec = ns / 1'000'000'000, .tv_nsec = ns % 1'000'000'000};
-  const itimerspec spec{.it_interval = interval, .it_value = interval};
-  if (::timerfd_settime(timer.Get(), 0, &spec, nullptr) != 0) return FailErrno("timerfd_settime");
-  const int fd = timer.Get();
-  RETURN_IF_ERROR(Watch(fd, [fd, tick = std::move(tick)](std::uint32_t) {
-    std::uint64_t expirations = 0;
-    if (::read(fd, &expirations, sizeof expirations) == sizeof expirations) tick();
-  }));
-  timers_.push_back(std::move(timer));
-  return {};
 }
 
 void EventLoop::Spawn(std::function<void()> task) {

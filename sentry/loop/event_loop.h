@@ -8,13 +8,11 @@
 
 #include <boost/context/fiber.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
-#include <vector>
 
 #include "base/result.h"
 #include "base/unique_fd.h"
@@ -42,9 +40,6 @@ class EventLoop {
   // readable or hung up, until Unwatch. One watch per descriptor.
   Result<void> Watch(int fd, Callback on_ready, Prologue prologue = Prologue::kRun);
   void Unwatch(int fd);
-
-  // Calls `tick` every `period` (a timerfd).
-  Result<void> Every(std::chrono::milliseconds period, std::function<void()> tick);
 
   // Runs `prologue` before every callback, every fiber resumed from a Wait
   // and every queued task started, except the callbacks of watches made
@@ -94,7 +89,6 @@ class EventLoop {
   std::map<int, Parked> waiting_;  // fd -> the fiber waiting on it
   std::deque<std::function<void()>> queued_;
   std::function<void()> prologue_;
-  std::vector<UniqueFd> timers_;
   // While a fiber runs: the loop's continuation, to switch back to.
   boost::context::fiber to_loop_;
   bool in_fiber_ = false;

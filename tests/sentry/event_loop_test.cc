@@ -95,13 +95,6 @@ TEST(EventLoop, WatchCallsBackUntilUnwatched) {
   EXPECT_TRUE(loop->Watch(pipe.read_end.Get(), [](std::uint32_t) {}));
 }
 
-TEST(EventLoop, TimerTicks) {
-  auto loop = NewLoop();
-  int ticks = 0;
-  ASSERT_TRUE(loop->Every(std::chrono::milliseconds(1), [&] { ++ticks; }));
-  ASSERT_TRUE(loop->Run([&] { return ticks >= 3; }));
-}
-
 // A fiber that overflows its stack hits the guard page below it: the process
 // dies with SIGSEGV instead of writing into the neighbouring stack (which a
 // first, suspended fiber holds here, so the overflow would land in mapped

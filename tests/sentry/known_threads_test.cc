@@ -20,6 +20,7 @@
 #include "base/strings.h"
 #include "sentry/notify/unotify_server.h"
 #include "tests/sentry/filtered_child.h"
+#include "tests/sentry/loop_ticker.h"
 
 namespace vigil::sentry {
 namespace {
@@ -88,13 +89,13 @@ class KnownThreadsTest : public ::testing::Test {
     // The test is the tracer of the execs the sentry verifies, as the
     // supervisor is: their stops come through waitid (a tracer sees them
     // without asking), polled here as its SIGCHLD loop would be woken.
-    EXPECT_TRUE(loop_->Every(std::chrono::milliseconds(1), [this, pid = child.pid()] {
+    LoopTicker ticker(*loop_, std::chrono::milliseconds(1), [this, pid = child.pid()] {
       siginfo_t stop{};
       while (::waitid(P_PID, pid, &stop, WSTOPPED | WNOHANG) == 0 && stop.si_pid != 0) {
         server_->OnChildEvent(stop);
         stop = {};
       }
-    }));
+    });
     EXPECT_TRUE(loop_->Run([&] { return ended; }));
     loop_->Unwatch(child.report_fd());
     return report;
@@ -157,7 +158,7 @@ TEST_F(KnownThreadsTest, ExitedThreadsAreForgotten) {
   EXPECT_EQ(child.Wait(), 0);
   // The pidfd's exit event is served by the loop; give it up to a second.
   int ticks = 0;
-  ASSERT_TRUE(loop_->Every(std::chrono::milliseconds(20), [&] { ++ticks; }));
+  LoopTicker ticker(*loop_, std::chrono::milliseconds(20), [&] { ++ticks; });
   ASSERT_TRUE(loop_->Run([&] { return ticks > 50 || server_->threads().size() == 0; }));
   EXPECT_EQ(server_->threads().size(), 0u);
 }

@@ -33,6 +33,7 @@
 #include "runtime/linux/seccomp_filter.h"
 #include "sentry/core/platform.h"
 #include "sentry/table/sentry_filter.h"
+#include "tests/sentry/loop_ticker.h"
 
 namespace vigil::sentry {
 namespace {
@@ -106,14 +107,14 @@ class TracedChild {
   // Runs `loop` and feeds every child event to `server` until the child
   // has exited; what it reported.
   std::string ServeUntilExit(EventLoop& loop, Backend* server) {
-    EXPECT_TRUE(loop.Every(std::chrono::milliseconds(1), [this, server] {
+    LoopTicker ticker(loop, std::chrono::milliseconds(1), [this, server] {
       siginfo_t info{};
       while (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG) == 0 && info.si_pid != 0) {
         const bool stop = server != nullptr && server->OnChildEvent(info);
         if (!stop && info.si_pid == pid_) exit_ = info;
         info = {};
       }
-    }));
+    });
     EXPECT_TRUE(loop.Run([this] { return exit_.has_value(); }));
     std::string out;
     char buffer[512];
