@@ -1,12 +1,18 @@
-// The rest of config.json's process and linux settings, seen from inside the
-// container: personality, oomScoreAdj, scheduler, sysctls, devices, user
-// namespaces, domainname; and settings refused before anything is created.
+// config.json's process and linux settings, seen from inside the container:
+// hostname, environment, cwd, user and groups, rlimits, read-only and masked
+// paths, no_new_privs, capabilities, personality, oomScoreAdj, scheduler,
+// sysctls, devices, user namespaces, domainname; and settings refused before
+// anything is created.
 // Every case runs against vigil and runc.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "tests/integration/runtime_harness.h"
@@ -20,6 +26,32 @@ using ::testing::HasSubstr;
 // domainname, which came with runc 1.2; it ignores them.
 constexpr char kNewerThanRunc11[] = "runc 1.1.5 ignores this setting (added in runc 1.2)";
 
+// The value of `Key:` in /proc/self/status as printed by the container.
+std::string StatusField(const std::string& status, const std::string& key) {
+  std::istringstream lines(status);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with(key + ":")) {
+      std::string value = line.substr(key.size() + 1);
+      value.erase(0, value.find_first_not_of(" \t"));
+      return value;
+    }
+  }
+  return "(no " + key + " line)";
+}
+
+// Whether this process may raise its hard RLIMIT_NOFILE to `hard` (it may
+// not without CAP_SYS_RESOURCE); probed in a child, which then exits.
+bool CanRaiseNofileTo(rlim_t hard) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    rlimit limit{.rlim_cur = hard, .rlim_max = hard};
+    ::_exit(::setrlimit(RLIMIT_NOFILE, &limit) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 std::string ReadLinkOrEmpty(const std::string& path) {
   std::error_code ec;
   std::string target = std::filesystem::read_symlink(path, ec).string();
@@ -27,6 +59,183 @@ std::string ReadLinkOrEmpty(const std::string& path) {
 }
 
 class ProcessSettingsTest : public RuntimeTest {};
+
+TEST_P(ProcessSettingsTest, HostnameIsSet) {
+  BundleConfig config = Script("hostname");
+  config.hostname = "box-" + unique_;
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "box-" + unique_ + "\n");
+}
+
+TEST_P(ProcessSettingsTest, EnvironmentIsPassed) {
+  BundleConfig config = Script("echo \"[$GREETING]\"");
+  config.env.push_back("GREETING=hello,  world");
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "[hello,  world]\n");
+}
+
+TEST_P(ProcessSettingsTest, CwdIsTheWorkingDirectory) {
+  BundleConfig config = Script("pwd");
+  config.cwd = "/tmp";
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "/tmp\n");
+}
+
+TEST_P(ProcessSettingsTest, MissingCwdIsCreated) {
+  // runc creates a cwd the image lacks (before making the root read-only).
+  BundleConfig config = Script("pwd");
+  config.cwd = "/does/not/exist";
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "/does/not/exist\n");
+}
+
+TEST_P(ProcessSettingsTest, UserAndGroupsAreSet) {
+  BundleConfig config = Script("id -u; id -g; id -G");
+  config.uid = 1000;
+  config.gid = 1000;
+  config.additional_gids = {10, 20};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  std::istringstream lines(run.out);
+  std::string uid, gid, groups;
+  std::getline(lines, uid);
+  std::getline(lines, gid);
+  std::getline(lines, groups);
+  EXPECT_EQ(uid, "1000");
+  EXPECT_EQ(gid, "1000");
+  std::set<std::string> group_set;
+  std::istringstream words(groups);
+  for (std::string g; words >> g;) group_set.insert(g);
+  EXPECT_EQ(group_set, (std::set<std::string>{"1000", "10", "20"})) << groups;
+}
+
+TEST_P(ProcessSettingsTest, RlimitsAreSet) {
+  BundleConfig config = Script("ulimit -n; ulimit -Hn");
+  config.rlimits = {{"RLIMIT_NOFILE", /*hard=*/1024, /*soft=*/1000}};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "1000\n1024\n");
+}
+
+TEST_P(ProcessSettingsTest, HardRlimitAboveTheHostsFailsCreateAndLeavesNothing) {
+  constexpr rlim_t kHard = 1048576;
+  if (CanRaiseNofileTo(kHard)) {
+    GTEST_SKIP() << "this host lets root raise RLIMIT_NOFILE to " << kHard
+                 << " (CAP_SYS_RESOURCE), so there is no failure to test";
+  }
+  BundleConfig config = Script("sleep 100");
+  config.rlimits = {{"RLIMIT_NOFILE", kHard, kHard}};
+  WriteConfig(config);
+  std::string id = NewId();
+  Outcome created = Create(id);
+  EXPECT_NE(created.status, 0) << created;
+  EXPECT_TRUE(IsOneLine(created.err)) << created;
+  EXPECT_THAT(created.err, HasSubstr("rlimit"));
+  // runc 1.1.5 names the resource by number: "error setting rlimit type 7".
+  if (!IsRunc()) {
+    EXPECT_THAT(created.err, HasSubstr("RLIMIT_NOFILE"));
+  }
+  ExpectFailedCreateLeftNothing(id);
+}
+
+TEST_P(ProcessSettingsTest, ReadonlyRootCannotBeWritten) {
+  BundleConfig config = Script("touch /probe");
+  config.readonly_root = true;
+  Outcome refused = RunWith(config);
+  EXPECT_NE(refused.status, 0) << refused;
+  EXPECT_THAT(refused.err, HasSubstr("Read-only file system"));
+  EXPECT_FALSE(std::filesystem::exists(bundle_ + "/rootfs/probe"));
+
+  config.readonly_root = false;
+  Outcome allowed = RunWith(config);
+  EXPECT_TRUE(allowed.ok()) << allowed;
+  EXPECT_TRUE(std::filesystem::exists(bundle_ + "/rootfs/probe"));
+}
+
+TEST_P(ProcessSettingsTest, MaskedPathsReadEmpty) {
+  // /proc/timer_list (a file) and /sys/firmware (a directory) have content on
+  // the host; /proc/kcore too where the kernel provides it.
+  std::string script = "wc -c < /proc/timer_list; ls -A /sys/firmware | wc -l";
+  bool kcore = std::filesystem::exists("/proc/kcore");
+  if (kcore) script += "; wc -c < /proc/kcore";
+  ASSERT_FALSE(ReadWholeFile("/proc/timer_list").empty());
+  ASSERT_FALSE(std::filesystem::is_empty("/sys/firmware"));
+  Outcome run = RunWith(Script(script));
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, kcore ? "0\n0\n0\n" : "0\n0\n");
+}
+
+TEST_P(ProcessSettingsTest, ReadonlyPathsCannotBeWritten) {
+  // Open for writing fails with EROFS before any permission check, and the
+  // mount at /proc/sys is read-only.
+  Outcome run = RunWith(
+      Script("grep ' /proc/sys ' /proc/mounts; echo x > /proc/sys/kernel/hostname && echo wrote"));
+  EXPECT_THAT(run.err, HasSubstr("Read-only file system")) << run;
+  EXPECT_THAT(run.out, Not(HasSubstr("wrote")));
+  std::istringstream fields(run.out);
+  std::string source, target, type, options;
+  fields >> source >> target >> type >> options;
+  EXPECT_EQ(target, "/proc/sys") << run;
+  EXPECT_TRUE(options.starts_with("ro,") || options == "ro") << run;
+}
+
+TEST_P(ProcessSettingsTest, NoNewPrivilegesIsSet) {
+  for (bool nnp : {true, false}) {
+    SCOPED_TRACE(nnp ? "noNewPrivileges true" : "noNewPrivileges false");
+    BundleConfig config = Script("cat /proc/self/status");
+    config.no_new_privileges = nnp;
+    Outcome run = RunWith(config);
+    ASSERT_TRUE(run.ok()) << run;
+    EXPECT_EQ(StatusField(run.out, "NoNewPrivs"), nnp ? "1" : "0");
+  }
+}
+
+TEST_P(ProcessSettingsTest, CapabilitiesAreExactlyThoseConfigured) {
+  struct Case {
+    std::vector<std::string> caps;
+    std::string mask;
+  };
+  for (const Case& c : {Case{{"CAP_KILL"}, "0000000000000020"},
+                        Case{{"CAP_KILL", "CAP_NET_BIND_SERVICE"}, "0000000000000420"},
+                        Case{{}, "0000000000000000"}}) {
+    SCOPED_TRACE(c.mask);
+    BundleConfig config = Script("cat /proc/self/status");
+    config.capabilities =
+        Capabilities{.bounding = c.caps, .effective = c.caps, .permitted = c.caps};
+    Outcome run = RunWith(config);
+    ASSERT_TRUE(run.ok()) << run;
+    EXPECT_EQ(StatusField(run.out, "CapEff"), c.mask);
+    EXPECT_EQ(StatusField(run.out, "CapPrm"), c.mask);
+    EXPECT_EQ(StatusField(run.out, "CapBnd"), c.mask);
+    EXPECT_EQ(StatusField(run.out, "CapInh"), "0000000000000000");
+    EXPECT_EQ(StatusField(run.out, "CapAmb"), "0000000000000000");
+  }
+}
+
+TEST_P(ProcessSettingsTest, AmbientCapabilitiesNeedInheritableAndPermitted) {
+  // Raised when also inheritable and permitted...
+  BundleConfig config = Script("cat /proc/self/status");
+  config.capabilities = Capabilities{.bounding = {"CAP_KILL"},
+                                     .effective = {"CAP_KILL"},
+                                     .permitted = {"CAP_KILL"},
+                                     .inheritable = {"CAP_KILL"},
+                                     .ambient = {"CAP_KILL"}};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(StatusField(run.out, "CapAmb"), "0000000000000020");
+
+  // ...and skipped, not an error, when not inheritable: `runc spec` writes
+  // exactly this (ambient = bounding, no inheritable) and runc runs it.
+  config.capabilities->inheritable.clear();
+  run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(StatusField(run.out, "CapAmb"), "0000000000000000");
+  EXPECT_EQ(StatusField(run.out, "CapEff"), "0000000000000020");
+}
 
 TEST_P(ProcessSettingsTest, Linux32PersonalityReportsA32BitMachine) {
   if (IsRunc()) GTEST_SKIP() << kNewerThanRunc11;

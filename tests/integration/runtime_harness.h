@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -109,6 +110,12 @@ inline std::ostream& operator<<(std::ostream& os, const Outcome& o) {
      << o.out << "--- stderr\n"
      << o.err << "---";
   return os;
+}
+
+// True if `text` is one line ending in a newline: what a caller that shows
+// the runtime's error (containerd, podman) can display as it is.
+inline bool IsOneLine(const std::string& text) {
+  return !text.empty() && text.back() == '\n' && std::count(text.begin(), text.end(), '\n') == 1;
 }
 
 // A started command whose stdout and stderr go to files: a runtime's
@@ -495,6 +502,13 @@ class RuntimeTest : public ::testing::TestWithParam<RuntimeUnderTest> {
   Outcome RunWith(BundleConfig config) {
     WriteConfig(std::move(config));
     return Run(NewId());
+  }
+
+  // A config whose process runs `script` with sh -c.
+  static BundleConfig Script(const std::string& script) {
+    BundleConfig config;
+    config.args = {"sh", "-c", script};
+    return config;
   }
 
   // RunWith, the process being `sh -c script`.

@@ -315,7 +315,7 @@ TEST_P(SentryTest, AnAnnotationCannotReplaceThePolicyFlag) {
   Outcome created =
       Runtime({"--policy", "agent", "create", "--bundle", bundle_, "--pid-file", PidFile(id), id});
   EXPECT_NE(created.status, 0) << created;
-  EXPECT_EQ(std::count(created.err.begin(), created.err.end(), '\n'), 1) << created.err;
+  EXPECT_TRUE(IsOneLine(created.err)) << created.err;
   EXPECT_THAT(created.err, HasSubstr("annotation dev.vigil.policy: asks for policy \"audit-only\", "
                                      "but --policy chose \"agent\""));
   ExpectFailedCreateLeftNothing(id);
