@@ -24,8 +24,8 @@ namespace {
 // Grouped by what needs them. Kept out on purpose: execve, clone, fork,
 // process_vm_*, mount and friends, setns (but for kWithArguments), unshare, chroot, bpf,
 // perf_event_open, io_uring, keyctl, modules, reboot, setuid/setgid (only
-// the filesystem ids are switched, and the effective uid as kWithArguments
-// says), personality. ptrace is allowed only for
+// the filesystem ids are switched, and the real and effective ids as
+// kWithArguments says), personality. ptrace is allowed only for
 // the requests in kPtraceRequests.
 constexpr std::string_view kAllowed[] = {
     // The event loop: epoll, timers, signals, the control socket.
@@ -63,8 +63,9 @@ constexpr std::string_view kAllowed[] = {
 // reads). NETLINK_ROUTE sockets, opened by the sentry in the container's
 // network namespace as an opener without CAP_NET_ADMIN
 // (sentry/handlers/netlink.h): joining a network namespace and back, the
-// one socket kind, and the effective uid alone (an outsider's for the
-// opening). The namespace fd cannot be pinned (dup3 could put another
+// one socket kind. The real and effective uid and gid, but never the saved
+// ones: an outsider's euid for that opening, a workload's ids for a unix
+// connect or send (ActingAs::AsPeer), and back. The namespace fd cannot be pinned (dup3 could put another
 // there); what a joined namespace offers is that socket alone.
 struct ArgumentRule {
   std::string_view name;
@@ -73,7 +74,8 @@ struct ArgumentRule {
 const ArgumentRule kWithArguments[] = {
     {"setns", {{1, CLONE_NEWNET}}},
     {"socket", {{0, AF_NETLINK}, {2, NETLINK_ROUTE}}},
-    {"setresuid", {{0, 0xffffffff}, {2, 0xffffffff}}},
+    {"setresuid", {{2, 0xffffffff}}},
+    {"setresgid", {{2, 0xffffffff}}},
 };
 
 Result<void> AddArgumentRule(scmp_filter_ctx ctx, const ArgumentRule& rule) {

@@ -56,6 +56,8 @@ Result<ThreadStatus> ParseThreadStatus(std::string_view text) {
   }
   status.ruid = uids[0];
   status.rgid = gids[0];
+  status.euid = uids[1];
+  status.egid = gids[1];
   status.fsuid = uids[3];
   status.fsgid = gids[3];
   for (std::uint32_t gid : Numbers<std::uint32_t>(Field(text, "Groups"))) status.groups.push_back(gid);

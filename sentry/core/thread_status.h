@@ -16,6 +16,8 @@ namespace vigil::sentry {
 struct ThreadStatus {
   uid_t ruid = 0;  // real ids, what access(2) checks by default
   gid_t rgid = 0;
+  uid_t euid = 0;  // effective ids, what a unix socket's peer is told
+  gid_t egid = 0;
   uid_t fsuid = 0;
   gid_t fsgid = 0;
   std::vector<gid_t> groups;

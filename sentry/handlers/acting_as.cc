@@ -48,11 +48,30 @@ Result<void> SetCaps(const CapSets& caps) {
   return {};
 }
 
-// Raw setresuid, changing the effective uid alone (glibc's wrapper would
-// signal every thread to follow).
-Result<void> SetEffectiveUid(uid_t euid) {
-  if (::syscall(SYS_setresuid, static_cast<uid_t>(-1), euid, static_cast<uid_t>(-1)) != 0) {
-    return FailErrno("setresuid");
+constexpr uid_t kUnchanged = static_cast<uid_t>(-1);
+
+// Raw setresuid and setresgid, leaving the saved id alone (glibc's wrappers
+// would signal every thread to follow). With the saved uid still 0, the
+// uids can be set back without a capability.
+Result<void> SetUids(uid_t ruid, uid_t euid) {
+  if (::syscall(SYS_setresuid, ruid, euid, kUnchanged) != 0) return FailErrno("setresuid");
+  return {};
+}
+
+Result<void> SetGids(gid_t rgid, gid_t egid) {
+  if (::syscall(SYS_setresgid, rgid, egid, static_cast<gid_t>(-1)) != 0) {
+    return FailErrno("setresgid");
+  }
+  return {};
+}
+
+// setfsuid(2) and setfsgid(2) report no failure: the ids are asked back.
+Result<void> SetFilesystemIds(uid_t fsuid, gid_t fsgid) {
+  ::setfsgid(fsgid);
+  ::setfsuid(fsuid);
+  if (static_cast<uid_t>(::setfsuid(kUnchanged)) != fsuid ||
+      static_cast<gid_t>(::setfsgid(static_cast<gid_t>(-1))) != fsgid) {
+    return Fail("could not take the workload's filesystem ids");
   }
   return {};
 }
@@ -71,7 +90,8 @@ struct OwnIdentity {
   uid_t fsuid = 0;
   gid_t fsgid = 0;
   mode_t umask = 0;
-  uid_t euid = 0;
+  uid_t ruid = 0, euid = 0;
+  gid_t rgid = 0, egid = 0;
 };
 
 Result<OwnIdentity> ReadOwnIdentity() {
@@ -83,7 +103,10 @@ Result<OwnIdentity> ReadOwnIdentity() {
   if (::getgroups(count, own.groups.data()) < 0) return FailErrno("getgroups");
   own.fsuid = static_cast<uid_t>(::setfsuid(static_cast<uid_t>(-1)));
   own.fsgid = static_cast<gid_t>(::setfsgid(static_cast<gid_t>(-1)));
+  own.ruid = ::getuid();
   own.euid = ::geteuid();
+  own.rgid = ::getgid();
+  own.egid = ::getegid();
   own.umask = ::umask(0);
   ::umask(own.umask);
   return own;
@@ -113,21 +136,30 @@ thread_local bool acting_now = false;
   ::_exit(125);
 }
 
-// The euid first (its own saved uid, no capability needed), then the
-// capabilities: setting ids and groups back needs them. Setting the fsuid
-// back to 0 raises the filesystem capabilities in the effective set, so
-// that is set once more after it.
-void RestoreOwnOrDie(const OwnIdentity& own, bool euid_changed) {
-  Result<void> restored = euid_changed ? SetEffectiveUid(own.euid) : Result<void>();
-  if (restored) restored = SetCaps(own.caps);
-  const bool ids_changed =
-      euid_changed || (held && (held->fsuid != own.fsuid || held->fsgid != own.fsgid));
-  if (restored && ids_changed) {
-    ::setfsuid(own.fsuid);
-    ::setfsgid(own.fsgid);
-    restored = SetCaps(own.caps);
+// What a Begin left, given back: the capabilities first, since setting
+// ids and groups back needs them; setting the fsuid back to 0 raises the
+// filesystem capabilities in the effective set, so that is set once more.
+void RestoreHeldOrDie(const OwnIdentity& own) {
+  Result<void> restored = SetCaps(own.caps);
+  if (restored && (held->fsuid != own.fsuid || held->fsgid != own.fsgid)) {
+    restored = SetFilesystemIds(own.fsuid, own.fsgid);
+    if (restored) restored = SetCaps(own.caps);
   }
-  if (restored && held && held->groups != own.groups) restored = SetGroups(own.groups);
+  if (restored && held->groups != own.groups) restored = SetGroups(own.groups);
+  if (!restored) DieWithoutOwnCredentials(restored.error());
+  held.reset();
+}
+
+// Everything back, for WithEffective and AsPeer (rare: no syscall is
+// spared). The uids first, as the saved uid allows without a capability;
+// back at euid 0 the kernel restores the effective set from the permitted.
+void RestoreEverythingOrDie(const OwnIdentity& own, bool uids_changed) {
+  Result<void> restored = uids_changed ? SetUids(own.ruid, own.euid) : Result<void>();
+  if (restored) restored = SetCaps(own.caps);
+  if (restored) restored = SetGids(own.rgid, own.egid);
+  if (restored) restored = SetGroups(own.groups);
+  if (restored) restored = SetFilesystemIds(own.fsuid, own.fsgid);
+  if (restored) restored = SetCaps(own.caps);
   if (!restored) DieWithoutOwnCredentials(restored.error());
   held.reset();
 }
@@ -161,17 +193,15 @@ Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namesp
     held = now;
   }
   if (ids_differ) {
-    ::setfsgid(thread.fsgid);
-    ::setfsuid(thread.fsuid);
-    // setfsuid(2) reports no failure: ask for the ids back. It may also
-    // have changed the effective set (capabilities(7)), set below.
-    now.fsuid = static_cast<uid_t>(::setfsuid(static_cast<uid_t>(-1)));
-    now.fsgid = static_cast<gid_t>(::setfsgid(static_cast<gid_t>(-1)));
+    // Which may change the effective set (capabilities(7)): set below. If
+    // it fails, which ids the thread has is not known: all are set back.
+    now.fsuid = kUnchanged;
     now.effective = ~std::uint64_t{0};
     held = now;
-    if (now.fsuid != thread.fsuid || now.fsgid != thread.fsgid) {
-      return Fail("could not take the workload's filesystem ids");
-    }
+    RETURN_IF_ERROR(SetFilesystemIds(thread.fsuid, thread.fsgid));
+    now.fsuid = thread.fsuid;
+    now.fsgid = thread.fsgid;
+    held = now;
   }
   // Only capabilities the workload holds too; none from another namespace.
   const std::uint64_t effective =
@@ -191,7 +221,7 @@ Result<void> ActingAs::AsSentry() {
   if (!held) return {};
   const Result<OwnIdentity>& own = Own();
   if (!own) return tl::unexpected(own.error());
-  RestoreOwnOrDie(*own, /*euid_changed=*/false);
+  RestoreHeldOrDie(*own);
   return {};
 }
 
@@ -213,7 +243,7 @@ Result<ActingAs> ActingAs::WithEffective(std::uint64_t keep, std::uint64_t take,
   if (outsider_euid) {
     // The overflow uid owns no namespace. Leaving uid 0 clears the
     // effective set (capabilities(7)); the destructor sets both back.
-    RETURN_IF_ERROR(SetEffectiveUid(kOutsiderUid));
+    RETURN_IF_ERROR(SetUids(kUnchanged, kOutsiderUid));
     acting.euid_changed_ = true;
   }
   const std::uint64_t effective = (own->caps.effective & keep) | (own->caps.permitted & take);
@@ -233,22 +263,45 @@ Result<ActingAs> ActingAs::ForBind(const ThreadStatus& thread, bool over_user_na
   return WithEffective(0, take, over_user_namespace);
 }
 
+Result<ActingAs> ActingAs::AsPeer(const ThreadStatus& thread, bool in_user_namespace) {
+  const Result<OwnIdentity>& own = Own();
+  if (!own) return tl::unexpected(own.error());
+  RETURN_IF_ERROR(AsSentry());
+  ActingAs acting;
+  acting.active_ = true;
+  acting.restore_on_end_ = true;
+  acting.real_ids_changed_ = true;  // whatever fails below, all is set back
+  acting_now = true;
+  if (thread.umask != own->umask) {
+    ::umask(thread.umask);
+    acting.umask_changed_ = true;
+  }
+  RETURN_IF_ERROR(SetGroups(thread.groups));
+  RETURN_IF_ERROR(SetGids(thread.rgid, thread.egid));
+  RETURN_IF_ERROR(SetUids(thread.ruid, thread.euid));
+  // Leaving uid 0 cleared the effective set but not the permitted one (the
+  // saved uid is still 0): raised again to set the filesystem ids.
+  RETURN_IF_ERROR(SetCaps(own->caps));
+  RETURN_IF_ERROR(SetFilesystemIds(thread.fsuid, thread.fsgid));
+  const std::uint64_t effective =
+      in_user_namespace ? 0 : (thread.cap_effective & own->caps.permitted);
+  RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
+  return acting;
+}
+
 ActingAs::ActingAs(ActingAs&& other) noexcept
     : active_(std::exchange(other.active_, false)),
       umask_changed_(other.umask_changed_),
       restore_on_end_(other.restore_on_end_),
-      euid_changed_(other.euid_changed_) {}
+      euid_changed_(other.euid_changed_),
+      real_ids_changed_(other.real_ids_changed_) {}
 
 ActingAs::~ActingAs() {
   if (!active_) return;
   acting_now = false;
   const OwnIdentity& own = *Own();  // Begin checked it
   if (umask_changed_) ::umask(own.umask);
-  if (restore_on_end_) {
-    // It changed the capabilities, and with the euid the filesystem ids.
-    held = Held{.effective = 0, .groups = own.groups, .fsuid = own.fsuid, .fsgid = own.fsgid};
-    RestoreOwnOrDie(own, euid_changed_);
-  }
+  if (restore_on_end_) RestoreEverythingOrDie(own, euid_changed_ || real_ids_changed_);
 }
 
 }  // namespace vigil::sentry

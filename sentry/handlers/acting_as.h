@@ -56,6 +56,15 @@ class ActingAs {
   // own the namespace and hold them all. Given back as soon as it ends.
   static Result<ActingAs> ForBind(const ThreadStatus& thread, bool over_user_namespace,
                                   bool capabilities_count);
+  // The thread's whole identity, as the peer of a unix socket learns it
+  // from whoever connects or sends: Begin's, and the real and effective
+  // uid and gid as well. The kernel gives a connecting socket's peer the
+  // caller's euid and egid (SO_PEERCRED) and a receiver with SO_PASSCRED
+  // the sender's real ids (SCM_CREDENTIALS); with the sentry's own, a
+  // workload would pass for root to a server that trusts them. (The pid a
+  // peer learns stays the supervisor's, outside the container's pid
+  // namespace, where it reads 0.) Given back as soon as it ends.
+  static Result<ActingAs> AsPeer(const ThreadStatus& thread, bool in_user_namespace);
 
   // The sentry's own credentials back on the loop thread, for an act of its
   // own. Refused while an ActingAs lives (its owner means to act as the
@@ -96,9 +105,10 @@ class ActingAs {
   static Result<ActingAs> WithEffective(std::uint64_t keep, std::uint64_t take, bool outsider_euid);
   bool active_ = false;
   bool umask_changed_ = false;
-  // WithEffective's: everything is given back when it ends.
+  // WithEffective's and AsPeer's: everything is given back when it ends.
   bool restore_on_end_ = false;
   bool euid_changed_ = false;
+  bool real_ids_changed_ = false;  // AsPeer's: real and effective uid and gid
 };
 
 }  // namespace vigil::sentry

@@ -13,6 +13,7 @@
 
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "sentry/handlers/acting_as.h"
 
 namespace vigil::sentry {
 namespace {
@@ -161,7 +162,7 @@ int BindVerdict(const Sandbox& sandbox, const Destination& destination) {
   }
 }
 
-Result<void> AnchorUnixPath(Tracee& tracee, Destination& destination) {
+Result<void> AnchorUnixPath(Tracee& tracee, Destination& destination, bool in_user_namespace) {
   if (destination.family() != AF_UNIX) return {};
   std::string path = UnixPath(destination);
   if (path.empty()) return {};
@@ -171,8 +172,13 @@ Result<void> AnchorUnixPath(Tracee& tracee, Destination& destination) {
   ASSIGN_OR_RETURN(SharedFd base, path[0] == '/' ? tracee.Root()
                                                  : tracee.WorkingDirectory().map(
                                                        [](UniqueFd cwd) { return SharedFd(std::move(cwd)); }));
-  Result<UniqueFd> socket_file =
-      Openat2(base.Get(), path.c_str(), O_PATH, 0, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+  // Walked as the workload: the connect through /proc/self/fd/N checks
+  // only the socket file, not the directories on the way to it.
+  ASSIGN_OR_RETURN(ThreadStatus thread, tracee.Status());
+  Result<UniqueFd> socket_file = [&]() -> Result<UniqueFd> {
+    ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, in_user_namespace));
+    return Openat2(base.Get(), path.c_str(), O_PATH, 0, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+  }();
   if (!socket_file) return tl::unexpected(socket_file.error());
   auto* un = reinterpret_cast<sockaddr_un*>(&destination.address);
   std::string reach = StrCat("/proc/self/fd/", socket_file->Get());

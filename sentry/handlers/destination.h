@@ -58,8 +58,9 @@ int BindVerdict(const Sandbox& sandbox, const Destination& destination);
 std::string UnixPath(const Destination& destination);
 
 // For a unix socket path, opens the socket file in the workload's root (or
-// working directory, for a relative path) and rewrites the address to reach
-// exactly that file. Other addresses are left as they are.
-Result<void> AnchorUnixPath(Tracee& tracee, Destination& destination);
+// working directory, for a relative path), as the workload, and rewrites
+// the address to reach exactly that file. Other addresses are left as they
+// are. `in_user_namespace` as for ActingAs::Begin.
+Result<void> AnchorUnixPath(Tracee& tracee, Destination& destination, bool in_user_namespace);
 
 }  // namespace vigil::sentry

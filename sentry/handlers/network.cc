@@ -42,7 +42,9 @@ std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer,
   if (int refused = EgressVerdict(context.sandbox, destination, use); refused != 0) {
     return FromErrno(refused, Decision::kDeny);
   }
-  if (Result<void> anchored = AnchorUnixPath(context.tracee, destination); !anchored) {
+  if (Result<void> anchored =
+          AnchorUnixPath(context.tracee, destination, context.sandbox.user_namespace);
+      !anchored) {
     return FromResult(anchored.error(), Decision::kAllow);
   }
   return std::nullopt;
@@ -61,14 +63,15 @@ std::optional<Verdict> KernelOnly(int socket, Destination& destination, bool sen
   return std::nullopt;
 }
 
-// A unix socket file is reached with the workload's credentials: the kernel
-// checks write permission on it at connect and send, and the sentry's own
-// would open sockets the workload may not use. Other destinations need no
-// identity. Held only for the one call, never across a wait.
+// A unix destination is reached with the workload's whole identity: the
+// kernel checks write permission on a socket file at connect and send (the
+// sentry's own would reach sockets the workload may not use), and tells
+// the peer who connected or sent (ActingAs::AsPeer). Other destinations
+// need no identity. Held only for the one call, never across a wait.
 Result<std::optional<ActingAs>> IdentityFor(HandlerContext& context, const Destination& destination) {
-  if (!destination.anchor) return std::optional<ActingAs>();
+  if (destination.family() != AF_UNIX) return std::optional<ActingAs>();
   ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
-  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::AsPeer(thread, context.sandbox.user_namespace));
   return std::optional<ActingAs>(std::move(acting));
 }
 

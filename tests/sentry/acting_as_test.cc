@@ -195,6 +195,35 @@ TEST_F(ActingAsTest, AsHeldThenAsSentryGivesCredentialsBackOnlyWhenRefused) {
   EXPECT_EQ(Current().fsuid, 65534u);
 }
 
+// As a unix peer sees it: every id the thread's, whatever was held before,
+// and all of the sentry's back when it ends.
+TEST_F(ActingAsTest, AsPeerTakesTheRealAndEffectiveIdsToo) {
+  const Credentials before = Current();
+  ThreadStatus nobody{.fsuid = 65534, .fsgid = 65534, .groups = {65534}, .umask = before.umask};
+  ThreadStatus user{.ruid = 1000, .rgid = 1001, .euid = 1002, .egid = 1003, .fsuid = 1002,
+                    .fsgid = 1003, .groups = {1004}, .umask = 027};
+  ASSERT_TRUE(ActingAs::Begin(nobody, false));
+  {
+    Result<ActingAs> acting = ActingAs::AsPeer(user, false);
+    ASSERT_TRUE(acting) << acting.error().message;
+    EXPECT_EQ(::getuid(), 1000u);
+    EXPECT_EQ(::getgid(), 1001u);
+    EXPECT_EQ(::geteuid(), 1002u);
+    EXPECT_EQ(::getegid(), 1003u);
+    const Credentials during = Current();
+    EXPECT_EQ(during.fsuid, 1002u);
+    EXPECT_EQ(during.fsgid, 1003u);
+    EXPECT_EQ(during.groups, std::vector<gid_t>{1004});
+    EXPECT_EQ(during.umask, 027u);
+    EXPECT_EQ(OpenError(), EACCES);
+  }
+  EXPECT_EQ(::getuid(), 0u);
+  EXPECT_EQ(::geteuid(), 0u);
+  EXPECT_EQ(::getgid(), 0u);
+  EXPECT_EQ(::getegid(), 0u);
+  EXPECT_EQ(Current(), before);
+}
+
 // A bind needs no more than the two capabilities the kernel checks there;
 // over a user namespace the sentry's euid is an outsider's meanwhile. It
 // starts from the sentry's own identity, whatever a thread left, and gives

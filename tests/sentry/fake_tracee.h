@@ -62,7 +62,8 @@ class FakeTracee final : public Tracee {
   }
   // This process's own credentials; the namespace ids as set.
   Result<ThreadStatus> Status() override {
-    return ThreadStatus{.ruid = ::getuid(), .rgid = ::getgid(), .fsuid = fsuid, .fsgid = fsgid,
+    return ThreadStatus{.ruid = ruid, .rgid = rgid, .euid = euid, .egid = egid,
+                        .fsuid = fsuid, .fsgid = fsgid,
                         .cap_effective = capabilities, .cap_permitted = capabilities,
                         .umask = 022, .ns_tgid = ns_tgid, .ns_tid = ns_tid};
   }
@@ -81,6 +82,10 @@ class FakeTracee final : public Tracee {
   pid_t ns_tgid = 1;
   pid_t ns_tid = 1;
   // The credentials the fake workload runs with.
+  uid_t ruid = ::getuid();
+  gid_t rgid = ::getgid();
+  uid_t euid = ::geteuid();
+  gid_t egid = ::getegid();
   uid_t fsuid = ::geteuid();
   gid_t fsgid = ::getegid();
   std::uint64_t capabilities = ~std::uint64_t{0};

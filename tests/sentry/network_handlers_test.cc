@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 
@@ -239,6 +240,65 @@ TEST_F(NetworkHandlers, AnUnspecifiedFamilyIsJudgedAsTheIpv4AddressItSendsTo) {
   policy_ = DenyAllButPort(1);
   EXPECT_EQ(EgressVerdict(sandbox_, dissolve, Egress::kConnect), 0);
   EXPECT_EQ(EgressVerdict(sandbox_, dissolve, Egress::kSend), ENETUNREACH);
+}
+
+// An abstract unix address unique to this process.
+std::pair<sockaddr_un, socklen_t> AbstractAddress(const char* name) {
+  sockaddr_un un{.sun_family = AF_UNIX};
+  const std::string text = StrCat(name, "-", ::getpid());
+  std::memcpy(un.sun_path + 1, text.data(), text.size());
+  return {un, static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + text.size())};
+}
+
+// The peer of a unix connect or send the sentry makes learns the
+// workload's ids, not the sentry's root: SO_PEERCRED (the effective ids)
+// on a connection, SCM_CREDENTIALS (the real ids) with SO_PASSCRED.
+TEST_F(NetworkHandlers, AUnixPeerLearnsTheWorkloadsIdsNotTheSentrys) {
+  policy_.unix_sockets = true;
+  tracee_.ruid = tracee_.euid = tracee_.fsuid = 1000;
+  tracee_.rgid = tracee_.egid = tracee_.fsgid = 1001;
+  auto [address, length] = AbstractAddress("vigil-peer");
+  UniqueFd server(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_EQ(::bind(server.Get(), reinterpret_cast<sockaddr*>(&address), length), 0);
+  ASSERT_EQ(::listen(server.Get(), 1), 0);
+  UniqueFd client(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, address));
+  ASSERT_EQ(Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, length}).error, 0);
+  UniqueFd accepted(::accept4(server.Get(), nullptr, nullptr, SOCK_CLOEXEC));
+  ucred peer{};
+  socklen_t size = sizeof peer;
+  ASSERT_EQ(::getsockopt(accepted.Get(), SOL_SOCKET, SO_PEERCRED, &peer, &size), 0);
+  EXPECT_EQ(peer.uid, 1000u);
+  EXPECT_EQ(peer.gid, 1001u);
+
+  auto [dgram_address, dgram_length] = AbstractAddress("vigil-passcred");
+  UniqueFd receiver(::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  const int on = 1;
+  ASSERT_EQ(::setsockopt(receiver.Get(), SOL_SOCKET, SO_PASSCRED, &on, sizeof on), 0);
+  ASSERT_EQ(::bind(receiver.Get(), reinterpret_cast<sockaddr*>(&dgram_address), dgram_length), 0);
+  UniqueFd sender(::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, dgram_address));
+  ASSERT_TRUE(tracee_.WriteObject(kPayload, 'x'));
+  ASSERT_EQ(Call(SYS_sendto, {static_cast<std::uint64_t>(sender.Get()), kPayload, 1, 0, kAddress,
+                              dgram_length})
+                .error,
+            0);
+  char byte = 0;
+  iovec iov{.iov_base = &byte, .iov_len = 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(ucred))] = {};
+  msghdr message{.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+                 .msg_controllen = sizeof control};
+  ASSERT_EQ(::recvmsg(receiver.Get(), &message, 0), 1);
+  cmsghdr* cmsg = CMSG_FIRSTHDR(&message);
+  ASSERT_NE(cmsg, nullptr);
+  ASSERT_EQ(cmsg->cmsg_type, SCM_CREDENTIALS);
+  ucred sent{};
+  std::memcpy(&sent, CMSG_DATA(cmsg), sizeof sent);
+  EXPECT_EQ(sent.uid, 1000u);
+  EXPECT_EQ(sent.gid, 1001u);
+  // And the sentry is itself again.
+  EXPECT_EQ(::geteuid(), 0u);
+  EXPECT_EQ(::getgid(), 0u);
 }
 
 // A descriptor passed with sendmsg arrives as a working duplicate.

@@ -460,7 +460,11 @@ TEST(ThreadStatusTest, ParsesCredentialsAndNamespaceIds) {
       "Uid:\t1000\t1001\t1002\t1003\nGid:\t100\t101\t102\t103\nGroups:\t4 24 27 \n"
       "CapEff:\t00000000a80425fb\n");
   ASSERT_TRUE(status) << status.error().message;
+  EXPECT_EQ(status->ruid, 1000u);
+  EXPECT_EQ(status->euid, 1001u);
   EXPECT_EQ(status->fsuid, 1003u);
+  EXPECT_EQ(status->rgid, 100u);
+  EXPECT_EQ(status->egid, 101u);
   EXPECT_EQ(status->fsgid, 103u);
   EXPECT_EQ(status->groups, (std::vector<gid_t>{4, 24, 27}));
   EXPECT_EQ(status->umask, 027u);

@@ -164,8 +164,9 @@ TEST(SelfConfinementTest, OnceConfinedPtraceCannotReachMemory) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
-// In a child: what the sentry's NETLINK_ROUTE sockets need passes with
-// its arguments only — any other socket, namespace or uid change is EPERM.
+// In a child: what the sentry's NETLINK_ROUTE sockets and unix peers need
+// passes with its arguments only — any other socket, namespace or id change
+// (a saved id above all: the way back to root) is EPERM.
 TEST(SelfConfinementTest, OnceConfinedOnlyTheNetlinkOpeningsArguments) {
   pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
@@ -179,8 +180,12 @@ TEST(SelfConfinementTest, OnceConfinedOnlyTheNetlinkOpeningsArguments) {
     if (::setns(own.Get(), CLONE_NEWNET) != 0) ::_exit(6);
     if (::setns(own.Get(), CLONE_NEWNS) != -1 || errno != EPERM) ::_exit(7);
     const uid_t euid = ::geteuid();
+    const gid_t egid = ::getegid();
     if (::syscall(SYS_setresuid, -1, euid, -1) != 0) ::_exit(8);
-    if (::syscall(SYS_setresuid, euid, -1, -1) != -1 || errno != EPERM) ::_exit(9);
+    if (::syscall(SYS_setresuid, euid, euid, -1) != 0) ::_exit(9);
+    if (::syscall(SYS_setresgid, egid, egid, -1) != 0) ::_exit(10);
+    if (::syscall(SYS_setresuid, -1, -1, euid) != -1 || errno != EPERM) ::_exit(11);
+    if (::syscall(SYS_setresgid, -1, -1, egid) != -1 || errno != EPERM) ::_exit(12);
     ::_exit(0);
   }
   int status = 0;
