@@ -144,6 +144,45 @@ Outcome EgressLocalhost(const Context& c) {
   return escaped ? Escaped(detail) : Contained(detail);
 }
 
+// A process that gave up root connects to a unix server in the container,
+// which asks who connected (SO_PEERCRED): told uid 0, a server that trusts
+// peer credentials (a local agent, D-Bus) would obey the process as root.
+// Under a network policy the sentry makes the connect; it must do so as
+// the process, not as itself.
+Outcome UnixPeerAsRoot(const Context&) {
+  int server = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::string name = "vsec-peer-" + std::to_string(::getpid());
+  std::memcpy(address.sun_path + 1, name.data(), name.size());
+  const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  if (::bind(server, reinterpret_cast<sockaddr*>(&address), length) != 0 ||
+      ::listen(server, 1) != 0) {
+    return Contained("bind/listen: " + ErrnoText(errno));
+  }
+  constexpr uid_t kNobody = 65534;
+  ChildResult connected = InChild([&]() -> long {
+    if (::setresgid(kNobody, kNobody, kNobody) != 0 || ::setresuid(kNobody, kNobody, kNobody) != 0) {
+      return -2;
+    }
+    int client = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    return ::connect(client, reinterpret_cast<sockaddr*>(&address), length);
+  });
+  if (!connected.exited || connected.ret != 0) {
+    return Contained("the connect as uid 65534: " +
+                     (connected.ret == -2 ? std::string("could not drop root") : connected.Describe()));
+  }
+  int conn = ::accept4(server, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+  ucred peer{};
+  socklen_t size = sizeof peer;
+  if (conn < 0 || ::getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0) {
+    return Contained("accept/SO_PEERCRED: " + ErrnoText(errno));
+  }
+  const std::string detail = "the server was told uid " + std::to_string(peer.uid) + ", gid " +
+                             std::to_string(peer.gid) + " for a process of uid 65534";
+  return peer.uid == 0 || peer.gid == 0 ? Escaped(detail) : Contained(detail);
+}
+
 }  // namespace
 
 const std::vector<Attack>& NetAttacks() {
@@ -152,6 +191,7 @@ const std::vector<Attack>& NetAttacks() {
       {"packet-socket", PacketSocket, "an AF_PACKET socket"},
       {"netlink-route", NetlinkRoute, "RTM_NEWROUTE over NETLINK_ROUTE"},
       {"egress-localhost", EgressLocalhost, "connect to the host's 127.0.0.1 and abstract unix"},
+      {"unix-peer-root", UnixPeerAsRoot, "an unprivileged unix connect the server takes for root's"},
   };
   return kAttacks;
 }
