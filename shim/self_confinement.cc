@@ -41,7 +41,7 @@ constexpr std::string_view kAllowed[] = {
     "getdents64", "getdents", "mkdirat", "mknodat", "symlinkat", "unlinkat", "unlink",
     "renameat2", "rename", "linkat", "link", "fchmodat", "chmod", "fchmod", "fchownat",
     "fchown", "ftruncate", "utimensat", "getxattr", "setxattr", "listxattr", "removexattr",
-    "memfd_create", "fsync", "fdatasync",
+    "memfd_create", "fsync", "fdatasync", "inotify_add_watch",
     // Acting as the workload (ActingAs).
     "setfsuid", "setfsgid", "setgroups", "getgroups", "capget", "capset", "umask",
     // Network handlers: on the workload's own socket.

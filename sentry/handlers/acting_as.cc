@@ -164,7 +164,29 @@ void RestoreEverythingOrDie(const OwnIdentity& own, bool uids_changed) {
   held.reset();
 }
 
+// The effective set a workload thread's acts get: only capabilities the
+// sentry has too, and none from another user namespace.
+std::uint64_t EffectiveFor(const ThreadStatus& thread, bool in_user_namespace,
+                           const OwnIdentity& own) {
+  return in_user_namespace ? 0 : (thread.cap_effective & own.caps.permitted);
+}
+
 }  // namespace
+
+void ActingAs::TakeUmask(mode_t umask) {
+  if (umask == Own()->umask) return;
+  ::umask(umask);
+  umask_changed_ = true;
+}
+
+Result<ActingAs> ActingAs::FromOwn() {
+  RETURN_IF_ERROR(AsSentry());
+  ActingAs acting;
+  acting.active_ = true;
+  acting.restore_on_end_ = true;
+  acting_now = true;
+  return acting;
+}
 
 Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namespace) {
   const Result<OwnIdentity>& own = Own();
@@ -173,10 +195,7 @@ Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namesp
   ActingAs acting;
   acting.active_ = true;  // from here the destructor ends it
   acting_now = true;
-  if (thread.umask != own->umask) {
-    ::umask(thread.umask);
-    acting.umask_changed_ = true;
-  }
+  acting.TakeUmask(thread.umask);
   Held now = held ? *held : Held{own->caps.effective, own->groups, own->fsuid, own->fsgid};
   const bool groups_differ = thread.groups != now.groups;
   const bool ids_differ = thread.fsuid != now.fsuid || thread.fsgid != now.fsgid;
@@ -203,9 +222,7 @@ Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namesp
     now.fsgid = thread.fsgid;
     held = now;
   }
-  // Only capabilities the workload holds too; none from another namespace.
-  const std::uint64_t effective =
-      in_user_namespace ? 0 : (thread.cap_effective & own->caps.permitted);
+  const std::uint64_t effective = EffectiveFor(thread, in_user_namespace, *own);
   if (effective != now.effective) {
     RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
     now.effective = effective;
@@ -235,11 +252,7 @@ Result<ActingAs> ActingAs::WithEffective(std::uint64_t keep, std::uint64_t take,
                                          bool outsider_euid) {
   const Result<OwnIdentity>& own = Own();
   if (!own) return tl::unexpected(own.error());
-  RETURN_IF_ERROR(AsSentry());
-  ActingAs acting;
-  acting.active_ = true;
-  acting.restore_on_end_ = true;
-  acting_now = true;
+  ASSIGN_OR_RETURN(ActingAs acting, FromOwn());
   if (outsider_euid) {
     // The overflow uid owns no namespace. Leaving uid 0 clears the
     // effective set (capabilities(7)); the destructor sets both back.
@@ -266,16 +279,9 @@ Result<ActingAs> ActingAs::ForBind(const ThreadStatus& thread, bool over_user_na
 Result<ActingAs> ActingAs::AsPeer(const ThreadStatus& thread, bool in_user_namespace) {
   const Result<OwnIdentity>& own = Own();
   if (!own) return tl::unexpected(own.error());
-  RETURN_IF_ERROR(AsSentry());
-  ActingAs acting;
-  acting.active_ = true;
-  acting.restore_on_end_ = true;
+  ASSIGN_OR_RETURN(ActingAs acting, FromOwn());
   acting.real_ids_changed_ = true;  // whatever fails below, all is set back
-  acting_now = true;
-  if (thread.umask != own->umask) {
-    ::umask(thread.umask);
-    acting.umask_changed_ = true;
-  }
+  acting.TakeUmask(thread.umask);
   RETURN_IF_ERROR(SetGroups(thread.groups));
   RETURN_IF_ERROR(SetGids(thread.rgid, thread.egid));
   RETURN_IF_ERROR(SetUids(thread.ruid, thread.euid));
@@ -283,9 +289,8 @@ Result<ActingAs> ActingAs::AsPeer(const ThreadStatus& thread, bool in_user_names
   // saved uid is still 0): raised again to set the filesystem ids.
   RETURN_IF_ERROR(SetCaps(own->caps));
   RETURN_IF_ERROR(SetFilesystemIds(thread.fsuid, thread.fsgid));
-  const std::uint64_t effective =
-      in_user_namespace ? 0 : (thread.cap_effective & own->caps.permitted);
-  RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
+  RETURN_IF_ERROR(SetCaps(
+      {EffectiveFor(thread, in_user_namespace, *own), own->caps.permitted, own->caps.inheritable}));
   return acting;
 }
 

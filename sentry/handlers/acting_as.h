@@ -98,6 +98,11 @@ class ActingAs {
 
  private:
   ActingAs() = default;
+  // Live, from the sentry's own identity, giving everything back when it
+  // ends (WithEffective, AsPeer).
+  static Result<ActingAs> FromOwn();
+  // The thread's umask for as long as this lives (the process shares it).
+  void TakeUmask(mode_t umask);
   // Whether this thread holds credentials other than its own.
   static bool HoldsWorkloadCredentials();
   // The sentry's own ids, effective set (its own & `keep`) | (its permitted

@@ -49,6 +49,10 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleGetdents(context);
     case Handler::kXattr:
       return HandleXattr(context);
+    case Handler::kStatfs:
+      return HandleStatfs(context);
+    case Handler::kInotifyWatch:
+      return HandleInotifyWatch(context);
     case Handler::kExec:
       return HandleExec(context);
     case Handler::kCredentials:

@@ -55,6 +55,8 @@ Verdict HandleLink(HandlerContext& context);
 Verdict HandleAttributes(HandlerContext& context);
 Verdict HandleGetdents(HandlerContext& context);
 Verdict HandleXattr(HandlerContext& context);
+Verdict HandleStatfs(HandlerContext& context);
+Verdict HandleInotifyWatch(HandlerContext& context);
 Verdict HandleExec(HandlerContext& context);
 Verdict HandleCredentials(HandlerContext& context);
 Verdict HandlePersonality(HandlerContext& context);

@@ -1,16 +1,20 @@
-// stat, lstat, newfstatat and statx under a file policy: resolved and
-// decided like open, so a hidden file does not exist here either; the
-// sentry stats the file it resolved to and writes the answer. A call on a
+// stat, lstat, newfstatat, statx and statfs under a file policy: resolved
+// and decided like open, so a hidden file does not exist here either; the
+// sentry stats the file it resolved to (or its filesystem) and writes the
+// answer. A call on a
 // descriptor the workload holds (AT_EMPTY_PATH with "", which is how libc
 // implements fstat) needs no decision: the workload has the file already.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 
 #include <cerrno>
 #include <optional>
+#include <variant>
 
 #include "sentry/handlers/answer.h"
+#include "sentry/handlers/lookup.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
 
@@ -93,40 +97,26 @@ Verdict HandleStat(HandlerContext& context) {
     return Answer(context, request, held->Get());
   }
   context.AuditArg("path", *given);
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
-  Result<std::string> path = ContainerPath(context.tracee, *thread, request.dirfd, *given);
-  if (!path) return Failed(path.error(), Decision::kAllow);
-  Result<SharedFd> root = context.tracee.Root();
-  if (!root) return Failed(root.error(), Decision::kAllow);
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
-  UniqueFd file;
-  const int follow = (request.flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
-  Result<std::optional<OwnLinkTarget>> own_link =
-      FollowOwnLink(context.tracee, *thread, *path, follow == 0);
-  if (!own_link) return Failed(own_link.error(), Decision::kAllow);
-  if (std::optional<int> own = OwnDescriptor(*path, *thread)) {
-    Result<UniqueFd> held = context.tracee.Descriptor(*own);
-    if (!held) return Failed(held.error(), Decision::kAllow);
-    file = std::move(*held);
-  } else if (*own_link && (*own_link)->file) {
-    file = std::move((*own_link)->file);  // /proc/self/exe
-  } else {
-    // Not following, /proc/self is the link in the container's procfs, not
-    // the caller's directory it was rewritten to (paths.h).
-    std::optional<std::string> link = follow != 0 ? SelfLink(*given) : std::nullopt;
-    const std::string& walked = *own_link ? (*own_link)->path : link ? *link : *path;
-    Result<UniqueFd> resolved = ResolveAs(context, *thread, root->Get(), walked, O_PATH | follow);
-    if (!resolved) return Failed(resolved.error(), Decision::kAllow);
-    file = std::move(*resolved);
+  std::variant<UniqueFd, Verdict> file =
+      LookUpDecided(context, request.dirfd, *given, (request.flags & AT_SYMLINK_NOFOLLOW) == 0);
+  if (Verdict* refused = std::get_if<Verdict>(&file)) return std::move(*refused);
+  return Answer(context, request, std::get<UniqueFd>(file).Get());
+}
+
+Verdict HandleStatfs(HandlerContext& context) {
+  Result<std::string> given = CopyPath(context.tracee, context.event.args[0]);
+  if (!given) return Failed(given.error(), Decision::kAllow);
+  if (!context.tracee.Valid()) return Verdict::Stale();
+  context.AuditArg("path", *given);
+  std::variant<UniqueFd, Verdict> file = LookUpDecided(context, AT_FDCWD, *given, /*follow=*/true);
+  if (Verdict* refused = std::get_if<Verdict>(&file)) return std::move(*refused);
+  struct statfs result {};
+  if (::fstatfs(std::get<UniqueFd>(file).Get(), &result) != 0) {
+    return Verdict::Fail(errno, Decision::kAllow);
   }
-  Result<std::string> where = PathInRoot(file.Get(), *root_path);
-  if (!where) return Failed(where.error(), Decision::kDeny);
-  context.AuditArg("resolved", *where);
-  const config::FileAccess access = AccessFor(context, *where);
-  if (int refused = Refusal(access, /*write=*/false)) return Verdict::Fail(refused, Decision::kDeny);
-  return Answer(context, request, file.Get());
+  Verdict verdict = AnswerWithObject(context, context.event.args[1], result);
+  verdict.decision = Decision::kAllow;
+  return verdict;
 }
 
 }  // namespace vigil::sentry

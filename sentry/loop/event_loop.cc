@@ -121,13 +121,16 @@ void EventLoop::Dispatch(const epoll_event& event) {
 
 Result<void> EventLoop::Run(const std::function<bool()>& done) {
   epoll_event events[16];
-  while (!done()) {
+  Result<void> ran;
+  while (ran && !done()) {
     int n = ::epoll_wait(epoll_.Get(), events, std::size(events), -1);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return FailErrno("epoll_wait");
+    if (n < 0) ran = FailErrno("epoll_wait");
     for (int i = 0; i < n; ++i) Dispatch(events[i]);
   }
-  return {};
+  // What the caller does next is not a watch's work either.
+  RunPrologue();
+  return ran;
 }
 
 }  // namespace vigil::sentry

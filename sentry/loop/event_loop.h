@@ -43,7 +43,7 @@ class EventLoop {
 
   // Runs `prologue` before every callback, every fiber resumed from a Wait
   // and every queued task started, except the callbacks of watches made
-  // with Prologue::kSkip: state that work of one kind may leave behind for
+  // with Prologue::kSkip, and when Run returns: state that work of one kind may leave behind for
   // the next of its kind, and everything else must not see (the sentry's
   // credentials, ActingAs).
   void SetPrologue(std::function<void()> prologue) { prologue_ = std::move(prologue); }

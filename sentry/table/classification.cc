@@ -323,11 +323,19 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "a workload may confine itself further",
        Names{
           "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"}},
-      {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
-       "names a path: resolved by the kernel in the workload's own root; mediated by the file policy once its handler lands",
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kStatfs, 0,
+       "resolved and decided like stat (a hidden path has no filesystem); the sentry asks fstatfs of the file it resolved",
        Names{
-          "getcwd", "chdir", "ustat", "statfs", "sysfs", "inotify_add_watch", "name_to_handle_at",
-          "statmount", "listmount", "file_getattr", "file_setattr"}},
+          "statfs"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kInotifyWatch, 0,
+       "resolved and decided like stat (a hidden directory's events would name its files); the watch is added on the workload's inotify descriptor to the file the sentry resolved, with the workload's credentials",
+       Names{
+          "inotify_add_watch"}},
+      {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
+       "names a path, resolved by the kernel in the workload's own root: under a file policy these tell whether a hidden path exists (chdir also makes it the working directory, from which every mediated call is still decided on what it resolves to); not mediated yet",
+       Names{
+          "getcwd", "chdir", "ustat", "sysfs", "name_to_handle_at", "statmount", "listmount",
+          "file_getattr", "file_setattr"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "entered only from the kernel's uprobe trampolines, which the host installs",
        Names{

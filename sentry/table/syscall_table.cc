@@ -116,6 +116,10 @@ std::string_view NameOf(Handler handler) {
       return "getdents";
     case Handler::kXattr:
       return "xattr";
+    case Handler::kStatfs:
+      return "statfs";
+    case Handler::kInotifyWatch:
+      return "inotify-watch";
     case Handler::kExec:
       return "exec";
     case Handler::kCredentials:

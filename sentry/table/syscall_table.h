@@ -62,6 +62,8 @@ enum class Handler : std::uint8_t {
   kAttributes,  // chmod, chown, truncate, utime family
   kGetdents,
   kXattr,
+  kStatfs,
+  kInotifyWatch,
   // Let through as asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE, decided on
   // registers only) once the sentry has forgotten what the call changes:
   kExec,         // the memory, credentials and executable of the process

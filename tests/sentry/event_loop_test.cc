@@ -95,6 +95,46 @@ TEST(EventLoop, WatchCallsBackUntilUnwatched) {
   EXPECT_TRUE(loop->Watch(pipe.read_end.Get(), [](std::uint32_t) {}));
 }
 
+// The prologue precedes every callback but a skipped watch's, every
+// resumed fiber, and the caller's code once Run returns.
+TEST(EventLoop, ThePrologueRunsBeforeEverythingButSkippedWatches) {
+  auto loop = NewLoop();
+  std::vector<std::string> trace;
+  loop->SetPrologue([&] { trace.push_back("prologue"); });
+  Pipe hot, plain, waited;
+  auto drain = [](int fd) {
+    char c;
+    while (::read(fd, &c, 1) == 1) {
+    }
+  };
+  ASSERT_TRUE(loop->Watch(
+      hot.read_end.Get(),
+      [&](std::uint32_t) {
+        drain(hot.read_end.Get());
+        trace.push_back("hot");
+      },
+      EventLoop::Prologue::kSkip));
+  ASSERT_TRUE(loop->Watch(plain.read_end.Get(), [&](std::uint32_t) {
+    drain(plain.read_end.Get());
+    trace.push_back("plain");
+  }));
+  loop->Spawn([&] {
+    ASSERT_TRUE(loop->Wait(waited.read_end.Get(), EPOLLIN));
+    trace.push_back("resumed");
+  });
+  ASSERT_EQ(::write(hot.write_end.Get(), "h", 1), 1);
+  ASSERT_TRUE(loop->Run([&] { return !trace.empty(); }));
+  EXPECT_EQ(trace, (std::vector<std::string>{"hot", "prologue"}));
+  trace.clear();
+  ASSERT_EQ(::write(plain.write_end.Get(), "p", 1), 1);
+  ASSERT_TRUE(loop->Run([&] { return !trace.empty(); }));
+  EXPECT_EQ(trace, (std::vector<std::string>{"prologue", "plain", "prologue"}));
+  trace.clear();
+  ASSERT_EQ(::write(waited.write_end.Get(), "w", 1), 1);
+  ASSERT_TRUE(loop->Run([&] { return !trace.empty(); }));
+  EXPECT_EQ(trace, (std::vector<std::string>{"prologue", "resumed", "prologue"}));
+}
+
 // A fiber that overflows its stack hits the guard page below it: the process
 // dies with SIGSEGV instead of writing into the neighbouring stack (which a
 // first, suspended fiber holds here, so the overflow would land in mapped

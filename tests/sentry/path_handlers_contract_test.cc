@@ -4,6 +4,7 @@
 // in place of any other answer. One table, every handler.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -27,6 +28,8 @@ constexpr std::uint64_t kPath = FakeTracee::kBase;
 constexpr std::uint64_t kOther = FakeTracee::kBase + 8192;  // a second path, a buffer
 constexpr std::uint64_t kUnmapped = 0x10;
 constexpr auto kCwd = static_cast<std::uint64_t>(AT_FDCWD);
+// An inotify instance of this process, the "workload's", for the watches.
+const auto kInotify = static_cast<std::uint64_t>(::inotify_init1(IN_CLOEXEC));
 
 // One syscall of one handler, with the argument that holds the path.
 struct Case {
@@ -54,6 +57,9 @@ const Case kCases[] = {
     {"utimensat", Handler::kAttributes, SYS_utimensat, {kCwd, kPath, 0, 0}},
     {"getxattr", Handler::kXattr, SYS_getxattr, {kPath, kOther, kOther, 0}},
     {"setxattr", Handler::kXattr, SYS_setxattr, {kPath, kOther, kOther, 1, 0}},
+    {"statfs", Handler::kStatfs, SYS_statfs, {kPath, kOther}},
+    {"inotify_add_watch", Handler::kInotifyWatch, SYS_inotify_add_watch,
+     {kInotify, kPath, IN_MODIFY}},
 };
 
 class PathHandlers : public ::testing::TestWithParam<Case> {

@@ -1,7 +1,10 @@
-// stat, lstat, newfstatat, statx and readlink(at): the fields that do not
-// vary between runs, symlinks followed or not, and the errors.
+// stat, lstat, newfstatat, statx, readlink(at), statfs and
+// inotify_add_watch: the fields that do not vary between runs, symlinks
+// followed or not, and the errors.
 #include <fcntl.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -52,6 +55,33 @@ std::string Readlinkat(int dirfd, const char* path, std::size_t size) {
   return std::to_string(n) + " " + std::string(buffer, n);
 }
 
+std::string Statfs(const char* path) {
+  struct statfs fs;
+  if (::syscall(SYS_statfs, path, &fs) < 0) return Rc(-1);
+  char text[80];
+  std::snprintf(text, sizeof text, "type=0x%lx bsize=%ld", static_cast<unsigned long>(fs.f_type),
+                static_cast<long>(fs.f_bsize));
+  return text;
+}
+
+// A watch on `path` with `mask`, and whether creating `made` in the
+// fixture then reports its name (the fixture's directory is watched).
+std::string Watch(const char* path, std::uint32_t mask, const char* made = nullptr) {
+  int inotify = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+  long wd = ::syscall(SYS_inotify_add_watch, inotify, path, mask);
+  std::string out = wd < 0 ? Rc(-1) : "watched";
+  if (wd >= 0 && made != nullptr) {
+    ::close(::open(made, O_CREAT | O_WRONLY | O_CLOEXEC, 0600));
+    alignas(inotify_event) char buffer[sizeof(inotify_event) + 256];
+    ssize_t n = ::read(inotify, buffer, sizeof buffer);
+    const auto* event = reinterpret_cast<const inotify_event*>(buffer);
+    out += n > 0 && (event->mask & IN_CREATE) ? std::string(" created ") + event->name : " no event";
+    ::unlink(made);
+  }
+  ::close(inotify);
+  return out;
+}
+
 }  // namespace
 
 std::vector<Case> StatCases() {
@@ -68,6 +98,14 @@ std::vector<Case> StatCases() {
       {"stat-trailing-slash-dirlink", [] { return Stat(SYS_lstat, "dirlink/"); }},
       {"stat-dotdot", [] { return Stat(SYS_stat, "dir/../file"); }},
       {"stat-root", [] { return Stat(SYS_stat, "/"); }},
+      {"statfs-file", [] { return Statfs("file"); }},
+      {"statfs-enoent", [] { return Statfs("missing"); }},
+      {"statfs-efault", [] { return Rc(::syscall(SYS_statfs, kBadPointer, nullptr)); }},
+      {"inotify-watch-dir", [] { return Watch(".", IN_CREATE, "watched-new"); }},
+      {"inotify-watch-enoent", [] { return Watch("missing", IN_MODIFY); }},
+      {"inotify-watch-onlydir-file", [] { return Watch("file", IN_MODIFY | IN_ONLYDIR); }},
+      {"inotify-watch-dont-follow-link", [] { return Watch("link", IN_MODIFY | IN_DONT_FOLLOW); }},
+      {"inotify-watch-no-events", [] { return Watch("file", 0); }},
       {"stat-root-dotdot", [] { return Stat(SYS_stat, "/.."); }},
       {"stat-dev-null", [] { return Stat(SYS_stat, "/dev/null"); }},
       {"stat-empty-path", [] { return Stat(SYS_stat, ""); }},

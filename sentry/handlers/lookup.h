@@ -1,0 +1,24 @@
+// A path the workload names, looked up as it would be and decided: the
+// shared first half of the handlers that only query what a path names
+// (stat, statfs, inotify_add_watch). The answer is a descriptor of the
+// file itself (O_PATH), on which the handler then acts.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "base/unique_fd.h"
+#include "sentry/handlers/handler.h"
+
+namespace vigil::sentry {
+
+// `given` relative to `dirfd` (AT_FDCWD or the workload's descriptor),
+// resolved in the container as the workload, following a final symlink
+// when `follow` says so; the caller's /proc/self and own descriptors and
+// executable as the kernel would name them. Audited as "resolved". A
+// refusal of the file policy (hidden: ENOENT, denied: EACCES) or a failed
+// lookup is the verdict to answer with.
+std::variant<UniqueFd, Verdict> LookUpDecided(HandlerContext& context, int dirfd,
+                                              const std::string& given, bool follow);
+
+}  // namespace vigil::sentry
