@@ -123,12 +123,28 @@ struct Held {
   std::vector<gid_t> groups;
   uid_t fsuid = 0;
   gid_t fsgid = 0;
+
+  bool operator==(const Held&) const = default;
 };
 
 // Per thread, as the credentials are: what this thread holds (empty: its
 // own), and whether an ActingAs of its lives.
 thread_local std::optional<Held> held;
 thread_local bool acting_now = false;
+
+Held AsHeld(const OwnIdentity& own) {
+  return {own.caps.effective, own.groups, own.fsuid, own.fsgid};
+}
+
+// What the thread has now: nothing held when it is the sentry's own after
+// all (a workload with every capability the sentry has, as root).
+void Hold(const Held& now, const OwnIdentity& own) {
+  if (now == AsHeld(own)) {
+    held.reset();
+  } else {
+    held = now;
+  }
+}
 
 [[noreturn]] void DieWithoutOwnCredentials(const Error& error) {
   // The supervisor must not go on with a workload's identity.
@@ -196,7 +212,7 @@ Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namesp
   acting.active_ = true;  // from here the destructor ends it
   acting_now = true;
   acting.TakeUmask(thread.umask);
-  Held now = held ? *held : Held{own->caps.effective, own->groups, own->fsuid, own->fsgid};
+  Held now = held ? *held : AsHeld(*own);
   const bool groups_differ = thread.groups != now.groups;
   const bool ids_differ = thread.fsuid != now.fsuid || thread.fsgid != now.fsgid;
   // Changing groups and ids needs CAP_SETGID and CAP_SETUID, which a held
@@ -204,29 +220,29 @@ Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namesp
   if ((groups_differ || ids_differ) && now.effective != own->caps.effective) {
     RETURN_IF_ERROR(SetCaps(own->caps));
     now.effective = own->caps.effective;
-    held = now;
+    Hold(now, *own);
   }
   if (groups_differ) {
     RETURN_IF_ERROR(SetGroups(thread.groups));
     now.groups = thread.groups;
-    held = now;
+    Hold(now, *own);
   }
   if (ids_differ) {
     // Which may change the effective set (capabilities(7)): set below. If
     // it fails, which ids the thread has is not known: all are set back.
     now.fsuid = kUnchanged;
     now.effective = ~std::uint64_t{0};
-    held = now;
+    Hold(now, *own);
     RETURN_IF_ERROR(SetFilesystemIds(thread.fsuid, thread.fsgid));
     now.fsuid = thread.fsuid;
     now.fsgid = thread.fsgid;
-    held = now;
+    Hold(now, *own);
   }
   const std::uint64_t effective = EffectiveFor(thread, in_user_namespace, *own);
   if (effective != now.effective) {
     RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
     now.effective = effective;
-    held = now;
+    Hold(now, *own);
   }
   return acting;
 }

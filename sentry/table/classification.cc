@@ -284,6 +284,10 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "refused with ENOSYS under a file policy: callers fall back to getxattr and the like",
        Names{
           "getxattrat", "setxattrat", "listxattrat", "removexattrat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kFallBack, 0,
+       "refused with ENOSYS under a file policy (file_setattr would change a file the policy keeps read-only, file_getattr tell a hidden one exists): callers fall back to the FS_IOC_FSGETXATTR ioctl",
+       Names{
+          "file_getattr", "file_setattr"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpen, 0,
        "served like openat: open_how copied once and checked as the kernel does; its RESOLVE_* flags narrow the sentry's walk (RESOLVE_BENEATH and RESOLVE_IN_ROOT walk from the dirfd, checked to be the container's own)",
        Names{
@@ -334,8 +338,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "names a path, resolved by the kernel in the workload's own root: under a file policy these tell whether a hidden path exists (chdir also makes it the working directory, from which every mediated call is still decided on what it resolves to); not mediated yet",
        Names{
-          "getcwd", "chdir", "ustat", "sysfs", "name_to_handle_at", "statmount", "listmount",
-          "file_getattr", "file_setattr"}},
+          "getcwd", "chdir", "ustat", "sysfs", "name_to_handle_at", "statmount", "listmount"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "entered only from the kernel's uprobe trampolines, which the host installs",
        Names{

@@ -77,6 +77,20 @@ TEST(SyscallTable, DangerousSyscallsAreDenied) {
   }
 }
 
+// What takes a path the workload names, and could tell a hidden file
+// exists or change a read-only one, is mediated under a file policy.
+TEST(SyscallTable, PathQueriesAreTheFilePolicys) {
+  for (std::string_view name : {"statfs", "inotify_add_watch", "file_getattr", "file_setattr",
+                                "getxattrat", "newfstatat", "getdents64"}) {
+    const SyscallEntry* entry = FindSyscall(name);
+    ASSERT_NE(entry, nullptr) << name;
+    EXPECT_EQ(entry->tier, Tier::kMediated) << name;
+    EXPECT_EQ(entry->scope, Scope::kFilePolicy) << name;
+  }
+  EXPECT_EQ(FindSyscall("file_setattr")->handler, Handler::kFallBack);
+  EXPECT_EQ(FindSyscall("inotify_add_watch")->handler, Handler::kInotifyWatch);
+}
+
 // The numbers are facts; libseccomp 2.5.4 knows every syscall up to Linux
 // 6.1 and must agree with each one it knows.
 TEST(SyscallTable, NumbersAgreeWithLibseccomp) {
