@@ -25,9 +25,10 @@ Verdict Handle(Handler handler, HandlerContext& context) {
     case Handler::kOpen:
       return HandleOpen(context);
     case Handler::kFallBack:
-      // Newer forms whose arguments the sentry would have to decode on top
-      // (the *xattrat structs): ENOSYS, on which libc falls back to the
-      // older syscall the sentry serves.
+      // Forms whose arguments the sentry would have to decode on top (the
+      // *xattrat and file_*attr structs, file handles): ENOSYS, on which
+      // callers fall back to an older syscall the sentry serves, or to
+      // paths.
       return Verdict::Fail(ENOSYS, Decision::kDeny);
     case Handler::kStat:
       return HandleStat(context);

@@ -288,6 +288,10 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "refused with ENOSYS under a file policy (file_setattr would change a file the policy keeps read-only, file_getattr tell a hidden one exists): callers fall back to the FS_IOC_FSGETXATTR ioctl",
        Names{
           "file_getattr", "file_setattr"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kFallBack, 0,
+       "refused with ENOSYS under a file policy (its handle would tell a hidden file exists, and name it beyond the policy's reach): callers treat file handles as unsupported and use paths",
+       Names{
+          "name_to_handle_at"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpen, 0,
        "served like openat: open_how copied once and checked as the kernel does; its RESOLVE_* flags narrow the sentry's walk (RESOLVE_BENEATH and RESOLVE_IN_ROOT walk from the dirfd, checked to be the container's own)",
        Names{
@@ -336,9 +340,9 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "inotify_add_watch"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
-       "names a path, resolved by the kernel in the workload's own root: under a file policy these tell whether a hidden path exists (chdir also makes it the working directory, from which every mediated call is still decided on what it resolves to); not mediated yet",
+       "names a path (or a mount or device), resolved by the kernel in the workload's own root: under a file policy chdir tells whether a hidden directory exists and makes it the working directory, from which every mediated call is still decided on what it resolves to (a task's working directory can only be set by itself, so the sentry cannot make a chdir it decided); the others name mounts and devices, not files",
        Names{
-          "getcwd", "chdir", "ustat", "sysfs", "name_to_handle_at", "statmount", "listmount"}},
+          "getcwd", "chdir", "ustat", "sysfs", "statmount", "listmount"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
        "entered only from the kernel's uprobe trampolines, which the host installs",
        Names{

@@ -51,7 +51,7 @@ enum class Handler : std::uint8_t {
   kSendmsg,
   kSendmmsg,
   kOpen,
-  kFallBack,  // ENOSYS: libc falls back to an older syscall that is served
+  kFallBack,  // ENOSYS: the caller falls back to a syscall that is served, or to paths
   kStat,
   kAccess,
   kReadlink,

@@ -81,13 +81,14 @@ TEST(SyscallTable, DangerousSyscallsAreDenied) {
 // exists or change a read-only one, is mediated under a file policy.
 TEST(SyscallTable, PathQueriesAreTheFilePolicys) {
   for (std::string_view name : {"statfs", "inotify_add_watch", "file_getattr", "file_setattr",
-                                "getxattrat", "newfstatat", "getdents64"}) {
+                                "name_to_handle_at", "getxattrat", "newfstatat", "getdents64"}) {
     const SyscallEntry* entry = FindSyscall(name);
     ASSERT_NE(entry, nullptr) << name;
     EXPECT_EQ(entry->tier, Tier::kMediated) << name;
     EXPECT_EQ(entry->scope, Scope::kFilePolicy) << name;
   }
   EXPECT_EQ(FindSyscall("file_setattr")->handler, Handler::kFallBack);
+  EXPECT_EQ(FindSyscall("name_to_handle_at")->handler, Handler::kFallBack);
   EXPECT_EQ(FindSyscall("inotify_add_watch")->handler, Handler::kInotifyWatch);
 }
 
