@@ -15,9 +15,11 @@
 // asks for the sentry's own with AsSentry. Holding them is never more than
 // the sentry's own privilege (Begin takes only capabilities the sentry has),
 // so an act that forgot to ask fails closed; but whatever the sentry does as
-// itself asks first: opening another process's /proc files, pidfd_getfd,
-// ptrace, signals, files of its own. The event loop asks before everything
-// but a listener's notifications (EventLoop::SetPrologue).
+// itself asks first (ptrace, setns, signals, files of its own), or, where
+// the answer is the same whoever gets it (another process's /proc files,
+// pidfd_getfd), tries the held ones first (AsHeldThenAsSentry). The event
+// loop asks before everything but a listener's notifications, and when it
+// returns (EventLoop::SetPrologue).
 #pragma once
 
 #include <sys/types.h>
