@@ -136,10 +136,16 @@ Held AsHeld(const OwnIdentity& own) {
   return {own.caps.effective, own.groups, own.fsuid, own.fsgid};
 }
 
+// The sentry's own, as Held, built once: Begin compares with it per call.
+const Held& OwnHeld(const OwnIdentity& own) {
+  static const Held own_held = AsHeld(own);
+  return own_held;
+}
+
 // What the thread has now: nothing held when it is the sentry's own after
 // all (a workload with every capability the sentry has, as root).
 void Hold(const Held& now, const OwnIdentity& own) {
-  if (now == AsHeld(own)) {
+  if (now == OwnHeld(own)) {
     held.reset();
   } else {
     held = now;
@@ -212,9 +218,13 @@ Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namesp
   acting.active_ = true;  // from here the destructor ends it
   acting_now = true;
   acting.TakeUmask(thread.umask);
-  Held now = held ? *held : AsHeld(*own);
-  const bool groups_differ = thread.groups != now.groups;
-  const bool ids_differ = thread.fsuid != now.fsuid || thread.fsgid != now.fsgid;
+  const Held& current = held ? *held : OwnHeld(*own);
+  const std::uint64_t effective = EffectiveFor(thread, in_user_namespace, *own);
+  const bool groups_differ = thread.groups != current.groups;
+  const bool ids_differ = thread.fsuid != current.fsuid || thread.fsgid != current.fsgid;
+  // The common case, the same thread as last time: nothing to change.
+  if (!groups_differ && !ids_differ && effective == current.effective) return acting;
+  Held now = current;
   // Changing groups and ids needs CAP_SETGID and CAP_SETUID, which a held
   // workload's set may lack.
   if ((groups_differ || ids_differ) && now.effective != own->caps.effective) {
@@ -238,7 +248,6 @@ Result<ActingAs> ActingAs::Begin(const ThreadStatus& thread, bool in_user_namesp
     now.fsgid = thread.fsgid;
     Hold(now, *own);
   }
-  const std::uint64_t effective = EffectiveFor(thread, in_user_namespace, *own);
   if (effective != now.effective) {
     RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
     now.effective = effective;
