@@ -58,11 +58,14 @@ class Tracee {
   // it never lets follow a magic link.
   virtual Result<UniqueFd> Executable() = 0;
 
-  // Where Root() is, as the sentry sees it (what PathInRoot strips).
+  // Where the container's root is, as the sentry sees it (what PathInRoot
+  // strips): the policy names files as the container does, whatever root
+  // the thread chrooted to.
   virtual Result<std::string> RootPath() = 0;
 
   // Where the thread's working directory and its descriptor `fd` are, as
-  // paths in the container (what it would see in /proc/self/cwd, fd/N).
+  // paths from its root (what it would see in /proc/self/cwd, fd/N): the
+  // bases of its relative paths, walked from Root().
   virtual Result<std::string> WorkingDirectoryPath() = 0;
   virtual Result<std::string> DescriptorPath(int fd) = 0;
 

@@ -20,7 +20,8 @@ namespace vigil::sentry {
 Result<std::string> CopyPath(Tracee& tracee, std::uint64_t pointer);
 
 // `path` (relative to descriptor `dirfd`, or to the working directory for
-// AT_FDCWD) as an absolute path in the container, with the caller's own
+// AT_FDCWD) as an absolute path from the thread's root (the container's
+// unless it chrooted), to walk from Tracee::Root(), with the caller's own
 // names rewritten (RewriteSelf) unless `rewrite_self` is false (a walk
 // that may not follow symlinks must meet /proc/self as the link it is).
 Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, int dirfd,

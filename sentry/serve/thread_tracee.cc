@@ -80,13 +80,35 @@ Result<UniqueFd> ThreadTracee::WorkingDirectory() { return OpenAnchored("cwd"); 
 
 Result<UniqueFd> ThreadTracee::Executable() { return OpenAnchored("exe", /*file=*/true); }
 
+// Every container has a mount namespace of its own (vigil requires one)
+// whose root is the container's, and the sentry is outside it: the kernel
+// names a file of the container, in a link the sentry reads, from that
+// root. So a container path is absolute from "/", whatever root the
+// thread chrooted to (deciding on paths from the thread's own root let a
+// chroot into /etc make /etc/secret "/secret", which no rule named).
+Result<std::string> ThreadTracee::RootPath() { return std::string("/"); }
+
 // Read once with the root it names (the sentry's own /proc/self/fd link).
-Result<std::string> ThreadTracee::RootPath() {
+Result<std::string> ThreadTracee::ThreadRootPath() {
   if (thread_->root_path.empty()) {
     ASSIGN_OR_RETURN(SharedFd root, Root());
     ASSIGN_OR_RETURN(thread_->root_path, ReadLink(StrCat("/proc/self/fd/", root.Get())));
   }
   return thread_->root_path;
+}
+
+// A chrooted thread's walks start from its root, so its directories are
+// named from there. One outside its root (a working directory kept
+// across the chroot, a descriptor opened before it) cannot be: a walk from
+// the root would not reach it, and the sentry has no other base.
+Result<std::string> ThreadTracee::FromThreadRoot(std::string path) {
+  if (!path.starts_with('/')) return path;  // "pipe:[4242]" and the like
+  Result<std::string> root = ThreadRootPath();
+  if (!root) return root;
+  if (*root == "/") return path;
+  if (path == *root) return std::string("/");
+  if (path.starts_with(*root + "/")) return path.substr(root->size());
+  return FailErrno(EACCES, "a directory outside the root the thread chrooted to");
 }
 
 Result<UniqueFd> ThreadTracee::OpenAnchored(std::string_view link, bool file) {
@@ -114,11 +136,15 @@ Result<std::string> ThreadTracee::ReadAnchored(std::string_view link) {
   return target;
 }
 
-Result<std::string> ThreadTracee::WorkingDirectoryPath() { return ReadAnchored("cwd"); }
+Result<std::string> ThreadTracee::WorkingDirectoryPath() {
+  ASSIGN_OR_RETURN(std::string path, ReadAnchored("cwd"));
+  return FromThreadRoot(std::move(path));
+}
 
 Result<std::string> ThreadTracee::DescriptorPath(int fd) {
   if (fd < 0) return FailErrno(EBADF, "descriptor");
-  return ReadAnchored(StrCat("fd/", fd));
+  ASSIGN_OR_RETURN(std::string path, ReadAnchored(StrCat("fd/", fd)));
+  return FromThreadRoot(std::move(path));
 }
 
 // Kept until the thread's credentials change (KnownThreads::Observe).

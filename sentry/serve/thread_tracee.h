@@ -49,6 +49,10 @@ class ThreadTracee final : public Tracee {
   // /proc/TID/`link` opened O_PATH (and O_DIRECTORY unless `file`).
   Result<UniqueFd> OpenAnchored(std::string_view link, bool file = false);
   Result<std::string> ReadAnchored(std::string_view link);
+  // Where Root() is, as a path in the container: "/" unless it chrooted.
+  Result<std::string> ThreadRootPath();
+  // A path in the container as the thread names it, from its root.
+  Result<std::string> FromThreadRoot(std::string path);
 
   const StillWaiting& still_waiting_;
   std::shared_ptr<KnownThread> thread_;

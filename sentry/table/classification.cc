@@ -143,7 +143,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "personality"}},
       {Tier::kMediated, Guard::kNone, Scope::kAlways, Handler::kChroot, 0,
-       "needs CAP_SYS_CHROOT and stays inside the container's mount namespace; let through once the sentry has forgotten the roots paths resolve from",
+       "needs CAP_SYS_CHROOT and stays inside the container's mount namespace; let through once the sentry has forgotten the roots paths resolve from (the policy still names files from the container's root)",
        Names{
           "chroot"}},
       {Tier::kFast, Guard::kCloneNoNamespaces, Scope::kAlways, Handler::kNone, 0,

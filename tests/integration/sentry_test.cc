@@ -461,6 +461,31 @@ TEST_P(SentryTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"deny","errno":"EACCES")"));
 }
 
+// The policy names files from the container's root, not from the root a
+// process chrooted to: inside chroot /etc, "/secret" and "secret" are still
+// /etc/secret (a chroot into /etc once turned them into "/secret", which no
+// rule named), and the files it may read read as usual, by absolute and
+// relative paths alike.
+TEST_P(SentryTest, FilePolicyHoldsInsideAChroot) {
+  std::ofstream(bundle_ + "/rootfs/etc/secret") << "s3cret\n";
+  std::ofstream(bundle_ + "/rootfs/etc/motd") << "hello\n";
+  std::filesystem::copy_file(bundle_ + "/rootfs/bin/busybox", bundle_ + "/rootfs/etc/busybox");
+  BundleConfig config;
+  Grant(config, "CAP_SYS_CHROOT");
+  config.annotations_json = R"({"dev.vigil.policy": "{\"files\": {\"default\": \"read\", \"rules\": [)"
+                            R"({\"path\": \"/etc/secret\", \"access\": \"hidden\"}, )"
+                            R"({\"path\": \"/dev/**\", \"access\": \"write\"}]}}"})";
+  config.args = {"sh", "-c",
+                 "chroot /etc /busybox cat /motd; chroot /etc /busybox cat motd; "
+                 "chroot /etc /busybox cat /secret 2>/dev/null || "
+                 "echo hidden; chroot /etc /busybox cat secret 2>/dev/null || echo hidden-relative; "
+                 "chroot /etc /busybox stat /secret >/dev/null 2>&1 || echo stat-hidden"};
+  auto [run, records] = RunAudited(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "hello\nhello\nhidden\nhidden-relative\nstat-hidden\n");
+  EXPECT_THAT(records, HasSubstr(R"("path":"/secret","flags":"00","resolved":"/etc/secret"},"decision":"deny","errno":"ENOENT")"));
+}
+
 // A container user other than root: the sentry opens, stats and creates
 // as that user (a root-only file stays unreadable, a new one is the
 // user's), and reads the process's descriptors and working directory,
