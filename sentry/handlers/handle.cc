@@ -54,6 +54,8 @@ Verdict Handle(Handler handler, HandlerContext& context) {
       return HandleStatfs(context);
     case Handler::kInotifyWatch:
       return HandleInotifyWatch(context);
+    case Handler::kIoctl:
+      return HandleIoctl(context);
     case Handler::kExec:
       return HandleExec(context);
     case Handler::kCredentials:

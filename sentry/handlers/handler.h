@@ -57,6 +57,7 @@ Verdict HandleGetdents(HandlerContext& context);
 Verdict HandleXattr(HandlerContext& context);
 Verdict HandleStatfs(HandlerContext& context);
 Verdict HandleInotifyWatch(HandlerContext& context);
+Verdict HandleIoctl(HandlerContext& context);
 Verdict HandleExec(HandlerContext& context);
 Verdict HandleCredentials(HandlerContext& context);
 Verdict HandlePersonality(HandlerContext& context);

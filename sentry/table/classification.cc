@@ -158,8 +158,8 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "fast but for NETLINK_ROUTE, which the sentry opens read-only in the container's network (no CAP_NET_ADMIN as opener) and installs with ADDFD; AF_PACKET is refused (EAFNOSUPPORT), other netlink protocols (EPROTONOSUPPORT), raw IP sockets (EPERM)",
        Names{
           "socket"}},
-      {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
-       "on descriptors already held; TIOCSTI cannot reach the host terminal because the container runs in its own session (setsid)",
+      {Tier::kMediated, Guard::kInodeIoctlTypes, Scope::kFilePolicy, Handler::kIoctl, 0,
+       "on descriptors already held, fast but for the command types of those that change a file's inode through any descriptor of it (the kernel asks for ownership, not for write access): FS_IOC_SETFLAGS, FS_IOC_SETVERSION, FS_IOC_FSSETXATTR and EXT4_IOC_MIGRATE are decided on the descriptor's file like chmod and performed by the sentry, FS_IOC_ENABLE_VERITY and FS_IOC_SET_ENCRYPTION_POLICY refused (EOPNOTSUPP), the rest of those types let through as asked; TIOCSTI cannot reach the host terminal because the container runs in its own session (setsid)",
        Names{
           "ioctl"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,

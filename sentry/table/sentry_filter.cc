@@ -25,6 +25,40 @@ constexpr std::uint64_t kNamespaceFlags = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_
 constexpr std::uint32_t kDefaultErrno = ENOSYS;
 constexpr std::uint64_t kSocketTypeMask = 0xf;  // SOCK_NONBLOCK and SOCK_CLOEXEC sit above
 
+// ioctl's command type (_IOC_TYPE, bits 8-15) and the types of the
+// commands that change a file's inode through any descriptor of it
+// (linux/fs.h): 'f' (FS_IOC_SETFLAGS, FS_IOC_ENABLE_VERITY,
+// FS_IOC_SET_ENCRYPTION_POLICY, EXT4_IOC_MIGRATE), 'v' (FS_IOC_SETVERSION),
+// 'X' (FS_IOC_FSSETXATTR).
+constexpr std::uint32_t kIoctlTypeBits = 0xff00;
+constexpr std::uint32_t kInodeIoctlTypes[] = {'f' << 8, 'v' << 8, 'X' << 8};
+
+struct MaskedValue {
+  std::uint32_t mask;
+  std::uint32_t value;
+};
+
+// Every value of the bits in `field` but `taken` (each within `field`), as
+// masked prefixes no two of which overlap: walking the field from its top
+// bit, the branch that no taken value follows ends a prefix. Few rules
+// (at most the field's width per taken value), so a call pays a short
+// chain, where one rule per other value would be hundreds.
+void AddComplement(std::uint32_t field, std::uint32_t mask, std::uint32_t value,
+                   const std::vector<std::uint32_t>& taken, std::vector<MaskedValue>& out) {
+  if (taken.empty()) {
+    out.push_back({mask, value});
+    return;
+  }
+  const std::uint32_t rest = field & ~mask;
+  if (rest == 0) return;  // a taken value itself
+  const std::uint32_t bit = 1u << (31 - __builtin_clz(rest));
+  std::vector<std::uint32_t> clear;
+  std::vector<std::uint32_t> set;
+  for (std::uint32_t t : taken) ((t & bit) != 0 ? set : clear).push_back(t);
+  AddComplement(field, mask | bit, value, clear, out);
+  AddComplement(field, mask | bit, value | bit, set, out);
+}
+
 class RuleSink {
  public:
   RuleSink(scmp_filter_ctx ctx, const SyscallEntry& entry) : ctx_(ctx), entry_(entry) {}
@@ -48,7 +82,8 @@ class RuleSink {
 Result<void> AddGuarded(RuleSink& sink, Guard guard, std::uint32_t route = SCMP_ACT_ALLOW) {
   switch (guard) {
     case Guard::kNone:
-    case Guard::kWithAddress:  // only mediated calls look at the address
+    case Guard::kWithAddress:       // only mediated calls look at the address
+    case Guard::kInodeIoctlTypes:   // only mediated calls look at the command
       return sink.Add(SCMP_ACT_ALLOW);
     case Guard::kCloneNoNamespaces:
       RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A0(SCMP_CMP_MASKED_EQ, kNamespaceFlags, 0)}));
@@ -103,6 +138,20 @@ Result<void> AddMediated(RuleSink& sink, Guard guard, bool traced) {
   // socket: only NETLINK_ROUTE goes to the sentry, every other family
   // keeps its fast-path answer.
   if (guard == Guard::kSocketFamilies) return AddGuarded(sink, guard, mediate);
+  if (guard == Guard::kInodeIoctlTypes) {
+    // Masked: the kernel reads the command's low 32 bits only, so whatever
+    // the workload puts above them must not change the verdict.
+    const std::vector<std::uint32_t> types(std::begin(kInodeIoctlTypes), std::end(kInodeIoctlTypes));
+    std::vector<MaskedValue> others;
+    AddComplement(kIoctlTypeBits, 0, 0, types, others);
+    for (const MaskedValue& other : others) {
+      RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A1(SCMP_CMP_MASKED_EQ, other.mask, other.value)}));
+    }
+    for (std::uint32_t type : types) {
+      RETURN_IF_ERROR(sink.Add(mediate, {SCMP_A1(SCMP_CMP_MASKED_EQ, kIoctlTypeBits, type)}));
+    }
+    return {};
+  }
   if (guard != Guard::kWithAddress) return sink.Add(mediate);
   // sendto's destination pointer is a register: without one the call
   // cannot reach a new peer and stays on the fast path.

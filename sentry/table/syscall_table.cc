@@ -120,6 +120,8 @@ std::string_view NameOf(Handler handler) {
       return "statfs";
     case Handler::kInotifyWatch:
       return "inotify-watch";
+    case Handler::kIoctl:
+      return "ioctl";
     case Handler::kExec:
       return "exec";
     case Handler::kCredentials:

@@ -28,6 +28,10 @@ enum class Guard : std::uint8_t {
   // on a mediated entry, NETLINK_ROUTE is the one mediated, the rest fast.
   kSocketFamilies,
   kWithAddress,        // sendto: mediated only with a destination (arg 4), else fast
+  // ioctl: on a mediated entry, only the command types ('f', 'v', 'X') of
+  // those that change a file's inode through any descriptor of it (arg 1's
+  // low 32 bits, all the kernel reads); every other command stays fast.
+  kInodeIoctlTypes,
 };
 
 // When a mediated syscall is mediated: always, or only when the sandbox's
@@ -64,6 +68,7 @@ enum class Handler : std::uint8_t {
   kXattr,
   kStatfs,
   kInotifyWatch,
+  kIoctl,  // the inode-changing commands; the rest of their types let through
   // Let through as asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE, decided on
   // registers only) once the sentry has forgotten what the call changes:
   kExec,         // the memory, credentials and executable of the process

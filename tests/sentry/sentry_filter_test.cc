@@ -3,6 +3,7 @@
 #include "sentry/table/sentry_filter.h"
 
 #include <gtest/gtest.h>
+#include <linux/fs.h>
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
 #include <sched.h>
@@ -12,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,8 +25,8 @@ namespace {
 
 // Runs `body` in a child under the sentry's filter, given its listener;
 // returns the child's wait status.
-int RunServed(const std::function<int(int listener)>& body) {
-  Result<runtime::CompiledFilter> filter = BuildSentryFilter({});
+int RunServed(const std::function<int(int listener)>& body, const FilterOptions& options = {}) {
+  Result<runtime::CompiledFilter> filter = BuildSentryFilter(options);
   EXPECT_TRUE(filter) << filter.error().message;
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -130,6 +132,43 @@ TEST(SentryFilter, NetlinkRouteSocketsAreMediated) {
     asker.join();
     return seen == EADDRNOTAVAIL ? 0 : 204;
   });
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+// Under a file policy only the ioctl types of the inode-changing commands
+// reach the sentry, whatever the upper half of the command register holds
+// (the kernel reads the low 32 bits): FIONREAD and TCGETS run on the fast
+// path (nobody would answer them here), FS_IOC_SETFLAGS is the one the
+// listener receives.
+TEST(SentryFilter, OnlyTheInodeChangingIoctlTypesAreMediatedUnderAFilePolicy) {
+  int status = RunServed(
+      [](int listener) {
+        int seen = -1;
+        std::thread asker([&seen] {
+          int pipe_fds[2];
+          if (::pipe(pipe_fds) != 0) return;
+          int pending = -1;
+          termios tty{};
+          const bool fast = ::ioctl(pipe_fds[0], FIONREAD, &pending) == 0 && pending == 0 &&
+                            ::syscall(SYS_ioctl, pipe_fds[0], 0xffffffff00000000ull | TCGETS, &tty) < 0 &&
+                            errno == ENOTTY;
+          int flags = 0;
+          seen = fast ? ErrnoOf(::syscall(SYS_ioctl, pipe_fds[0], 0x1234567800000000ull | FS_IOC_SETFLAGS,
+                                          &flags))
+                      : -2;
+        });
+        seccomp_notif request{};
+        if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) return 201;
+        if (request.data.nr != SYS_ioctl ||
+            static_cast<std::uint32_t>(request.data.args[1]) != FS_IOC_SETFLAGS) {
+          return 202;
+        }
+        seccomp_notif_resp response{.id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
+        if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response) != 0) return 203;
+        asker.join();
+        return seen == EADDRNOTAVAIL ? 0 : 204;
+      },
+      {.mediate_files = true});
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 

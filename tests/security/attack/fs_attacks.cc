@@ -2,6 +2,8 @@
 // device node, chroot, and the path-flip race against the sentry.
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -378,6 +380,59 @@ Outcome HiddenFilePathFlip(const Context&) {
       {path}, /*need_benign=*/true);
 }
 
+// A process that chroots still meets vigil's file policy by the
+// container's names: inside chroot("/etc"), "/vsec-hidden" (and
+// "vsec-hidden" from its root) is the /etc/vsec-hidden the policy hides. A
+// sentry deciding on paths from the process's own root hands it out.
+Outcome HiddenFileChroot(const Context&) {
+  ChildResult r = InChild([]() -> long {
+    if (::chroot("/etc") != 0) return -1;
+    if (ReadsSecret(AT_FDCWD, "/vsec-hidden")) return 1;
+    if (::chdir("/") != 0) return -1;
+    errno = 0;
+    return ReadsSecret(AT_FDCWD, "vsec-hidden") ? 1 : 0;
+  });
+  if (r.exited && r.ret == 1) return Escaped("read the hidden file inside chroot /etc");
+  return Contained("inside chroot /etc: " + r.Describe());
+}
+
+// The policy keeps /etc/vsec-hidden read-only on a writable mount: it may be
+// opened for reading, but the inode flags of that descriptor's file must not
+// change (the kernel asks only for ownership, and the attack owns it).
+Outcome ReadOnlyFileFlags(const Context&) {
+  const int fd = ::open("/etc/vsec-hidden", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Contained("could not open it for reading: " + ErrnoText(errno));
+  std::string detail;
+  int flags = 0;
+  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+    const int wanted = flags | FS_NODUMP_FL;
+    if (::ioctl(fd, FS_IOC_SETFLAGS, &wanted) == 0 && (flags & FS_NODUMP_FL) == 0) {
+      ::ioctl(fd, FS_IOC_SETFLAGS, &flags);
+      ::close(fd);
+      return Escaped("FS_IOC_SETFLAGS set FS_NODUMP_FL on a read-only file");
+    }
+    detail += "FS_IOC_SETFLAGS: " + ErrnoText(errno) + "; ";
+  } else {
+    detail += "FS_IOC_GETFLAGS: " + ErrnoText(errno) + "; ";
+  }
+  fsxattr attributes{};
+  if (::ioctl(fd, FS_IOC_FSGETXATTR, &attributes) == 0) {
+    const unsigned before = attributes.fsx_xflags;
+    attributes.fsx_xflags |= FS_XFLAG_NODUMP;
+    if (::ioctl(fd, FS_IOC_FSSETXATTR, &attributes) == 0 && (before & FS_XFLAG_NODUMP) == 0) {
+      attributes.fsx_xflags = before;
+      ::ioctl(fd, FS_IOC_FSSETXATTR, &attributes);
+      ::close(fd);
+      return Escaped("FS_IOC_FSSETXATTR set FS_XFLAG_NODUMP on a read-only file");
+    }
+    detail += "FS_IOC_FSSETXATTR: " + ErrnoText(errno);
+  } else {
+    detail += "FS_IOC_FSGETXATTR: " + ErrnoText(errno);
+  }
+  ::close(fd);
+  return Contained(detail);
+}
+
 }  // namespace
 
 const std::vector<Attack>& FsAttacks() {
@@ -396,6 +451,10 @@ const std::vector<Attack>& FsAttacks() {
       {"path-flip-race", PathFlipRace, "flip a path in memory and a symlink while opening (2 s)"},
       {"hidden-file-path-flip", HiddenFilePathFlip,
        "the path-flip race against a file vigil's policy hides (2 s)"},
+      {"hidden-file-chroot", HiddenFileChroot,
+       "chroot into /etc, then read the file vigil's policy hides there"},
+      {"read-only-file-flags", ReadOnlyFileFlags,
+       "change the inode flags of a file vigil's policy keeps read-only"},
   };
   return kAttacks;
 }
