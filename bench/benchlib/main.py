@@ -54,6 +54,16 @@ def build(build_dir, log):
     return build_dir
 
 
+def idle_wakeup_facts():
+    """How an idle CPU waits: what decides the cost of waking it (a VM's
+    halted vCPU takes tens of microseconds unless the guest polls first)."""
+    driver = proc.read("/sys/devices/system/cpu/cpuidle/current_driver").strip() or "none"
+    poll_ns = proc.read("/sys/module/haltpoll/parameters/guest_halt_poll_ns").strip()
+    if driver == "haltpoll" and poll_ns:
+        return f"cpuidle haltpoll, guest_halt_poll_ns={poll_ns}"
+    return f"cpuidle {driver}"
+
+
 def machine_facts(rts):
     cpu = ""
     for line in proc.read("/proc/cpuinfo").splitlines():
@@ -74,6 +84,7 @@ def machine_facts(rts):
         "runtimes": {rt.name: rt.version for rt in rts},
         "runsc_flags": next((" ".join(rt.flags) for rt in rts if rt.name == "runsc"), ""),
         "loadavg_start": proc.read("/proc/loadavg").split()[:3],
+        "idle": idle_wakeup_facts(),
     }
 
 

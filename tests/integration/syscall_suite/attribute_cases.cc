@@ -1,6 +1,9 @@
 // The calls that change a file in place: chmod, chown, truncate and the
-// utime family, in their path, *at and descriptor forms.
+// utime family, in their path, *at and descriptor forms, and the ioctls
+// that change inode flags through a descriptor opened for reading.
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -64,6 +67,19 @@ long InDir(Change change) {
   if (::chdir("..") < 0) return -1;
   errno = error;
   return rc;
+}
+
+// FS_IOC_SETFLAGS of the no-dump flag on `fd`, its result and whether the
+// flag then reads as set; the flags are put back after.
+std::string SetNoDump(int fd) {
+  int flags = 0;
+  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0) return "getflags " + Rc(-1);
+  const int wanted = flags | FS_NODUMP_FL;
+  std::string text = Rc(::syscall(SYS_ioctl, fd, FS_IOC_SETFLAGS, &wanted));
+  int after = 0;
+  ::ioctl(fd, FS_IOC_GETFLAGS, &after);
+  ::ioctl(fd, FS_IOC_SETFLAGS, &flags);
+  return Line({text, (after & FS_NODUMP_FL) != 0 ? "nodump" : "dump"});
 }
 
 }  // namespace
@@ -352,6 +368,40 @@ std::vector<Case> AttributeCases() {
        [] {
          return WithFd("file", O_RDONLY, [](int fd) {
            return Rc(::syscall(SYS_utimensat, fd, nullptr, nullptr, AT_SYMLINK_NOFOLLOW));
+         });
+       }},
+      // ioctl: inode flags set through a read-only descriptor (an owner
+      // may), the argument copied once, the rest of the command type let
+      // through.
+      {"ioctl-setflags-read-only-fd", [] { return WithFd("file", O_RDONLY, SetNoDump); }},
+      {"ioctl-setflags-bad-pointer",
+       [] {
+         return WithFd("file", O_RDONLY,
+                       [](int fd) { return Rc(::syscall(SYS_ioctl, fd, FS_IOC_SETFLAGS, 16)); });
+       }},
+      {"ioctl-setflags-pipe",
+       [] {
+         int ends[2];
+         if (::pipe(ends) < 0) return "pipe " + Rc(-1);
+         int flags = 0;
+         std::string text = Rc(::syscall(SYS_ioctl, ends[0], FS_IOC_SETFLAGS, &flags));
+         ::close(ends[0]);
+         ::close(ends[1]);
+         return text;
+       }},
+      {"ioctl-fssetxattr-read-only-fd",
+       [] {
+         return WithFd("file", O_RDONLY, [](int fd) {
+           fsxattr attributes{};
+           if (::ioctl(fd, FS_IOC_FSGETXATTR, &attributes) < 0) return "fsgetxattr " + Rc(-1);
+           const unsigned before = attributes.fsx_xflags;
+           attributes.fsx_xflags |= FS_XFLAG_NODUMP;
+           std::string text = Rc(::syscall(SYS_ioctl, fd, FS_IOC_FSSETXATTR, &attributes));
+           fsxattr after{};
+           ::ioctl(fd, FS_IOC_FSGETXATTR, &after);
+           attributes.fsx_xflags = before;
+           ::ioctl(fd, FS_IOC_FSSETXATTR, &attributes);
+           return Line({text, (after.fsx_xflags & FS_XFLAG_NODUMP) != 0 ? "nodump" : "dump"});
          });
        }},
       {"utimensat-omit-both-missing",
