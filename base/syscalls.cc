@@ -16,14 +16,14 @@
 
 namespace vigil {
 
-Result<pid_t> CloneWithPidfd(std::uint64_t flags, UniqueFd* pidfd) {
+Result<pid_t> CloneWithPidfd(std::uint64_t flags, UniqueFd* pidfd, int exit_signal) {
   int fd = -1;
   clone_args args;
   std::memset(&args, 0, sizeof args);
   args.flags = flags | CLONE_PIDFD;
   args.pidfd = reinterpret_cast<std::uintptr_t>(&fd);
   // A CLONE_PARENT child inherits its exit signal; the kernel refuses one.
-  args.exit_signal = (flags & CLONE_PARENT) ? 0 : SIGCHLD;
+  args.exit_signal = (flags & CLONE_PARENT) ? 0 : static_cast<std::uint64_t>(exit_signal);
   long pid = ::syscall(SYS_clone3, &args, sizeof args);
   if (pid < 0) return FailErrno("clone3");
   if (pid > 0) pidfd->Reset(fd);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <linux/openat2.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -14,8 +15,9 @@ namespace vigil {
 
 // A new process like fork(2), but with namespace flags and a pidfd for it.
 // Returns 0 in the child and the child's pid in the parent; `pidfd` is set
-// in the parent only.
-Result<pid_t> CloneWithPidfd(std::uint64_t flags, UniqueFd* pidfd);
+// in the parent only. A child with an exit signal other than SIGCHLD (0:
+// none) is a "clone" child, which only waits with __WCLONE or __WALL reap.
+Result<pid_t> CloneWithPidfd(std::uint64_t flags, UniqueFd* pidfd, int exit_signal = SIGCHLD);
 
 Result<UniqueFd> PidfdOpen(pid_t pid);
 // A pidfd for one thread (PIDFD_THREAD, Linux 6.9): readable once that

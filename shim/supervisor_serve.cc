@@ -6,6 +6,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +38,41 @@ bool PeerPersonalityDiffers(int conn) {
   if (::getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0) return true;
   Result<std::string> text = ReadFile(StrCat("/proc/", peer.pid, "/personality"), 64);
   return !text || !text->starts_with("00000000");
+}
+
+// A hook's end awaited by the calling fiber: the hook's pidfd, and a timer
+// for its timeout, in an epoll set of their own that the loop watches. So
+// the sentry keeps answering the container's syscalls while a poststart
+// hook runs (the container's program runs by then, and a hook may wait
+// for it).
+Result<bool> WaitInFiber(sentry::EventLoop& loop, int fd, int timeout_ms) {
+  UniqueFd set(::epoll_create1(EPOLL_CLOEXEC));
+  if (!set) return FailErrno("epoll_create1");
+  epoll_event event{.events = EPOLLIN, .data = {.fd = fd}};
+  if (::epoll_ctl(set.Get(), EPOLL_CTL_ADD, fd, &event) != 0) return FailErrno("epoll_ctl");
+  UniqueFd timer;
+  if (timeout_ms >= 0) {
+    timer.Reset(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
+    if (!timer) return FailErrno("timerfd_create");
+    itimerspec when{};
+    when.it_value.tv_sec = timeout_ms / 1000;
+    // An all-zero time would disarm the timer instead of firing it now.
+    when.it_value.tv_nsec = timeout_ms == 0 ? 1 : (timeout_ms % 1000) * 1000000L;
+    if (::timerfd_settime(timer.Get(), 0, &when, nullptr) != 0) return FailErrno("timerfd_settime");
+    epoll_event expiry{.events = EPOLLIN, .data = {.fd = timer.Get()}};
+    if (::epoll_ctl(set.Get(), EPOLL_CTL_ADD, timer.Get(), &expiry) != 0) {
+      return FailErrno("epoll_ctl");
+    }
+  }
+  for (;;) {
+    RETURN_IF_ERROR(loop.Wait(set.Get(), EPOLLIN));
+    ASSIGN_OR_RETURN(bool ended, runtime::PollReadable(fd, 0));
+    if (ended) return true;
+    if (timer) {
+      ASSIGN_OR_RETURN(bool expired, runtime::PollReadable(timer.Get(), 0));
+      if (expired) return false;
+    }
+  }
 }
 
 }  // namespace
@@ -83,7 +119,9 @@ Result<void> Supervisor::Start() {
   if (Result<void> hooks =
           runtime::RunHooks("poststart", runtime::HooksOf(args_.spec, "poststart"),
                             runtime::HookState(args_.record, ContainerStatus::kRunning),
-                            host_uts_.Get());
+                            host_uts_.Get(), [this](int fd, int timeout_ms) {
+                              return WaitInFiber(*loop_, fd, timeout_ms);
+                            });
       !hooks) {
     log::Warning(hooks.error().message);
   }

@@ -18,7 +18,8 @@
 namespace vigil::runtime {
 namespace {
 
-Result<void> RunHook(const config::Hook& hook, const std::string& state_json, int uts_namespace) {
+Result<void> RunHook(const config::Hook& hook, const std::string& state_json, int uts_namespace,
+                     const WaitReadable& wait) {
   // A socket rather than a pipe: send(MSG_NOSIGNAL) survives a hook that
   // exits without reading, with no SIGPIPE disposition to change.
   int fds[2];
@@ -26,7 +27,9 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json, in
     return FailErrno("socketpair");
   UniqueFd read_end(fds[0]), write_end(fds[1]);
   UniqueFd pidfd;
-  ASSIGN_OR_RETURN(pid_t pid, CloneWithPidfd(0, &pidfd));
+  // No exit signal: a caller reaping its other children with waitid(P_ALL)
+  // meanwhile (the supervisor) cannot take this one's status.
+  ASSIGN_OR_RETURN(pid_t pid, CloneWithPidfd(0, &pidfd, /*exit_signal=*/0));
   if (pid == 0) {
     sigset_t none;
     sigemptyset(&none);
@@ -48,19 +51,15 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json, in
   }
   write_end.Reset();
 
-  pollfd pfd{.fd = pidfd.Get(), .events = POLLIN};
-  int timeout_ms = hook.timeout ? *hook.timeout * 1000 : -1;
-  int ready;
-  do {
-    ready = ::poll(&pfd, 1, timeout_ms);
-  } while (ready < 0 && errno == EINTR);
-  if (ready == 0) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
+  Result<bool> ended = wait(pidfd.Get(), hook.timeout ? *hook.timeout * 1000 : -1);
+  if (!ended || !*ended) {
+    (void)PidfdSendSignal(pidfd.Get(), SIGKILL);
+    ::waitpid(pid, nullptr, __WALL);
+    if (!ended) return tl::unexpected(ended.error());
     return Fail(StrCat("timed out after ", *hook.timeout, " s"));
   }
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(pid, &status, __WALL) < 0 && errno == EINTR) {
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
   if (WIFEXITED(status)) {
@@ -71,6 +70,15 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json, in
 }
 
 }  // namespace
+
+Result<bool> PollReadable(int fd, int timeout_ms) {
+  pollfd ready{.fd = fd, .events = POLLIN, .revents = 0};
+  for (;;) {
+    const int n = ::poll(&ready, 1, timeout_ms);
+    if (n >= 0) return n > 0;
+    if (errno != EINTR) return FailErrno("poll");
+  }
+}
 
 const std::vector<config::Hook>& HooksOf(const config::Spec& spec, std::string_view kind) {
   static const std::vector<config::Hook> kNone;
@@ -86,11 +94,11 @@ const std::vector<config::Hook>& HooksOf(const config::Spec& spec, std::string_v
 }
 
 Result<void> RunHooks(std::string_view kind, const std::vector<config::Hook>& hooks,
-                      const config::State& state, int uts_namespace) {
+                      const config::State& state, int uts_namespace, const WaitReadable& wait) {
   if (hooks.empty()) return {};
   std::string state_json = config::DumpState(state);
   for (std::size_t i = 0; i < hooks.size(); ++i) {
-    RETURN_IF_ERROR_WRAP(RunHook(hooks[i], state_json, uts_namespace),
+    RETURN_IF_ERROR_WRAP(RunHook(hooks[i], state_json, uts_namespace, wait),
                          StrCat("hooks.", kind, "[", i, "] ", hooks[i].path));
   }
   return {};

@@ -2,6 +2,7 @@
 // container's state JSON on their standard input.
 #pragma once
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -11,14 +12,23 @@
 
 namespace vigil::runtime {
 
+// Until `fd` is readable (true) or `timeout_ms` passes (false; -1: no
+// limit), blocking the thread in poll(2). A caller that must keep serving
+// meanwhile (the supervisor, whose sentry answers the container's
+// syscalls while a poststart hook runs) passes a wait of its own.
+Result<bool> PollReadable(int fd, int timeout_ms);
+
 // Runs `hooks` (of the kind named `kind`, e.g. "createRuntime") in order,
 // each with `state` on stdin, stopping at the first that fails: exits
 // non-zero, dies, or outlives its timeout (then it is killed). The error
 // names the hook: "hooks.createRuntime[1] /usr/bin/x: exit status 2".
 // `uts_namespace`, when not -1, is the UTS namespace the hooks run in
 // instead of the caller's (the supervisor lives in the container's).
+// `wait` is how the caller waits for a hook to end (see WaitReadable).
+using WaitReadable = std::function<Result<bool>(int fd, int timeout_ms)>;
 Result<void> RunHooks(std::string_view kind, const std::vector<config::Hook>& hooks,
-                      const config::State& state, int uts_namespace = -1);
+                      const config::State& state, int uts_namespace = -1,
+                      const WaitReadable& wait = PollReadable);
 
 // The hooks of `kind` in `spec` (empty when there are none).
 const std::vector<config::Hook>& HooksOf(const config::Spec& spec, std::string_view kind);

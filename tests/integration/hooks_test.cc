@@ -91,6 +91,33 @@ TEST_P(HooksTest, FailingCreateRuntimeHookFailsCreateLeavingNothing) {
   ExpectFailedCreateLeftNothing(id);
 }
 
+// A poststart hook runs while the container's program does, and under
+// vigil the sentry keeps answering the program's syscalls meanwhile (its
+// loop once sat in the hook's wait, so a hook waiting for the program
+// stalled both). The program writes a file through an open the file policy
+// sends to the sentry; the hook waits up to 10 s to see it.
+TEST_P(HooksTest, PoststartHookRunsAlongsideTheProgram) {
+  if (IsRunc()) GTEST_SKIP() << "runc 1.1 runs poststart hooks during create, before the program";
+  BundleConfig config;
+  config.readonly_root = false;
+  config.annotations_json = R"({"dev.vigil.policy": "{\"files\": {\"default\": \"write\", )"
+                            R"(\"rules\": [{\"path\": \"/etc/secret\", \"access\": \"hidden\"}]}}"})";
+  config.args = {"sh", "-c", "echo up > /ready; sleep 1"};
+  const std::string ready = bundle_ + "/rootfs/ready";
+  const std::string seen = scratch_ + "/poststart";
+  config.hooks_json = R"({"poststart": [{"path": "/bin/sh", "args": ["sh", "-c", )"
+                      R"("i=0; while [ $i -lt 100 ]; do if [ -e )" + ready + R"( ]; then echo seen > )" +
+                      seen + R"(; exit 0; fi; sleep 0.1; i=$((i+1)); done; echo stalled > )" + seen +
+                      R"("]}]})";
+  WriteConfig(config);
+  std::string id = NewId();
+  ASSERT_TRUE(Create(id).ok());
+  ASSERT_TRUE(Runtime({"start", id}).ok());
+  EXPECT_EQ(ReadWholeFile(seen), "seen\n");
+  ASSERT_TRUE(WaitForStatus(id, "stopped"));
+  ASSERT_TRUE(Runtime({"delete", id}).ok());
+}
+
 TEST_P(HooksTest, HookOutlivingItsTimeoutFails) {
   BundleConfig config;
   config.hooks_json =
