@@ -63,6 +63,10 @@ class Tracee {
   // the thread chrooted to.
   virtual Result<std::string> RootPath() = 0;
 
+  // Whether the thread's root is not the container's (it chrooted): its
+  // paths then name files from its own root.
+  virtual Result<bool> Chrooted() = 0;
+
   // Where the thread's working directory and its descriptor `fd` are, as
   // paths from its root (what it would see in /proc/self/cwd, fd/N): the
   // bases of its relative paths, walked from Root().

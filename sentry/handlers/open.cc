@@ -184,9 +184,10 @@ void AuditResolved(HandlerContext& context, const std::string& path) {
 // `acting`: the workload's credentials if the caller took them to resolve
 // the path (kept for the reopen), else empty.
 Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
-                     const std::string& root_path, UniqueFd file, const OpenRequest& request,
+                     const std::string& root_path, WalkedFile walked, const OpenRequest& request,
                      std::optional<ActingAs>& acting) {
-  Result<std::string> resolved = PathInRoot(file.Get(), root_path);
+  Result<std::string> resolved = NameInRoot(walked, root_path);
+  UniqueFd file = std::move(walked.file);
   if (!resolved) return Failed(resolved.error(), Decision::kDeny);
   AuditResolved(context, *resolved);
   if ((request.flags & O_CREAT) && (request.flags & O_EXCL)) return Verdict::Fail(EEXIST, Decision::kAllow);
@@ -264,7 +265,8 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const Ope
     Result<UniqueFd> existing = walk.Open(next, O_PATH);
     if (existing) {
       // Created since: opened as the file it now is.
-      return OpenExisting(context, thread, root_path, std::move(*existing), request, acting);
+      return OpenExisting(context, thread, root_path, WalkedFile{std::move(*existing), {}}, request,
+                          acting);
     }
     if (existing.error().code != ENOENT) return Failed(existing.error(), Decision::kAllow);
     return CreateNew(context, thread, walk, root_path, next, request, acting, hops + 1);
@@ -306,14 +308,15 @@ Verdict HandleOpen(HandlerContext& context) {
     if (std::optional<int> own = OwnDescriptor(walk.path, *thread)) {
       Result<UniqueFd> file = context.tracee.Descriptor(*own);
       if (!file) return Failed(file.error(), Decision::kAllow);
-      return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
+      return OpenExisting(context, *thread, *root_path, WalkedFile{std::move(*file), {}}, request,
+                          acting);
     }
     Result<std::optional<OwnLinkTarget>> own_link =
         FollowOwnLink(context.tracee, *thread, walk.path, (request.flags & O_NOFOLLOW) == 0);
     if (!own_link) return Failed(own_link.error(), Decision::kAllow);
     if (*own_link && (*own_link)->file) {
-      return OpenExisting(context, *thread, *root_path, std::move((*own_link)->file), request,
-                          acting);
+      return OpenExisting(context, *thread, *root_path, WalkedFile{std::move((*own_link)->file), {}},
+                          request, acting);
     }
     if (*own_link) walk.path = std::move((*own_link)->path);
   }
@@ -323,7 +326,12 @@ Verdict HandleOpen(HandlerContext& context) {
   if (!begun) return Failed(begun.error(), Decision::kAllow);
   acting.emplace(std::move(*begun));
   const int follow = request.flags & (O_NOFOLLOW | O_DIRECTORY);
-  Result<UniqueFd> file = walk.Open(walk.path, O_PATH | follow);
+  Result<bool> chrooted = context.tracee.Chrooted();
+  if (!chrooted) return Failed(chrooted.error(), Decision::kAllow);
+  Result<WalkedFile> file =
+      WalkNaming(walk.path, walk.from_root && !*chrooted, [&](std::uint64_t narrowing) {
+        return walk.Open(walk.path, O_PATH | follow, narrowing);
+      });
   if (file) return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
   if (file.error().code == ENOENT && (request.flags & O_CREAT)) {
     return CreateNew(context, *thread, walk, *root_path, walk.path, request, acting);

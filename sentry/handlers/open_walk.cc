@@ -48,11 +48,11 @@ Result<UniqueFd> ScopedBase(Tracee& tracee, int root, int dirfd) {
 
 }  // namespace
 
-Result<UniqueFd> OpenWalk::Open(const std::string& at, int flags) const {
+Result<UniqueFd> OpenWalk::Open(const std::string& at, int flags, std::uint64_t narrowing) const {
   if (!from_root && at.starts_with('/') && (resolve & RESOLVE_IN_ROOT) == 0) {
     return FailErrno(EXDEV, "an absolute path in a walk scoped to a directory");
   }
-  return Openat2(base.Get(), at.c_str(), static_cast<std::uint64_t>(flags), 0, resolve);
+  return Openat2(base.Get(), at.c_str(), static_cast<std::uint64_t>(flags), 0, resolve | narrowing);
 }
 
 Result<OpenWalk> PlanOpenWalk(Tracee& tracee, const ThreadStatus& thread, const SharedFd& root,

@@ -31,7 +31,8 @@ struct OpenWalk {
   // refuses an absolute path unless RESOLVE_IN_ROOT makes it relative to
   // the dirfd (EXDEV, as RESOLVE_BENEATH answers): resolved from the
   // sentry's own root, it would leave the container.
-  Result<UniqueFd> Open(const std::string& at, int flags) const;
+  // `narrowing` adds resolve flags (RESOLVE_NO_SYMLINKS, see WalkNaming).
+  Result<UniqueFd> Open(const std::string& at, int flags, std::uint64_t narrowing = 0) const;
 };
 
 // The walk for `given` (relative to `dirfd`) with the workload's resolve

@@ -4,17 +4,41 @@
 
 #include "base/syscalls.h"
 #include "sentry/handlers/acting_as.h"
+#include "sentry/handlers/paths.h"
 
 namespace vigil::sentry {
 
 Result<UniqueFd> ResolveAs(const HandlerContext& context, const ThreadStatus& thread, int root,
-                           const std::string& path, int flags) {
+                           const std::string& path, int flags, std::uint64_t narrowing) {
   ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
-  return ResolveInRoot(root, path, flags);
+  return ResolveInRoot(root, path, flags, narrowing);
 }
 
-Result<UniqueFd> ResolveInRoot(int root, const std::string& path, int flags) {
-  return Openat2(root, path.c_str(), flags, 0, kResolveInRoot);
+Result<UniqueFd> ResolveInRoot(int root, const std::string& path, int flags,
+                               std::uint64_t narrowing) {
+  return Openat2(root, path.c_str(), flags, 0, kResolveInRoot | narrowing);
+}
+
+std::optional<std::string> PlainName(const std::string& path) {
+  if (!path.starts_with('/')) return std::nullopt;
+  std::string name;
+  name.reserve(path.size());
+  std::size_t start = 0;
+  while (start < path.size()) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string_view part(path.data() + start, end - start);
+    if (part == "..") return std::nullopt;
+    if (!part.empty() && part != ".") name.append(1, '/').append(part);
+    start = end + 1;
+  }
+  if (name.empty()) return std::string("/");
+  return name;
+}
+
+Result<std::string> NameInRoot(const WalkedFile& walked, const std::string& root_path) {
+  if (walked.name) return *walked.name;
+  return PathInRoot(walked.file.Get(), root_path);
 }
 
 config::FileAccess AccessFor(const HandlerContext& context, const std::string& path) {

@@ -97,6 +97,12 @@ Result<std::string> ThreadTracee::ThreadRootPath() {
   return thread_->root_path;
 }
 
+Result<bool> ThreadTracee::Chrooted() {
+  Result<std::string> root = ThreadRootPath();
+  if (!root) return tl::unexpected(root.error());
+  return *root != "/";
+}
+
 // A chrooted thread's walks start from its root, so its directories are
 // named from there. One outside its root (a working directory kept
 // across the chroot, a descriptor opened before it) cannot be: a walk from

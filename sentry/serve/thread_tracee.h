@@ -37,6 +37,7 @@ class ThreadTracee final : public Tracee {
   Result<UniqueFd> WorkingDirectory() override;
   Result<UniqueFd> Executable() override;
   Result<std::string> RootPath() override;
+  Result<bool> Chrooted() override;
   Result<std::string> WorkingDirectoryPath() override;
   Result<std::string> DescriptorPath(int fd) override;
   Result<ThreadStatus> Status() override;

@@ -52,6 +52,7 @@ class FakeTracee final : public Tracee {
     return fd;
   }
   Result<std::string> RootPath() override { return root; }
+  Result<bool> Chrooted() override { return false; }
   // `cwd` is a path in the fake container (under `root`).
   Result<std::string> WorkingDirectoryPath() override { return cwd; }
   Result<std::string> DescriptorPath(int fd) override {
