@@ -54,6 +54,8 @@ std::string RewriteSelf(const std::string& given, const ThreadStatus& thread) {
     if (c == '/' && !path.empty() && path.back() == '/') continue;
     path += c;
   }
+  // Most paths name nothing of the caller's: no ids to format for them.
+  if (!path.starts_with("/proc/") && !path.starts_with("/dev/")) return path;
   const std::string process = StrCat("/proc/", thread.ns_tgid);
   if (ReplacePrefix(path, "/proc/self", process)) return path;
   if (ReplacePrefix(path, "/proc/thread-self", StrCat(process, "/task/", thread.ns_tid))) return path;
@@ -74,6 +76,7 @@ std::optional<std::string> SelfLink(const std::string& given) {
 }
 
 std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& thread) {
+  if (!path.starts_with("/proc/")) return std::nullopt;
   for (const std::string& prefix :
        {StrCat("/proc/", thread.ns_tgid, "/fd/"),
         StrCat("/proc/", thread.ns_tgid, "/task/", thread.ns_tid, "/fd/")}) {
@@ -107,6 +110,7 @@ Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, in
 
 Result<std::optional<OwnLinkTarget>> FollowOwnLink(Tracee& tracee, const ThreadStatus& thread,
                                                    const std::string& path, bool follow_last) {
+  if (!path.starts_with("/proc/")) return std::optional<OwnLinkTarget>();
   const std::string process = StrCat("/proc/", thread.ns_tgid);
   for (const std::string& self : {process, StrCat(process, "/task/", thread.ns_tid)}) {
     for (std::string_view link : {"/cwd", "/root", "/exe"}) {
