@@ -54,10 +54,14 @@ Result<void> DeleteContainer(const std::string& root, const std::string& id, boo
     // container must be thawed for the kill to take effect.
     if (ProcessAlive(record->init_pid, record->init_start)) ::kill(record->init_pid, SIGKILL);
     if (cg) (void)cg->Thaw();
-    if (!WaitGone(record->supervisor_pid, record->supervisor_start, 50)) {
-      ::kill(record->supervisor_pid, SIGKILL);
-      WaitGone(record->supervisor_pid, record->supervisor_start, 50);
-    }
+  }
+  // A container whose init just died reads as stopped while its supervisor
+  // is still marking it so (the record, the audit log): the state
+  // directory is the supervisor's until it exits, or it would write into a
+  // directory being removed and leave it behind.
+  if (!WaitGone(record->supervisor_pid, record->supervisor_start, 50)) {
+    ::kill(record->supervisor_pid, SIGKILL);
+    WaitGone(record->supervisor_pid, record->supervisor_start, 50);
   }
   // Processes that outlived the init (a container without its own pid
   // namespace) would keep the cgroup busy: they go too.
