@@ -71,6 +71,7 @@ class MemoryTracee final : public Tracee {
   Result<UniqueFd> WorkingDirectory() override { return FailErrno(ENOENT, "no cwd"); }
   Result<UniqueFd> Executable() override { return FailErrno(ENOENT, "no executable"); }
   Result<std::string> RootPath() override { return FailErrno(ENOENT, "no root"); }
+  Result<bool> Chrooted() override { return false; }
   Result<std::string> WorkingDirectoryPath() override { return std::string("/"); }
   Result<std::string> DescriptorPath(int) override { return FailErrno(EBADF, "no path"); }
   Result<ThreadStatus> Status() override { return ThreadStatus{}; }
