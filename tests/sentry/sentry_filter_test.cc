@@ -8,6 +8,7 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -16,9 +17,11 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <functional>
 #include <thread>
+#include <vector>
 
 namespace vigil::sentry {
 namespace {
@@ -167,6 +170,43 @@ TEST(SentryFilter, OnlyTheInodeChangingIoctlTypesAreMediatedUnderAFilePolicy) {
         if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response) != 0) return 203;
         asker.join();
         return seen == EADDRNOTAVAIL ? 0 : 204;
+      },
+      {.mediate_files = true});
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+// Every one of the 256 command types: exactly 'f', 'v' and 'X' reach the
+// listener under a file policy, all others run on the fast path (ENOTTY on
+// a pipe), so the complement rules leave no type out and take none twice.
+TEST(SentryFilter, EveryOtherIoctlTypeStaysOnTheFastPath) {
+  int status = RunServed(
+      [](int listener) {
+        std::atomic<bool> done{false};
+        std::vector<unsigned> mediated;
+        int unexpected = 0;
+        std::thread asker([&] {
+          int pipe_fds[2];
+          if (::pipe(pipe_fds) == 0) {
+            for (unsigned type = 0; type < 256; ++type) {
+              int value = 0;
+              const long rc = ::syscall(SYS_ioctl, pipe_fds[0], 0x40040001u | (type << 8), &value);
+              if (rc == 0 || (errno != ENOTTY && errno != EADDRNOTAVAIL)) ++unexpected;
+            }
+          }
+          done = true;
+        });
+        while (!done) {
+          pollfd ready{.fd = listener, .events = POLLIN, .revents = 0};
+          if (::poll(&ready, 1, 100) != 1) continue;
+          seccomp_notif request{};
+          if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) continue;
+          mediated.push_back((static_cast<unsigned>(request.data.args[1]) >> 8) & 0xff);
+          seccomp_notif_resp response{.id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
+          ::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response);
+        }
+        asker.join();
+        const std::vector<unsigned> expected = {'X', 'f', 'v'};
+        return unexpected == 0 && mediated == expected ? 0 : 1;
       },
       {.mediate_files = true});
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
