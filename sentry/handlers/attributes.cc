@@ -229,11 +229,9 @@ Verdict HandleAttributes(HandlerContext& context) {
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  Result<std::string> in_root = PathInRoot(file.Get(), *root_path);
-  if (!in_root) return Failed(in_root.error(), Decision::kDeny);
-  context.AuditArg("resolved", *in_root);
-  const config::FileAccess access = AccessFor(context, *in_root);
-  if (int refused = Refusal(access, /*write=*/true)) return Verdict::Fail(refused, Decision::kDeny);
+  std::variant<std::string, Verdict> decided =
+      DecideOnFile(context, file.Get(), *root_path, /*write=*/true);
+  if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
   if (int error = Apply(*request, times, file.Get())) return Verdict::Fail(error, Decision::kAllow);
   return Verdict::Return(0, Decision::kAllow);
 }

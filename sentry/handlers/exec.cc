@@ -51,15 +51,13 @@ Verdict CheckExec(HandlerContext& context) {
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  Result<std::string> where = PathInRoot(file.Get(), caller.root_path);
-  if (!where) return Failed(where.error(), Decision::kDeny);
-  context.AuditArg("resolved", *where);
+  std::variant<std::string, Verdict> decided =
+      DecideOnFile(context, file.Get(), caller.root_path, /*write=*/false);
+  if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
+  const std::string& where = std::get<std::string>(decided);
   const config::Policy& policy = *context.sandbox.policy;
-  if (int refused = Refusal(AccessFor(context, *where), /*write=*/false)) {
-    return Verdict::Fail(refused, Decision::kDeny);
-  }
   // An allow-list names paths: a file without one (a memfd) is not on it.
-  if (!policy.exec_allow.empty() && (where->empty() || !config::ExecAllowed(policy, *where))) {
+  if (!policy.exec_allow.empty() && (where.empty() || !config::ExecAllowed(policy, where))) {
     return Verdict::Fail(EACCES, Decision::kDeny);
   }
   if (!policy.exec_from_writable) {

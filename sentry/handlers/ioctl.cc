@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <span>
+#include <variant>
 
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/paths.h"
@@ -81,12 +82,9 @@ Verdict HandleIoctl(HandlerContext& context) {
   if (!file) return Failed(file.error(), Decision::kAllow);
   Result<std::string> root_path = context.tracee.RootPath();
   if (!root_path) return Failed(root_path.error(), Decision::kAllow);
-  Result<std::string> where = PathInRoot(file->Get(), *root_path);
-  if (!where) return Failed(where.error(), Decision::kDeny);
-  context.AuditArg("resolved", *where);
-  if (int refused = Refusal(AccessFor(context, *where), /*write=*/true)) {
-    return Verdict::Fail(refused, Decision::kDeny);
-  }
+  std::variant<std::string, Verdict> decided =
+      DecideOnFile(context, file->Get(), *root_path, /*write=*/true);
+  if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
   Result<ThreadStatus> thread = context.tracee.Status();
   if (!thread) return Failed(thread.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();

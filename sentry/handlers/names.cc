@@ -283,11 +283,9 @@ Verdict HandleLink(HandlerContext& context) {
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  Result<std::string> where = PathInRoot(file.Get(), caller.root_path);
-  if (!where) return Failed(where.error(), Decision::kDeny);
-  context.AuditArg("resolved_from", *where);
-  const config::FileAccess access = AccessFor(context, *where);
-  if (int refused = Refusal(access, /*write=*/true)) return Refused(refused);
+  std::variant<std::string, Verdict> decided =
+      DecideOnFile(context, file.Get(), caller.root_path, /*write=*/true, "resolved_from");
+  if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
   auto target = ResolveEntry(context, caller, std::get<std::string>(to_path), "resolved_to");
   if (Verdict* verdict = std::get_if<Verdict>(&target)) return std::move(*verdict);
   const Entry& t = std::get<Entry>(target);

@@ -41,6 +41,18 @@ Result<std::string> NameInRoot(const WalkedFile& walked, const std::string& root
   return PathInRoot(walked.file.Get(), root_path);
 }
 
+std::variant<std::string, Verdict> DecideOnFile(HandlerContext& context, int file,
+                                               const std::string& root_path, bool write,
+                                               std::string_view audit_as) {
+  Result<std::string> where = PathInRoot(file, root_path);
+  if (!where) return Failed(where.error(), Decision::kDeny);
+  context.AuditArg(audit_as, *where);
+  if (int refused = Refusal(AccessFor(context, *where), write)) {
+    return Verdict::Fail(refused, Decision::kDeny);
+  }
+  return std::move(*where);
+}
+
 config::FileAccess AccessFor(const HandlerContext& context, const std::string& path) {
   if (path.empty()) return config::FileAccess::kWrite;
   return config::FileAccessFor(*context.sandbox.policy, path);

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <variant>
 
 #include "base/result.h"
 #include "base/unique_fd.h"
@@ -64,6 +66,14 @@ Result<WalkedFile> WalkNaming(const std::string& path, bool from_root, Open open
 
 // The walked file's path in the container: its name, else PathInRoot's.
 Result<std::string> NameInRoot(const WalkedFile& walked, const std::string& root_path);
+
+// Where the open file `file` is, as a path in the container (PathInRoot),
+// audited as `audit_as`, and what the file policy answers for reading it, or
+// writing it when `write`: the path, or the verdict to refuse with (also
+// for a file the sentry cannot name in the container).
+std::variant<std::string, Verdict> DecideOnFile(HandlerContext& context, int file,
+                                               const std::string& root_path, bool write,
+                                               std::string_view audit_as = "resolved");
 
 // What the file policy grants to `path` (PathInRoot's): a file without a
 // path, which only a descriptor the workload holds can name, is not the

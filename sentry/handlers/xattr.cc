@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "sentry/handlers/acting_as.h"
@@ -177,12 +178,9 @@ Verdict HandleXattr(HandlerContext& context) {
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  Result<std::string> where = PathInRoot(file.Get(), caller.root_path);
-  if (!where) return Failed(where.error(), Decision::kDeny);
-  context.AuditArg("resolved", *where);
-  if (int refused = Refusal(AccessFor(context, *where), writes)) {
-    return Verdict::Fail(refused, Decision::kDeny);
-  }
+  std::variant<std::string, Verdict> decided =
+      DecideOnFile(context, file.Get(), caller.root_path, writes);
+  if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
   const long n = Perform(request, file.Get(), name, value);
   if (n < 0) return Verdict::Fail(static_cast<int>(-n), Decision::kAllow);
   if (!writes && request.size > 0 && n > 0) {
