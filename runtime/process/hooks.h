@@ -24,7 +24,7 @@ Result<bool> PollReadable(int fd, int timeout_ms);
 // names the hook: "hooks.createRuntime[1] /usr/bin/x: exit status 2".
 // `uts_namespace`, when not -1, is the UTS namespace the hooks run in
 // instead of the caller's (the supervisor lives in the container's).
-// `wait` is how the caller waits for a hook to end (see WaitReadable).
+// `wait` is how the caller waits for a hook to end, as PollReadable does.
 using WaitReadable = std::function<Result<bool>(int fd, int timeout_ms)>;
 Result<void> RunHooks(std::string_view kind, const std::vector<config::Hook>& hooks,
                       const config::State& state, int uts_namespace = -1,

@@ -7,7 +7,6 @@
 // number alone. The changing ones are decided on the descriptor's file
 // (write access, like fchmod) and performed by the sentry on it, with the
 // argument copied once, as the workload.
-#include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/fsverity.h>
 #include <sys/ioctl.h>
@@ -20,7 +19,6 @@
 #include <variant>
 
 #include "sentry/handlers/acting_as.h"
-#include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
 
 namespace vigil::sentry {

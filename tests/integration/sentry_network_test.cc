@@ -1,0 +1,183 @@
+// The sentry's network policy in real containers: egress to the host's
+// loopback refused and audited, the container's own loopback and the
+// default policy let through, binding the wildcard refused, NETLINK_ROUTE
+// read-only.
+#include <arpa/inet.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <string>
+
+#include "base/strings.h"
+#include "base/unique_fd.h"
+#include "tests/integration/sentry_fixture.h"
+
+namespace vigil::integration {
+namespace {
+
+using ::testing::ContainsRegex;
+using ::testing::HasSubstr;
+
+// A listener on the host's 127.0.0.1 that counts the connections it gets.
+class HostListener {
+ public:
+  HostListener() {
+    fd_.Reset(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    sockaddr_in in{.sin_family = AF_INET, .sin_port = 0, .sin_addr = {htonl(INADDR_LOOPBACK)}};
+    ::bind(fd_.Get(), reinterpret_cast<sockaddr*>(&in), sizeof in);
+    ::listen(fd_.Get(), 8);
+    socklen_t size = sizeof in;
+    ::getsockname(fd_.Get(), reinterpret_cast<sockaddr*>(&in), &size);
+    port_ = ntohs(in.sin_port);
+  }
+  std::uint16_t port() const { return port_; }
+  int Accepted() {
+    while (int conn = ::accept4(fd_.Get(), nullptr, nullptr, SOCK_CLOEXEC)) {
+      if (conn < 0) break;
+      ::close(conn);
+      ++accepted_;
+    }
+    return accepted_;
+  }
+
+ private:
+  UniqueFd fd_;
+  std::uint16_t port_ = 0;
+  int accepted_ = 0;
+};
+
+class SentryNetworkTest : public SentryTest {
+ protected:
+  void ExpectHostLoopbackRefused(const std::string& policy_annotation);
+};
+
+void SentryNetworkTest::ExpectHostLoopbackRefused(const std::string& policy_annotation) {
+  HostListener host;
+  BundleConfig config;
+  config.namespaces = {"pid", "ipc", "uts", "mount"};  // the host's network
+  config.annotations_json = policy_annotation;
+  config.args = {"sh", "-c", StrCat("echo hi | nc -w 2 127.0.0.1 ", host.port(), "; echo status=$?")};
+  auto [run, records] = RunAudited(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_THAT(run.out, HasSubstr("status=1"));
+  EXPECT_THAT(run.err, HasSubstr("Network is unreachable"));
+  EXPECT_EQ(host.Accepted(), 0);
+  EXPECT_THAT(records, ContainsRegex(StrCat(R"("syscall":"connect","args":\{"address":"127\.0\.0\.1:)",
+                                            host.port(), R"("\},"decision":"deny","errno":"ENETUNREACH")")));
+}
+
+TEST_P(SentryNetworkTest, AgentPolicyDeniesEgressToTheHostsLoopbackAndAuditsIt) {
+  ExpectHostLoopbackRefused(R"({"dev.vigil.policy": "agent"})");
+}
+
+// Egress alone (no file rules) is enforced on either platform: the
+// connect is decided on the copied address.
+TEST_P(SentryNetworkTest, EgressPolicyDeniesTheHostsLoopbackAndAuditsIt) {
+  ExpectHostLoopbackRefused(R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\"}}"})");
+}
+
+// --policy is the operator's: a bundle's annotation may repeat it, not
+// replace it (a pod must not pick audit-only where the RuntimeClass said
+// agent). Refused at create with one line, nothing left behind.
+TEST_P(SentryNetworkTest, AnAnnotationCannotReplaceThePolicyFlag) {
+  BundleConfig config;
+  config.args = {"/bin/sh", "-c", "echo ran"};
+  config.annotations_json = R"({"dev.vigil.policy": "audit-only"})";
+  WriteConfig(config);
+  const std::string id = NewId();
+  Outcome created =
+      Runtime({"--policy", "agent", "create", "--bundle", bundle_, "--pid-file", PidFile(id), id});
+  EXPECT_NE(created.status, 0) << created;
+  EXPECT_TRUE(IsOneLine(created.err)) << created.err;
+  EXPECT_THAT(created.err, HasSubstr("annotation dev.vigil.policy: asks for policy \"audit-only\", "
+                                     "but --policy chose \"agent\""));
+  ExpectFailedCreateLeftNothing(id);
+
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  WriteConfig(config);
+  Outcome repeated = Runtime({"--policy", "agent", "run", "--bundle", bundle_, NewId()});
+  EXPECT_TRUE(repeated.ok()) << repeated;
+  EXPECT_EQ(repeated.out, "ran\n");
+}
+
+// A bind is decided like a destination: with no allow entry, not even the
+// wildcard address may be bound (EACCES, the address is "protected"), and
+// the refusal is audited. busybox httpd binds the IPv4 address it is given.
+TEST_P(SentryNetworkTest, EgressPolicyRefusesBindingTheWildcardAndAuditsIt) {
+  BundleConfig config;
+  config.annotations_json = R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\"}}"})";
+  // Bound, it would serve until killed (status=137).
+  config.args = {"sh", "-c", "timeout -s KILL 3 httpd -f -p 0.0.0.0:9000; echo status=$?"};
+  auto [run, records] = RunAudited(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_THAT(run.out, HasSubstr("status=1"));
+  EXPECT_THAT(run.err, HasSubstr("bind: Permission denied"));
+  EXPECT_THAT(records, HasSubstr(R"("syscall":"bind","args":{"address":"0.0.0.0:9000"},)"
+                                 R"("decision":"deny","errno":"EACCES")"));
+}
+
+TEST_P(SentryNetworkTest, DefaultPolicyLetsConnectsThrough) {
+  HostListener host;
+  BundleConfig config;
+  config.namespaces = {"pid", "ipc", "uts", "mount"};
+  // The listener never answers: nc is stopped once it has connected.
+  config.args = {"sh", "-c", StrCat("timeout -s KILL 2 nc 127.0.0.1 ", host.port(), "; true")};
+  Outcome run = RunWith(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_TRUE(Eventually([&] { return host.Accepted() == 1; }));
+}
+
+// With its own network namespace the container's loopback is its own, and
+// the agent profile leaves it alone: a server bound to 127.0.0.1 is
+// reached. The wildcard address is not loopback (the namespace may have
+// other interfaces) and cannot be bound.
+TEST_P(SentryNetworkTest, AgentPolicyKeepsTheContainersOwnLoopback) {
+  BundleConfig config;
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  config.readonly_root = false;
+  Grant(config, "CAP_NET_ADMIN");  // to bring lo up
+  Outcome run = RunScript(config,
+                          "ip link set lo up && mkdir /tmp/www && echo hello > /tmp/www/index.html "
+                          "|| exit 1; "
+                          "nc -l -p 9001 2>&1; "  // busybox nc listens on ::
+                          "httpd -f -p 127.0.0.1:9000 -h /tmp/www & "
+                          "for i in 1 2 3 4 5 6 7 8 9 10; do "
+                          "wget -q -O - http://127.0.0.1:9000/index.html 2>/dev/null && break; "
+                          "sleep 0.3; done; kill $!");
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "nc: bind: Permission denied\nhello\n");
+}
+
+// NETLINK_ROUTE is read-only whatever the container holds: a dump works,
+// changes are refused. busybox ip sends to an explicit address (which the
+// kernel checks against the sender alone): the sentry sends without it, so
+// the socket's opener (the sentry, without CAP_NET_ADMIN) counts. Without
+// the sentry, CAP_NET_ADMIN would add the address and the route. (busybox
+// `ip link set` uses the legacy ioctls, which are not mediated.)
+TEST_P(SentryNetworkTest, NetlinkRouteIsReadOnlyEvenWithCapNetAdmin) {
+  BundleConfig config;
+  Grant(config, "CAP_NET_ADMIN");
+  Outcome run = RunScript(config,
+                          "ip -o link show lo | grep -c 'lo:'; "
+                          "ip addr add 10.9.9.9/32 dev lo 2>&1; "
+                          "ip route add 192.0.2.0/24 dev lo 2>&1; "
+                          "ip -o addr show lo | grep -c 10.9.9.9; true");
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out,
+            "1\nip: RTNETLINK answers: Operation not permitted\n"
+            "ip: RTNETLINK answers: Operation not permitted\n0\n")
+      << run;
+}
+
+// The agent profile's container: root read-only, /tmp and the working
+// directory writable but not executable, setuid without effect.
+
+INSTANTIATE_TEST_SUITE_P(Runtimes, SentryNetworkTest,
+                         ::testing::ValuesIn(SentryRuntimes()), RuntimeName);
+
+}  // namespace
+}  // namespace vigil::integration
