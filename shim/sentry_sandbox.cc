@@ -13,34 +13,20 @@
 #include "base/log.h"
 #include "base/strings.h"
 #include "base/unique_fd.h"
-#include "runtime/linux/devices.h"
+#include "runtime/cgroup/device_rules.h"
 
 namespace vigil::shim {
 namespace {
 
-// Unix98 pseudo-terminal slaves (/dev/pts/N).
-constexpr unsigned kPtsMajor = 136;
-
-// The devices the container was given: the default ones, linux.devices,
-// and its terminals (/dev/pts/*, /dev/ptmx, /dev/tty, /dev/console).
-std::function<bool(mode_t, dev_t)> DeviceAllowList(const config::Spec& spec) {
-  static const std::vector<config::Device> kNone;
-  struct Node {
-    mode_t type;
-    dev_t device;
-  };
-  std::vector<Node> nodes;
-  for (const config::Device& d : runtime::DevicesFor(spec.linux_spec ? spec.linux_spec->devices : kNone)) {
-    const mode_t type = d.type == "b" ? S_IFBLK : S_IFCHR;
-    nodes.push_back({type, makedev(static_cast<unsigned>(d.major), static_cast<unsigned>(d.minor))});
-  }
-  for (unsigned minor : {0u, 1u, 2u}) nodes.push_back({S_IFCHR, makedev(5, minor)});
-  return [nodes = std::move(nodes)](mode_t type, dev_t device) {
-    if (type == S_IFCHR && major(device) == kPtsMajor) return true;
-    for (const Node& node : nodes) {
-      if (node.type == type && node.device == device) return true;
-    }
-    return false;
+// What the container's device cgroup grants (runtime::cgroup::DeviceRulesFor,
+// the rules supervisor_create.cc applies).
+std::function<bool(mode_t, dev_t, std::string_view)> DeviceAllowList(const config::Spec& spec) {
+  std::vector<config::DeviceRule> configured;
+  if (spec.linux_spec && spec.linux_spec->resources) configured = spec.linux_spec->resources->devices;
+  return [rules = runtime::cgroup::DeviceRulesFor(configured)](mode_t type, dev_t device,
+                                                               std::string_view access) {
+    return runtime::cgroup::DeviceAccessAllowed(rules, type == S_IFBLK ? 'b' : 'c', major(device),
+                                                minor(device), access);
   };
 }
 
@@ -103,14 +89,24 @@ InContainerNetwork(pid_t init_pid) {
   };
 }
 
+Result<bool> SharesHostNetwork(pid_t init_pid) {
+  struct stat container {};
+  if (::stat(StrCat("/proc/", init_pid, "/ns/net").c_str(), &container) != 0) {
+    return FailErrno("stat the container's network namespace");
+  }
+  struct stat host {};
+  if (::stat("/proc/self/ns/net", &host) != 0) {
+    return FailErrno("stat the supervisor's network namespace");
+  }
+  return host.st_dev == container.st_dev && host.st_ino == container.st_ino;
+}
+
 Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec& spec,
                                       const config::Policy& policy, std::uint64_t init_start,
                                       const runtime::cgroup::Cgroup& cgroup) {
   sentry::Sandbox sandbox;
   sandbox.container_id = id;
   sandbox.policy = &policy;
-  sandbox.own_network =
-      spec.linux_spec && spec.linux_spec->FindNamespace(config::NamespaceType::kNetwork) != nullptr;
   sandbox.user_namespace =
       spec.linux_spec && spec.linux_spec->FindNamespace(config::NamespaceType::kUser) != nullptr;
   sandbox.device_allowed = DeviceAllowList(spec);

@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "base/file.h"
+#include "base/log.h"
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "runtime/cgroup/device_rules.h"
 #include "runtime/cgroup/hierarchy.h"
 #include "runtime/cgroup/path.h"
-#include "runtime/linux/devices.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/process/hooks.h"
 #include "sentry/notify/unotify.h"
@@ -100,6 +100,14 @@ Result<void> Supervisor::StartSentry() {
   sandbox_.credentials_fixed =
       sentry::CredentialsFixed(sentry::FilterOptionsFor(args_.policy, Platform()));
   ASSIGN_OR_RETURN(sandbox_.in_network_namespace, InContainerNetwork(init_pid_));
+  ASSIGN_OR_RETURN(const bool host_network, SharesHostNetwork(init_pid_));
+  sandbox_.own_network = !host_network;
+  if (host_network && args_.policy.egress_default_deny) {
+    log::Warning(
+        "the container shares the host's network namespace: its loopback and abstract unix "
+        "names are the host's, so the policy's egress allow-list judges 127.0.0.0/8 and ::1 "
+        "like any other address, and abstract unix names are refused");
+  }
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
   // A thread of the supervisor's: started before ConfineSupervisor, whose
   // filter then covers it too (TSYNC).
@@ -137,8 +145,7 @@ Result<void> Supervisor::CreateCgroup() {
   ASSIGN_OR_RETURN(cgroup_, runtime::cgroup::Cgroup::Create(hierarchies, path));
   args_.record.cgroup_paths = cgroup_->Paths();
   config::Resources resources = linux_spec.resources.value_or(config::Resources{});
-  resources.devices =
-      runtime::cgroup::DeviceRulesFor(resources.devices, runtime::DevicesFor(linux_spec.devices));
+  resources.devices = runtime::cgroup::DeviceRulesFor(resources.devices);
   return cgroup_->Apply(resources);
 }
 

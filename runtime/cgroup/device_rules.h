@@ -2,24 +2,34 @@
 // plus the runtime's defaults), and their cgroup v1 spelling.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "config/oci/linux.h"
 #include "config/oci/resources.h"
 
 namespace vigil::runtime::cgroup {
 
 // The rules to hand to Cgroup::Apply in Resources::devices, built as runc
-// builds them: the config's linux.resources.devices in order, then allows
-// that always follow them -- mknod of any char or block device ("c *:* m",
-// "b *:* m"), /dev/pts/* (136:*), /dev/ptmx (5:2) -- and an "rwm" allow for
-// each node the container's /dev gets (`nodes`: runtime::DevicesFor's list,
-// linux.devices plus /dev/null, zero, full, random, urandom, tty). FIFOs
-// ("p") are not device-cgroup business and get no rule. Later rules win, so
-// a config cannot deny a node the runtime itself puts in /dev.
-std::vector<config::DeviceRule> DeviceRulesFor(const std::vector<config::DeviceRule>& configured,
-                                               const std::vector<config::Device>& nodes);
+// 1.1 builds them: the config's linux.resources.devices in order, then the
+// allows that always follow them -- mknod of any char or block device
+// ("c *:* m", "b *:* m"), the nodes every container's /dev gets (null 1:3,
+// random 1:8, full 1:7, tty 5:0, zero 1:5, urandom 1:9), /dev/pts/*
+// (136:*), /dev/ptmx (5:2) and /dev/net/tun (10:200). Later rules win, so a
+// config cannot deny those; but a node linux.devices adds gets no rule of
+// its own: it opens only as far as linux.resources.devices allows (Docker's
+// --device writes both).
+std::vector<config::DeviceRule> DeviceRulesFor(const std::vector<config::DeviceRule>& configured);
+
+// Whether `rules` grant a device of `type` ('c' or 'b') and number
+// major:minor every access in `access` (letters of "rwm"), as the device
+// cgroup judges them: for each letter the last rule that names the device
+// and the letter decides, and a letter no rule names is allowed (a new
+// cgroup starts from the root's allow-all; the usual first rule, deny-all,
+// names them all).
+bool DeviceAccessAllowed(const std::vector<config::DeviceRule>& rules, char type,
+                         std::int64_t major, std::int64_t minor, std::string_view access);
 
 // A rule as cgroup v1's devices.allow / devices.deny take it: "c 1:3 rwm",
 // "b 8:* r"; a rule for every device with all of "rwm" is just "a". A rule of

@@ -14,7 +14,7 @@
 //     warning: the container still sees only the nodes vigil put in /dev;
 //   - any other deny rule is refused, naming it, rather than silently not
 //     enforced.
-#include <algorithm>
+#include <utility>
 
 #include "base/log.h"
 #include "base/strings.h"
@@ -50,20 +50,33 @@ config::DeviceRule Allow(std::string type, std::optional<std::int64_t> major,
 
 }  // namespace
 
-std::vector<config::DeviceRule> DeviceRulesFor(const std::vector<config::DeviceRule>& configured,
-                                               const std::vector<config::Device>& nodes) {
+std::vector<config::DeviceRule> DeviceRulesFor(const std::vector<config::DeviceRule>& configured) {
   std::vector<config::DeviceRule> rules = configured;
   rules.push_back(Allow("c", std::nullopt, std::nullopt, "m"));
   rules.push_back(Allow("b", std::nullopt, std::nullopt, "m"));
+  static constexpr std::pair<std::int64_t, std::int64_t> kDefaultNodes[] = {
+      {1, 3}, {1, 8}, {1, 7}, {5, 0}, {1, 5}, {1, 9}};
+  for (const auto& [major, minor] : kDefaultNodes) rules.push_back(Allow("c", major, minor, "rwm"));
   rules.push_back(Allow("c", 136, std::nullopt, "rwm"));
   rules.push_back(Allow("c", 5, 2, "rwm"));
-  for (const config::Device& node : nodes) {
-    if (node.type == "p") continue;
-    std::string type = node.type == "b" ? "b" : "c";  // "u" is a char device
-    config::DeviceRule rule = Allow(type, node.major, node.minor, "rwm");
-    if (std::find(rules.begin(), rules.end(), rule) == rules.end()) rules.push_back(rule);
-  }
+  rules.push_back(Allow("c", 10, 200, "rwm"));
   return rules;
+}
+
+bool DeviceAccessAllowed(const std::vector<config::DeviceRule>& rules, char type,
+                         std::int64_t major, std::int64_t minor, std::string_view access) {
+  for (char letter : access) {
+    bool allowed = true;  // what a new cgroup inherits from the root's "a *:* rwm"
+    for (const config::DeviceRule& rule : rules) {
+      const bool names_device = (AnyType(rule) || rule.type[0] == type) &&
+                                (!rule.major || *rule.major == major) &&
+                                (!rule.minor || *rule.minor == minor);
+      const bool names_letter = rule.access.empty() || rule.access.find(letter) != std::string::npos;
+      if (names_device && names_letter) allowed = rule.allow;
+    }
+    if (!allowed) return false;
+  }
+  return true;
 }
 
 std::vector<std::string> V1DeviceLines(const config::DeviceRule& rule) {

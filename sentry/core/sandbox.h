@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "base/result.h"
 #include "base/unique_fd.h"
@@ -26,18 +27,19 @@ struct Sandbox {
   std::string container_id;
   // The policy the handlers enforce; never null once the sentry serves.
   const config::Policy* policy = nullptr;
-  // The container has a network namespace of its own, so its loopback
-  // (127.0.0.0/8, ::1) is not the host's.
+  // The container's network namespace is not the host's (a new one, or a
+  // pod's), so its loopback (127.0.0.0/8, ::1) is its own and always
+  // reachable; in the host's, loopback is judged as any other address
+  // (shim::SharesHostNetwork decides).
   bool own_network = false;
   // The container has a user namespace: its capabilities count for nothing
   // on the host's files.
   bool user_namespace = false;
-  // Whether a device node (S_IFCHR or S_IFBLK, and its number) is one the
-  // container was given (the sentry opens on its behalf from outside the
-  // container's device cgroup).
-  std::function<bool(mode_t type, dev_t device)> device_allowed = [](mode_t, dev_t) {
-    return false;
-  };
+  // Whether the container's device cgroup grants a device node (S_IFCHR or
+  // S_IFBLK, and its number) every access in `access` (letters of "rwm"):
+  // the sentry opens on the workload's behalf from outside that cgroup.
+  std::function<bool(mode_t type, dev_t device, std::string_view access)> device_allowed =
+      [](mode_t, dev_t, std::string_view) { return false; };
   // The workload's ids, groups and capabilities may not change: the setuid
   // family and capset are refused (CredentialsFixed in
   // sentry/table/sentry_filter.h).

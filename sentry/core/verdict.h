@@ -53,9 +53,11 @@ struct Verdict {
   // The kernel looks the path up again after the check, so the backend
   // verifies the mapped file once the exec is done, before the new program
   // runs, and kills the process if it is another (nullopt: any image is
-  // another, as when the approved file's interpreter could not be found).
+  // another, as when the approved file's interpreter could not be found),
+  // and the ELF interpreter it maps beside it (nullopt: none may be).
   bool verify_exec = false;
   std::optional<FileId> exec_image;
+  std::optional<FileId> exec_interpreter;
 
   static Verdict InstallFd(UniqueFd file, bool cloexec, Decision decision) {
     return {.kind = Kind::kInstallFd,
@@ -72,11 +74,12 @@ struct Verdict {
   }
   static Verdict Stale() { return {.kind = Kind::kStale}; }
   static Verdict Continue() { return {.kind = Kind::kContinue, .decision = Decision::kAllow}; }
-  static Verdict ContinueExec(std::optional<FileId> image) {
+  static Verdict ContinueExec(std::optional<FileId> image, std::optional<FileId> interpreter) {
     return {.kind = Kind::kContinue,
             .decision = Decision::kAllow,
             .verify_exec = true,
-            .exec_image = image};
+            .exec_image = image,
+            .exec_interpreter = interpreter};
   }
 };
 

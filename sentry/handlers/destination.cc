@@ -61,6 +61,22 @@ int IpEgressVerdict(const Sandbox& sandbox, const Destination& destination) {
                                                                                         : ENETUNREACH;
 }
 
+// An abstract unix address (a name, not a path) in the host's network
+// namespace under a policy that restricts egress: abstract names belong to
+// the network namespace, so there they are the host's services' (a
+// containerd shim's, a D-Bus bus's), which the allow-list has no way to
+// name; refused, as loopback is unless allowed.
+bool HostAbstractUnix(const Sandbox& sandbox, const Destination& destination) {
+  const auto* un = reinterpret_cast<const sockaddr_un*>(&destination.address);
+  return !sandbox.own_network && sandbox.policy->egress_default_deny &&
+         destination.family() == AF_UNIX &&
+         destination.length > offsetof(sockaddr_un, sun_path) + 1 && un->sun_path[0] == '\0';
+}
+
+int UnixVerdict(const Sandbox& sandbox, const Destination& destination) {
+  return sandbox.policy->unix_sockets && !HostAbstractUnix(sandbox, destination) ? 0 : EACCES;
+}
+
 int IpBindVerdict(const Sandbox& sandbox, const Destination& destination) {
   if (ShortIp(destination)) return EINVAL;
   if (sandbox.own_network && IsLoopback(destination)) return 0;
@@ -124,7 +140,7 @@ int EgressVerdict(const Sandbox& sandbox, const Destination& destination, Egress
     case AF_INET6:
       return IpEgressVerdict(sandbox, destination);
     case AF_UNIX:
-      return sandbox.policy->unix_sockets ? 0 : EACCES;
+      return UnixVerdict(sandbox, destination);
     case AF_UNSPEC: {
       // connect: dissolves a datagram socket's association. A send: an IPv4
       // UDP socket sends to the address that follows the family (and
@@ -153,7 +169,7 @@ int BindVerdict(const Sandbox& sandbox, const Destination& destination) {
       return as_ipv4 ? IpBindVerdict(sandbox, *as_ipv4) : 0;
     }
     case AF_UNIX:
-      return sandbox.policy->unix_sockets ? 0 : EACCES;
+      return UnixVerdict(sandbox, destination);
     default:
       // Only NETLINK_ROUTE sockets are of another family (the filter
       // refuses the rest at socket()), and a netlink bind names the

@@ -37,7 +37,9 @@ std::string DescribeDestination(const Destination& destination);
 // ENETUNREACH for an IP destination outside the egress allow-list (as if no
 // route led there), EACCES for a unix socket when they are not allowed,
 // EINVAL for an IP address too short for its family (as the kernel would
-// answer). Loopback is the container's own when it has a network namespace.
+// answer). Loopback is the container's own when its network namespace is
+// not the host's; in the host's, loopback is judged as any address, and an
+// abstract unix name is refused (EACCES) under "egress": "deny".
 // `use`: an AF_UNSPEC address dissolves a connect's association, but a UDP
 // send goes to the IPv4 address that follows it, which is judged.
 enum class Egress { kConnect, kSend };
@@ -47,7 +49,8 @@ int EgressVerdict(const Sandbox& sandbox, const Destination& destination,
 // The local address `destination` would bind, under the sandbox's policy:
 // 0 if allowed, EACCES for an IP address the policy does not allow
 // (config::BindAllowed; the container's own loopback always is) or a unix
-// socket when they are not allowed, EINVAL for an IP address too short for
+// socket when they are not allowed (or an abstract one in the host's
+// namespace, as for EgressVerdict), EINVAL for an IP address too short for
 // its family (as the kernel answers). AF_UNSPEC is judged as the IPv4
 // address it binds on an AF_INET socket; other families (netlink) bind
 // nothing the policy governs.

@@ -5,8 +5,11 @@
 #include <sys/syscall.h>
 
 #include <cerrno>
+#include <optional>
+#include <string>
 #include <variant>
 
+#include "base/strings.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/caller.h"
 #include "sentry/handlers/exec_image.h"
@@ -18,6 +21,32 @@ namespace vigil::sentry {
 bool ExecRestricted(const config::Policy& policy) {
   return !policy.exec_allow.empty() || !policy.exec_from_writable || config::RestrictsFiles(policy);
 }
+
+namespace {
+
+// The policy's refusal of executing `file` (its path in the container
+// audited as `audit_as`): hidden or denied by the file rules, not on the
+// allow-list, or on a writable mount under fromWritable: false.
+std::optional<Verdict> RefuseExecutable(HandlerContext& context, int file,
+                                        const std::string& root_path, std::string_view audit_as) {
+  std::variant<std::string, Verdict> decided =
+      DecideOnFile(context, file, root_path, /*write=*/false, audit_as);
+  if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
+  const std::string& where = std::get<std::string>(decided);
+  const config::Policy& policy = *context.sandbox.policy;
+  // An allow-list names paths: a file without one (a memfd) is not on it.
+  if (!policy.exec_allow.empty() && (where.empty() || !config::ExecAllowed(policy, where))) {
+    return Verdict::Fail(EACCES, Decision::kDeny);
+  }
+  if (!policy.exec_from_writable) {
+    struct statvfs fs {};
+    if (::fstatvfs(file, &fs) != 0) return Verdict::Fail(errno, Decision::kAllow);
+    if ((fs.f_flag & ST_RDONLY) == 0) return Verdict::Fail(EACCES, Decision::kDeny);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 Verdict CheckExec(HandlerContext& context) {
   const auto& a = context.event.args;
@@ -51,23 +80,22 @@ Verdict CheckExec(HandlerContext& context) {
     if (!resolved) return Failed(resolved.error(), Decision::kAllow);
     file = std::move(*resolved);
   }
-  std::variant<std::string, Verdict> decided =
-      DecideOnFile(context, file.Get(), caller.root_path, /*write=*/false);
-  if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
-  const std::string& where = std::get<std::string>(decided);
-  const config::Policy& policy = *context.sandbox.policy;
-  // An allow-list names paths: a file without one (a memfd) is not on it.
-  if (!policy.exec_allow.empty() && (where.empty() || !config::ExecAllowed(policy, where))) {
-    return Verdict::Fail(EACCES, Decision::kDeny);
+  if (std::optional<Verdict> refused = RefuseExecutable(context, file.Get(), caller.root_path,
+                                                       "resolved")) {
+    return std::move(*refused);
   }
-  if (!policy.exec_from_writable) {
-    struct statvfs fs {};
-    if (::fstatvfs(file.Get(), &fs) != 0) return Verdict::Fail(errno, Decision::kAllow);
-    if ((fs.f_flag & ST_RDONLY) == 0) return Verdict::Fail(EACCES, Decision::kDeny);
+  // Every file the kernel opens to run the program meets the same check:
+  // a "#!" line or PT_INTERP could otherwise run what the policy refuses.
+  Result<ExecPlan> plan = PlanExec(caller.root.Get(), file.Get());
+  if (!plan) return Failed(plan.error(), Decision::kAllow);
+  for (std::size_t i = 0; i < plan->interpreters.size(); ++i) {
+    const std::string audit_as = i == 0 ? "interpreter" : StrCat("interpreter", i + 1);
+    if (std::optional<Verdict> refused = RefuseExecutable(
+            context, plan->interpreters[i].file.Get(), caller.root_path, audit_as)) {
+      return std::move(*refused);
+    }
   }
-  Result<std::optional<FileId>> image = ExecImage(caller.root.Get(), file.Get());
-  if (!image) return Failed(image.error(), Decision::kAllow);
-  return Verdict::ContinueExec(*image);
+  return Verdict::ContinueExec(plan->image, plan->elf_interpreter);
 }
 
 }  // namespace vigil::sentry

@@ -1,11 +1,13 @@
 #include "sentry/handlers/exec_image.h"
 
+#include <elf.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
+#include <cstring>
 
 #include "base/strings.h"
 #include "sentry/handlers/resolve.h"
@@ -18,19 +20,67 @@ namespace {
 // limit is 5 binfmt handlers in all).
 constexpr std::size_t kHeadSize = 256;
 constexpr int kMaxInterpreters = 4;
+// load_elf_phdrs refuses a program header table larger than a page.
+constexpr std::size_t kMaxProgramHeaders = 4096;
 
 bool Blank(char c) { return c == ' ' || c == '\t'; }
 
-// The first bytes of the regular file behind the O_PATH `file`; empty when
-// it cannot be read (an execute-only binary: then it is no script either
-// for an interpreter, which could not read it).
-std::string Head(int file) {
-  UniqueFd readable(::open(StrCat("/proc/self/fd/", file).c_str(),
-                           O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
-  if (!readable) return {};
-  std::array<char, kHeadSize> head{};
-  const ssize_t n = ::pread(readable.Get(), head.data(), head.size(), 0);
-  return n > 0 ? std::string(head.data(), static_cast<std::size_t>(n)) : std::string();
+// The regular file behind the O_PATH `file`, opened for reading as the
+// caller; none when it cannot be (an execute-only binary: then it is no
+// script either for an interpreter, which could not read it, and its ELF
+// interpreter is unknown, so none is approved and one it maps is killed).
+UniqueFd Readable(int file) {
+  return UniqueFd(::open(StrCat("/proc/self/fd/", file).c_str(),
+                         O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+}
+
+std::string ReadBytes(int fd, std::uint64_t offset, std::size_t size) {
+  std::string bytes(size, '\0');
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::pread(fd, bytes.data() + got, size - got, static_cast<off_t>(offset + got));
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  bytes.resize(got);
+  return bytes;
+}
+
+template <typename T>
+std::optional<T> As(std::string_view bytes, std::size_t at = 0) {
+  if (bytes.size() < at + sizeof(T)) return std::nullopt;
+  T value;
+  std::memcpy(&value, bytes.data() + at, sizeof value);
+  return value;
+}
+
+// PT_INTERP of an ELF of class Ehdr/Phdr (32 or 64 bits).
+template <typename Ehdr, typename Phdr>
+std::optional<std::string> InterpreterOf(const std::string& head, const ReadAt& read) {
+  std::optional<Ehdr> header = As<Ehdr>(head);
+  if (!header || (header->e_type != ET_EXEC && header->e_type != ET_DYN) ||
+      header->e_phentsize != sizeof(Phdr)) {
+    return std::nullopt;
+  }
+  const std::size_t table = std::size_t{header->e_phnum} * sizeof(Phdr);
+  if (table == 0 || table > kMaxProgramHeaders) return std::nullopt;
+  const std::string headers = read(header->e_phoff, table);
+  for (std::size_t i = 0; i < header->e_phnum; ++i) {
+    std::optional<Phdr> ph = As<Phdr>(headers, i * sizeof(Phdr));
+    if (!ph) return std::nullopt;  // a short table: the kernel's read fails too
+    if (ph->p_type != PT_INTERP) continue;
+    if (ph->p_filesz < 2 || ph->p_filesz > PATH_MAX) return std::nullopt;
+    const std::string name = read(ph->p_offset, ph->p_filesz);
+    if (name.size() != ph->p_filesz || name.back() != '\0') return std::nullopt;
+    return std::string(name.c_str());  // up to the first NUL, as the kernel opens it
+  }
+  return std::nullopt;
+}
+
+std::optional<FileId> IdOf(int file) {
+  struct stat st {};
+  if (::fstat(file, &st) != 0) return std::nullopt;
+  return FileId{.dev = st.st_dev, .ino = st.st_ino};
 }
 
 }  // namespace
@@ -52,22 +102,56 @@ std::optional<std::string> ScriptInterpreter(std::string_view head) {
   return std::string(line.substr(start, stop - start));
 }
 
-Result<std::optional<FileId>> ExecImage(int root, int file) {
-  UniqueFd interpreter;
+std::optional<std::string> ElfInterpreter(const ReadAt& read) {
+  const std::string head = read(0, sizeof(Elf64_Ehdr));
+  if (head.size() < EI_NIDENT || std::memcmp(head.data(), ELFMAG, SELFMAG) != 0 ||
+      head[EI_DATA] != ELFDATA2LSB) {
+    return std::nullopt;
+  }
+  if (head[EI_CLASS] == ELFCLASS64) return InterpreterOf<Elf64_Ehdr, Elf64_Phdr>(head, read);
+  if (head[EI_CLASS] == ELFCLASS32) return InterpreterOf<Elf32_Ehdr, Elf32_Phdr>(head, read);
+  return std::nullopt;
+}
+
+Result<ExecPlan> PlanExec(int root, int file) {
+  ExecPlan plan;
   int current = file;
+  UniqueFd readable;
   for (int depth = 0;; ++depth) {
     struct stat st {};
     if (::fstat(current, &st) != 0) return FailErrno("fstat of the file to execute");
-    const FileId id{.dev = st.st_dev, .ino = st.st_ino};
-    if (!S_ISREG(st.st_mode)) return std::optional(id);  // the exec fails: nothing maps
-    std::optional<std::string> name = ScriptInterpreter(Head(current));
-    if (!name) return std::optional(id);
-    if (depth == kMaxInterpreters || !name->starts_with('/')) return std::optional<FileId>();
+    if (!S_ISREG(st.st_mode)) {  // the exec fails: nothing maps
+      plan.image = FileId{.dev = st.st_dev, .ino = st.st_ino};
+      return plan;
+    }
+    readable = Readable(current);
+    std::optional<std::string> name =
+        readable ? ScriptInterpreter(ReadBytes(readable.Get(), 0, kHeadSize)) : std::nullopt;
+    if (!name) {
+      plan.image = FileId{.dev = st.st_dev, .ino = st.st_ino};
+      break;
+    }
+    if (depth == kMaxInterpreters || !name->starts_with('/')) return plan;
     Result<UniqueFd> next = ResolveInRoot(root, *name, O_PATH);
-    if (!next) return std::optional<FileId>();
-    interpreter = std::move(*next);
-    current = interpreter.Get();
+    if (!next) return plan;
+    plan.interpreters.push_back({std::move(*next), std::move(*name)});
+    current = plan.interpreters.back().file.Get();
   }
+  if (!readable) return plan;
+  std::optional<std::string> elf = ElfInterpreter([&](std::uint64_t offset, std::size_t size) {
+    return ReadBytes(readable.Get(), offset, size);
+  });
+  if (!elf) return plan;
+  // A relative name is looked up from the working directory (see image).
+  Result<UniqueFd> interpreter = FailErrno(ENOENT, "a relative ELF interpreter");
+  if (elf->starts_with('/')) interpreter = ResolveInRoot(root, *elf, O_PATH);
+  if (interpreter) plan.elf_interpreter = IdOf(interpreter->Get());
+  if (!plan.elf_interpreter) {
+    plan.image.reset();  // the exec fails, or maps what no check saw
+    return plan;
+  }
+  plan.interpreters.push_back({std::move(*interpreter), std::move(*elf)});
+  return plan;
 }
 
 }  // namespace vigil::sentry

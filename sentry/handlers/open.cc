@@ -91,6 +91,16 @@ Result<OpenRequest> RequestOf(HandlerContext& context) {
 
 bool Writes(int flags) { return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC) != 0; }
 
+// The device cgroup's letters for an open with `flags`, as the kernel asks
+// them: O_WRONLY is "w", O_RDWR "rw", anything else "r".
+std::string_view DeviceAccess(int flags) {
+  switch (flags & O_ACCMODE) {
+    case O_WRONLY: return "w";
+    case O_RDWR: return "rw";
+    default: return "r";
+  }
+}
+
 // Opens the file the sentry holds as `file` anew (ReopenOwnDescriptor) as the
 // workload asked, with its credentials (`acting`, taken here if the caller
 // does not hold them already). A FIFO is opened without blocking the loop:
@@ -200,10 +210,12 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
   if ((request.flags & O_CREAT) && S_ISDIR(st.st_mode)) {
     return Verdict::Fail(EISDIR, Decision::kAllow);
   }
-  // The sentry is not in the container's device cgroup: it opens only the
-  // devices the container was given.
-  if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) &&
-      !context.sandbox.device_allowed(st.st_mode & S_IFMT, st.st_rdev)) {
+  // The sentry is not in the container's device cgroup: it opens a device
+  // only for the accesses that cgroup grants (O_PATH opens no device, and
+  // the kernel does not ask).
+  if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) && (request.flags & O_PATH) == 0 &&
+      !context.sandbox.device_allowed(st.st_mode & S_IFMT, st.st_rdev,
+                                      DeviceAccess(request.flags))) {
     return Verdict::Fail(EPERM, Decision::kDeny);
   }
   if (S_ISREG(st.st_mode) && ProcViewOf(*resolved) != ProcView::kNone) {

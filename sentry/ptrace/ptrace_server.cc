@@ -129,7 +129,7 @@ void PtraceServer::Serve(pid_t tid, std::uint64_t hold, const SyscallEvent& even
     return;
   }
   if (verdict.verify_exec) {
-    execs_.Approve(tid, {.event = event, .args = decided.args, .image = verdict.exec_image});
+    execs_.Approve(tid, {.event = event, .args = decided.args, .image = verdict.exec_image, .interpreter = verdict.exec_interpreter});
   }
   Release(tid, verdict);
   mediator_.Record(event, decided);

@@ -5,7 +5,10 @@
 // names the image the exec must map (sentry/handlers/exec_image.h), and
 // when the exec is done, at PTRACE_EVENT_EXEC and before the new program's
 // first instruction, the backend asks Verify: the process's /proc/PID/exe
-// must be that file, or it is killed.
+// must be that file, and every file it has mapped must be that file or its
+// approved ELF interpreter (nothing else is mapped at that point), or it is
+// killed. A binfmt_misc handler, which the check does not foresee, makes
+// the exe another file, and is killed the same way.
 #pragma once
 
 #include <sys/types.h>
@@ -27,6 +30,8 @@ class ExecApprovals {
     SyscallEvent event;           // the execve/execveat as caught
     AuditArgs args;               // its decoded arguments, as audited
     std::optional<FileId> image;  // nullopt: no image is the approved one
+    // The ELF interpreter the image may map beside it; nullopt: none.
+    std::optional<FileId> interpreter;
   };
   // Called for each exec killed because it mapped another file: the
   // approval, the process (its id after the exec) and what it mapped.
@@ -43,7 +48,7 @@ class ExecApprovals {
 
   // At PTRACE_EVENT_EXEC of `pid` (stopped there; `execed` is the thread
   // that exec'd, which has taken the leader's id `pid` if it was another):
-  // true when it mapped the approved image; otherwise it is killed with
+  // true when it mapped the approved files; otherwise it is killed with
   // SIGKILL before it runs, reported to OnKilled, and false.
   bool Verify(pid_t pid, pid_t execed);
 

@@ -32,23 +32,50 @@ TEST(V1DeviceLinesTest, Spelling) {
               ElementsAre("c *:* r", "b *:* r"));
 }
 
-TEST(DeviceRulesForTest, ConfigThenDefaultsThenNodes) {
+TEST(DeviceRulesForTest, ConfigThenRuncsDefaults) {
   std::vector<config::DeviceRule> configured = {Rule(false, "", std::nullopt, std::nullopt, "rwm"),
-                                                Rule(true, "c", 10, 200, "rwm")};
-  std::vector<config::Device> nodes = {
-      {.type = "c", .path = "/dev/null", .major = 1, .minor = 3},
-      {.type = "b", .path = "/dev/sda", .major = 8, .minor = 0},
-      {.type = "u", .path = "/dev/u", .major = 4, .minor = 1},
-      {.type = "p", .path = "/dev/fifo"},
-      {.type = "c", .path = "/dev/tun", .major = 10, .minor = 200},  // already allowed
-  };
+                                                Rule(true, "c", 1, 11, "r")};
   std::vector<std::string> lines;
-  for (const auto& rule : DeviceRulesFor(configured, nodes)) {
+  for (const auto& rule : DeviceRulesFor(configured)) {
     lines.push_back((rule.allow ? "allow " : "deny ") + V1DeviceLines(rule).front());
   }
-  EXPECT_THAT(lines, ElementsAre("deny a", "allow c 10:200 rwm", "allow c *:* m", "allow b *:* m",
-                                 "allow c 136:* rwm", "allow c 5:2 rwm", "allow c 1:3 rwm",
-                                 "allow b 8:0 rwm", "allow c 4:1 rwm"));
+  EXPECT_THAT(lines, ElementsAre("deny a", "allow c 1:11 r", "allow c *:* m", "allow b *:* m",
+                                 "allow c 1:3 rwm", "allow c 1:8 rwm", "allow c 1:7 rwm",
+                                 "allow c 5:0 rwm", "allow c 1:5 rwm", "allow c 1:9 rwm",
+                                 "allow c 136:* rwm", "allow c 5:2 rwm", "allow c 10:200 rwm"));
+}
+
+// A node linux.devices adds (here /dev/kmsg, c 1:11) opens only as far as
+// the configured rules allow: the defaults that follow do not name it.
+TEST(DeviceAccessAllowedTest, ANodeGetsOnlyWhatItsRulesGrant) {
+  const std::vector<config::DeviceRule> rules = DeviceRulesFor(
+      {Rule(false, "", std::nullopt, std::nullopt, "rwm"), Rule(true, "c", 1, 11, "r")});
+  EXPECT_TRUE(DeviceAccessAllowed(rules, 'c', 1, 11, "r"));
+  EXPECT_FALSE(DeviceAccessAllowed(rules, 'c', 1, 11, "w"));
+  EXPECT_FALSE(DeviceAccessAllowed(rules, 'c', 1, 11, "rw"));
+  EXPECT_TRUE(DeviceAccessAllowed(rules, 'c', 1, 11, "m"));  // mknod of anything
+  EXPECT_TRUE(DeviceAccessAllowed(rules, 'c', 1, 3, "rw"));
+  EXPECT_TRUE(DeviceAccessAllowed(rules, 'c', 136, 7, "rw"));
+  EXPECT_FALSE(DeviceAccessAllowed(rules, 'b', 8, 0, "r"));
+  EXPECT_FALSE(DeviceAccessAllowed(rules, 'c', 1, 1, "r"));  // /dev/mem
+}
+
+TEST(DeviceAccessAllowedTest, LaterRulesWinPerLetter) {
+  const std::vector<config::DeviceRule> rules = {
+      Rule(false, "a", std::nullopt, std::nullopt, "rwm"), Rule(true, "c", 1, std::nullopt, "rw"),
+      Rule(false, "c", 1, 11, "w"), Rule(true, "b", 8, 0, "")};  // empty access: rwm
+  EXPECT_TRUE(DeviceAccessAllowed(rules, 'c', 1, 11, "r"));
+  EXPECT_FALSE(DeviceAccessAllowed(rules, 'c', 1, 11, "w"));
+  EXPECT_TRUE(DeviceAccessAllowed(rules, 'c', 1, 5, "rw"));
+  EXPECT_FALSE(DeviceAccessAllowed(rules, 'c', 1, 5, "m"));
+  EXPECT_TRUE(DeviceAccessAllowed(rules, 'b', 8, 0, "rwm"));
+  EXPECT_FALSE(DeviceAccessAllowed(rules, 'c', 8, 0, "r"));  // type matters
+}
+
+// Without a deny, a new cgroup keeps the allow-all it inherits.
+TEST(DeviceAccessAllowedTest, NoDenyAllowsAll) {
+  EXPECT_TRUE(DeviceAccessAllowed({Rule(false, "c", 1, 11, "w")}, 'b', 8, 0, "rwm"));
+  EXPECT_FALSE(DeviceAccessAllowed({Rule(false, "c", 1, 11, "w")}, 'c', 1, 11, "w"));
 }
 
 class DevicesTest : public ::testing::Test {
@@ -90,8 +117,7 @@ TEST_F(DevicesTest, V1ErrorNamesTheRule) {
 
 TEST_F(DevicesTest, V2AcceptsTheDefaultDenyAllPlusAllows) {
   hierarchies_ = {tree_.V2("unified", {"memory", "pids"})};
-  ASSERT_TRUE(Apply(DeviceRulesFor({Rule(false, "", std::nullopt, std::nullopt, "rwm")},
-                                   {{.type = "c", .path = "/dev/null", .major = 1, .minor = 3}})));
+  ASSERT_TRUE(Apply(DeviceRulesFor({Rule(false, "", std::nullopt, std::nullopt, "rwm")})));
   ASSERT_TRUE(Apply({Rule(true, "a", std::nullopt, std::nullopt, "rwm")}));  // privileged
   EXPECT_THAT(fs_.writes, IsEmpty());
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "base/strings.h"
@@ -52,13 +53,18 @@ class HostListener {
 
 class SentryNetworkTest : public SentryTest {
  protected:
-  void ExpectHostLoopbackRefused(const std::string& policy_annotation);
+  // `network`: the config's network namespace entry ("" for none: the
+  // host's).
+  void ExpectHostLoopbackRefused(const std::string& policy_annotation,
+                                 const std::string& network = "");
 };
 
-void SentryNetworkTest::ExpectHostLoopbackRefused(const std::string& policy_annotation) {
+void SentryNetworkTest::ExpectHostLoopbackRefused(const std::string& policy_annotation,
+                                                  const std::string& network) {
   HostListener host;
   BundleConfig config;
   config.namespaces = {"pid", "ipc", "uts", "mount"};  // the host's network
+  if (!network.empty()) config.namespaces.push_back(network);
   config.annotations_json = policy_annotation;
   config.args = {"sh", "-c", StrCat("echo hi | nc -w 2 127.0.0.1 ", host.port(), "; echo status=$?")};
   auto [run, records] = RunAudited(config);
@@ -78,6 +84,34 @@ TEST_P(SentryNetworkTest, AgentPolicyDeniesEgressToTheHostsLoopbackAndAuditsIt) 
 // connect is decided on the copied address.
 TEST_P(SentryNetworkTest, EgressPolicyDeniesTheHostsLoopbackAndAuditsIt) {
   ExpectHostLoopbackRefused(R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\"}}"})");
+}
+
+// Joined by path, the host's namespace is still the host's (docker run
+// --network host, a hostNetwork pod): its loopback is judged as any
+// address, never taken for the container's own.
+TEST_P(SentryNetworkTest, AHostNamespaceJoinedByPathKeepsLoopbackRefused) {
+  ExpectHostLoopbackRefused(R"({"dev.vigil.policy": "agent"})",
+                            StrCat("network=/proc/", ::getpid(), "/ns/net"));
+}
+
+// A pod's namespace (one the pause container holds; here one `ip netns`
+// made) joined by path is the pod's own: its loopback stays reachable.
+TEST_P(SentryNetworkTest, APodNamespaceJoinedByPathKeepsItsOwnLoopback) {
+  const std::string name = StrCat("vigil-pod-", ::getpid());
+  ASSERT_EQ(std::system(StrCat("ip netns add ", name, " && ip -n ", name, " link set lo up").c_str()), 0);
+  BundleConfig config;
+  config.namespaces = {"pid", "ipc", "uts", "mount", StrCat("network=/run/netns/", name)};
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  config.readonly_root = false;
+  Outcome run = RunScript(config,
+                          "mkdir /tmp/www && echo hello > /tmp/www/index.html || exit 1; "
+                          "httpd -f -p 127.0.0.1:9000 -h /tmp/www & "
+                          "for i in 1 2 3 4 5 6 7 8 9 10; do "
+                          "wget -q -O - http://127.0.0.1:9000/index.html 2>/dev/null && break; "
+                          "sleep 0.3; done; kill $!");
+  (void)std::system(StrCat("ip netns del ", name).c_str());
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "hello\n");
 }
 
 // --policy is the operator's: a bundle's annotation may repeat it, not

@@ -174,6 +174,7 @@ TEST_F(BindHandler, UnixSocketsFollowThePolicy) {
 
 TEST_F(BindHandler, AbstractAddressesAndAutobindAreBoundAsGiven) {
   policy_.unix_sockets = true;
+  sandbox_.own_network = true;  // abstract names are then the container's own
   UniqueFd socket = Socket(AF_UNIX, SOCK_STREAM);
   const std::string name = StrCat("vigil-bind-", ::getpid());
   sockaddr_un abstract{.sun_family = AF_UNIX};

@@ -3,6 +3,7 @@
 // here by the test as the tracer of its own children.
 #include "sentry/notify/exec_watch.h"
 
+#include <elf.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,6 +41,70 @@ TEST(ScriptInterpreterTest, ReadsTheNameAsTheKernelDoes) {
   EXPECT_EQ(ScriptInterpreter("# !/bin/sh\n"), std::nullopt);
 }
 
+// A minimal 64-bit ELF executable naming `interpreter` in a PT_INTERP
+// program header (none when nullopt), as a linker lays it out.
+std::string ElfNaming(std::optional<std::string> interpreter) {
+  Elf64_Ehdr header{};
+  std::memcpy(header.e_ident, ELFMAG, SELFMAG);
+  header.e_ident[EI_CLASS] = ELFCLASS64;
+  header.e_ident[EI_DATA] = ELFDATA2LSB;
+  header.e_ident[EI_VERSION] = EV_CURRENT;
+  header.e_type = ET_DYN;
+  header.e_machine = EM_X86_64;
+  header.e_phoff = sizeof header;
+  header.e_phentsize = sizeof(Elf64_Phdr);
+  header.e_phnum = 2;
+  Elf64_Phdr load{.p_type = PT_LOAD};
+  Elf64_Phdr interp{.p_type = interpreter ? static_cast<Elf64_Word>(PT_INTERP)
+                                          : static_cast<Elf64_Word>(PT_NOTE)};
+  interp.p_offset = sizeof header + 2 * sizeof(Elf64_Phdr);
+  const std::string name = interpreter.value_or("") + '\0';
+  interp.p_filesz = name.size();
+  std::string bytes(reinterpret_cast<const char*>(&header), sizeof header);
+  bytes.append(reinterpret_cast<const char*>(&load), sizeof load);
+  bytes.append(reinterpret_cast<const char*>(&interp), sizeof interp);
+  return bytes + name;
+}
+
+std::optional<std::string> ElfInterpreterOf(const std::string& bytes) {
+  return ElfInterpreter([&](std::uint64_t offset, std::size_t size) {
+    return offset >= bytes.size() ? std::string() : bytes.substr(offset, size);
+  });
+}
+
+TEST(ElfInterpreterTest, ReadsPtInterpAsTheKernelDoes) {
+  EXPECT_EQ(ElfInterpreterOf(ElfNaming("/lib64/ld-linux-x86-64.so.2")),
+            "/lib64/ld-linux-x86-64.so.2");
+  EXPECT_EQ(ElfInterpreterOf(ElfNaming(std::nullopt)), std::nullopt) << "a static program";
+  EXPECT_EQ(ElfInterpreterOf("#!/bin/sh\n"), std::nullopt);
+  EXPECT_EQ(ElfInterpreterOf(""), std::nullopt);
+  // Cut short, or not NUL-terminated: the kernel refuses the exec.
+  const std::string whole = ElfNaming("/lib/ld.so");
+  EXPECT_EQ(ElfInterpreterOf(whole.substr(0, whole.size() - 1)), std::nullopt);
+  std::string unterminated = whole;
+  unterminated.back() = 'x';
+  EXPECT_EQ(ElfInterpreterOf(unterminated), std::nullopt);
+  EXPECT_EQ(ElfInterpreterOf(whole.substr(0, 100)), std::nullopt) << "a short program header table";
+}
+
+// The host's own programs: a dynamic one names the loader, a static one none.
+TEST(ElfInterpreterTest, TheHostsPrograms) {
+  auto of = [](const char* path) {
+    UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
+    EXPECT_TRUE(fd) << path;
+    return ElfInterpreter([&](std::uint64_t offset, std::size_t size) {
+      std::string bytes(size, '\0');
+      const ssize_t n = ::pread(fd.Get(), bytes.data(), size, static_cast<off_t>(offset));
+      bytes.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+      return bytes;
+    });
+  };
+  EXPECT_EQ(of("/bin/true"), "/lib64/ld-linux-x86-64.so.2");
+  if (::access("/bin/busybox", X_OK) == 0) {
+    EXPECT_EQ(of("/bin/busybox"), std::nullopt);
+  }
+}
+
 FileId IdOf(const fs::path& path) {
   struct stat st {};
   EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
@@ -51,6 +117,12 @@ class ExecImageTest : public ::testing::Test {
     root_path_ = fs::temp_directory_path() / ("vigil-exec-image-" + std::to_string(::getpid()));
     fs::create_directories(root_path_ / "bin");
     Write("bin/tool", std::string("\x7f" "ELF\x02\x01\x01", 7));
+    fs::create_directories(root_path_ / "lib");
+    Write("lib/ld.so", ElfNaming(std::nullopt));
+    Write("bin/dynamic", ElfNaming("/lib/ld.so"));
+    Write("bin/dynamic-script", "#!/bin/dynamic\n");
+    Write("bin/lost-loader", ElfNaming("/lib/nope.so"));
+    Write("bin/relative-loader", ElfNaming("ld.so"));
     Write("bin/script", "#!/bin/tool -x\nbody\n");
     Write("bin/chain", "#!/bin/script\n");
     Write("bin/missing", "#!/bin/nope\n");
@@ -69,9 +141,14 @@ class ExecImageTest : public ::testing::Test {
   std::optional<FileId> ImageOf(const std::string& name) {
     UniqueFd file(::open((root_path_ / name).c_str(), O_PATH | O_CLOEXEC | O_NOFOLLOW));
     EXPECT_TRUE(file) << name;
-    Result<std::optional<FileId>> image = ExecImage(root_.Get(), file.Get());
-    EXPECT_TRUE(image) << name;
-    return image ? *image : std::nullopt;
+    Result<ExecPlan> plan = PlanExec(root_.Get(), file.Get());
+    EXPECT_TRUE(plan) << name;
+    return plan ? plan->image : std::nullopt;
+  }
+  Result<ExecPlan> PlanOf(const std::string& name) {
+    UniqueFd file(::open((root_path_ / name).c_str(), O_PATH | O_CLOEXEC | O_NOFOLLOW));
+    EXPECT_TRUE(file) << name;
+    return PlanExec(root_.Get(), file.Get());
   }
 
   fs::path root_path_;
@@ -92,6 +169,25 @@ TEST_F(ExecImageTest, NoImageIsApprovedWhenTheChainCannotBeFollowed) {
   EXPECT_EQ(ImageOf("bin/missing"), std::nullopt);
   EXPECT_EQ(ImageOf("bin/relative"), std::nullopt);
   EXPECT_EQ(ImageOf("bin/loop"), std::nullopt) << "past the kernel's depth";
+}
+
+TEST_F(ExecImageTest, EveryInterpreterIsInThePlan) {
+  Result<ExecPlan> plan = PlanOf("bin/dynamic-script");
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->image, IdOf(root_path_ / "bin/dynamic"));
+  EXPECT_EQ(plan->elf_interpreter, IdOf(root_path_ / "lib/ld.so"));
+  ASSERT_EQ(plan->interpreters.size(), 2u);
+  EXPECT_EQ(plan->interpreters[0].name, "/bin/dynamic");
+  EXPECT_EQ(plan->interpreters[1].name, "/lib/ld.so");
+  plan = PlanOf("bin/tool");
+  ASSERT_TRUE(plan);
+  EXPECT_TRUE(plan->interpreters.empty());
+  EXPECT_EQ(plan->elf_interpreter, std::nullopt);
+}
+
+TEST_F(ExecImageTest, NoImageIsApprovedWhenTheElfInterpreterCannotBeFound) {
+  EXPECT_EQ(ImageOf("bin/lost-loader"), std::nullopt);
+  EXPECT_EQ(ImageOf("bin/relative-loader"), std::nullopt);
 }
 
 TEST_F(ExecImageTest, InterpretersResolveInsideTheRoot) {
@@ -170,8 +266,18 @@ struct Killed {
   std::string mapped;
 };
 
+// What the exec check approves for `path` in the host's root: its image
+// and its ELF interpreter.
 ExecWatch::Approved ApprovedImage(const char* path) {
-  return {.event = {.number = SYS_execve}, .args = {{"path", path}}, .image = IdOf(path)};
+  UniqueFd root(::open("/", O_PATH | O_CLOEXEC));
+  UniqueFd file(::open(path, O_PATH | O_CLOEXEC));
+  Result<ExecPlan> plan = PlanExec(root.Get(), file.Get());
+  EXPECT_TRUE(plan) << path;
+  EXPECT_EQ(plan->image, IdOf(path));
+  return {.event = {.number = SYS_execve},
+          .args = {{"path", path}},
+          .image = plan->image,
+          .interpreter = plan->elf_interpreter};
 }
 
 TEST(ExecWatchTest, TheApprovedImageRunsUntraced) {
@@ -208,6 +314,24 @@ TEST(ExecWatchTest, AnotherImageIsKilledBeforeItRuns) {
   EXPECT_EQ(killed[0].pid, child.pid());
   EXPECT_EQ(killed[0].mapped, fs::canonical("/bin/false").string());
   EXPECT_EQ(audited, std::vector<std::string>{"/bin/true"});
+}
+
+// The approved program, but with an ELF interpreter no check approved (a
+// PT_INTERP swapped after the check): killed before the loader runs.
+TEST(ExecWatchTest, AnUnapprovedInterpreterIsKilledBeforeItRuns) {
+  std::vector<Killed> killed;
+  ExecWatch watch([&](const ExecWatch::Approved&, pid_t pid, const std::string& mapped) {
+    killed.push_back({pid, mapped});
+  });
+  ExecingChild child("/bin/true", /*from_thread=*/false);
+  ExecWatch::Approved approved = ApprovedImage("/bin/true");
+  ASSERT_TRUE(approved.interpreter) << "/bin/true is a dynamic program here";
+  approved.interpreter.reset();
+  ASSERT_TRUE(watch.Expect(child.execing_tid(), approved));
+  child.Go();
+  EXPECT_EQ(child.RunUnder(watch).si_code, CLD_KILLED);
+  ASSERT_EQ(killed.size(), 1u);
+  EXPECT_EQ(killed[0].mapped, fs::canonical("/lib64/ld-linux-x86-64.so.2").string());
 }
 
 TEST(ExecWatchTest, NoApprovedImageMeansAnyExecIsKilled) {

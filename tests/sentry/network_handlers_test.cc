@@ -145,12 +145,37 @@ TEST_F(NetworkHandlers, OwnLoopbackIsAllowedOnlyWithAnOwnNetworkNamespace) {
 }
 
 TEST_F(NetworkHandlers, UnixSocketsFollowThePolicy) {
+  sandbox_.own_network = true;
   Destination destination;
   destination.address.ss_family = AF_UNIX;
   destination.length = sizeof(sa_family_t) + 2;
   EXPECT_EQ(EgressVerdict(sandbox_, destination), EACCES);
   policy_.unix_sockets = true;
   EXPECT_EQ(EgressVerdict(sandbox_, destination), 0);
+}
+
+// In the host's network namespace an abstract name is the host's: refused
+// under "egress": "deny" even where unix sockets are allowed; a path (a
+// file in the container) is not.
+TEST_F(NetworkHandlers, AbstractUnixNamesInTheHostsNamespaceAreRefused) {
+  policy_.unix_sockets = true;
+  ASSERT_TRUE(policy_.egress_default_deny);
+  Destination abstract;
+  auto* un = reinterpret_cast<sockaddr_un*>(&abstract.address);
+  un->sun_family = AF_UNIX;
+  std::memcpy(un->sun_path + 1, "host-agent", 10);
+  abstract.length = offsetof(sockaddr_un, sun_path) + 11;
+  EXPECT_EQ(EgressVerdict(sandbox_, abstract), EACCES);
+  EXPECT_EQ(BindVerdict(sandbox_, abstract), EACCES);
+  Destination path;
+  auto* named = reinterpret_cast<sockaddr_un*>(&path.address);
+  named->sun_family = AF_UNIX;
+  std::memcpy(named->sun_path, "/tmp/s", 7);
+  path.length = offsetof(sockaddr_un, sun_path) + 7;
+  EXPECT_EQ(EgressVerdict(sandbox_, path), 0);
+  sandbox_.own_network = true;  // the container's own namespace: its own names
+  EXPECT_EQ(EgressVerdict(sandbox_, abstract), 0);
+  EXPECT_EQ(BindVerdict(sandbox_, abstract), 0);
 }
 
 TEST_F(NetworkHandlers, BadAddressesFailAsTheKernelWould) {
@@ -255,6 +280,7 @@ std::pair<sockaddr_un, socklen_t> AbstractAddress(const char* name) {
 // on a connection, SCM_CREDENTIALS (the real ids) with SO_PASSCRED.
 TEST_F(NetworkHandlers, AUnixPeerLearnsTheWorkloadsIdsNotTheSentrys) {
   policy_.unix_sockets = true;
+  sandbox_.own_network = true;  // the abstract names below are the container's
   tracee_.ruid = tracee_.euid = tracee_.fsuid = 1000;
   tracee_.rgid = tracee_.egid = tracee_.fsgid = 1001;
   auto [address, length] = AbstractAddress("vigil-peer");

@@ -147,10 +147,13 @@ TEST_F(OpenHandler, ListingsLeaveHiddenFilesOut) {
 TEST_F(OpenHandler, DevicesOnlyIfTheContainerWasGivenThem) {
   ASSERT_EQ(::mknod((root_ + "/tmp/null").c_str(), S_IFCHR | 0666, makedev(1, 3)), 0);
   EXPECT_EQ(Open("/tmp/null", O_RDONLY).error, EPERM);
-  sandbox_.device_allowed = [](mode_t type, dev_t device) {
-    return type == S_IFCHR && device == makedev(1, 3);
+  sandbox_.device_allowed = [](mode_t type, dev_t device, std::string_view access) {
+    return type == S_IFCHR && device == makedev(1, 3) && access == "r";
   };
   EXPECT_EQ(Open("/tmp/null", O_RDONLY).kind, Verdict::Kind::kInstallFd);
+  // Only for the access the device cgroup grants.
+  EXPECT_EQ(Open("/tmp/null", O_WRONLY).error, EPERM);
+  EXPECT_EQ(Open("/tmp/null", O_RDWR).error, EPERM);
 }
 
 // The file is reopened as the workload: its permissions, not the sentry's.

@@ -220,7 +220,9 @@ TEST_F(PtraceServerTest, ExecsAreCheckedAndVerified) {
   if (::access("/bin/true", X_OK) != 0 || ::access("/bin/false", X_OK) != 0) {
     GTEST_SKIP() << "needs /bin/true and /bin/false";
   }
-  SetPolicy(R"({"exec": {"allow": ["/usr/bin/true", "/bin/true"]}})");
+  // The dynamic loader /bin/true names (PT_INTERP) is checked as a program
+  // too: the allow-list must name it.
+  SetPolicy(R"({"exec": {"allow": ["/usr/bin/true", "/bin/true", "/usr/lib/*/ld-linux-*"]}})");
   PtraceServer& server = Server();
   TracedChild child([](int report) {
     pid_t pid = ::fork();

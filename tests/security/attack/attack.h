@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,12 +57,19 @@ const std::vector<Attack>& KernelAttacks();
 const std::vector<Attack>& NetAttacks();
 const std::vector<Attack>& ProcessAttacks();
 const std::vector<Attack>& ResourceAttacks();
+const std::vector<Attack>& InterpreterAttacks();
 
 // `/attack true forbidden-ran`: what the forbidden copy of exec-path-flip
 // is run as; it exits with kForbiddenRan (busybox's true, the allowed
 // binary, ignores the argument and exits 0).
 inline constexpr const char* kForbiddenRanArg = "forbidden-ran";
 inline constexpr int kForbiddenRan = 42;
+
+// A 64-bit ELF executable of a few hundred bytes that exits with
+// `exit_code`, naming `interpreter` in a PT_INTERP program header if given
+// (interpreter_attacks.cc). `/attack tiny-elf PATH` writes one that exits
+// with kForbiddenRan, for the harness to put in a rootfs.
+std::string TinyElf(std::optional<std::string> interpreter, int exit_code);
 
 // --- helpers shared by the families (common.cc) ---------------------------
 

@@ -2,6 +2,7 @@
 // /attack list   prints every attack's name and summary
 // /attack noop   exits 0 (what the harness execs during exe-overwrite)
 // /attack forbidden-ran   exits 42 (the forbidden binary of exec-path-flip)
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -54,7 +55,7 @@ std::string JsonString(std::string_view s) {
 std::vector<Attack> AllAttacks() {
   std::vector<Attack> all;
   for (const auto* family : {&FsAttacks(), &KernelAttacks(), &NetAttacks(), &ProcessAttacks(),
-                             &ResourceAttacks()}) {
+                             &ResourceAttacks(), &InterpreterAttacks()}) {
     all.insert(all.end(), family->begin(), family->end());
   }
   return all;
@@ -72,6 +73,13 @@ int main(int argc, char** argv) {
   std::string name = argv[1];
   if (name == "noop") return 0;
   if (name == kForbiddenRanArg) return kForbiddenRan;
+  if (name == "tiny-elf" && argc == 3) {
+    const std::string elf = TinyElf(std::nullopt, kForbiddenRan);
+    const int fd = ::open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+    const bool written = fd >= 0 && ::write(fd, elf.data(), elf.size()) == static_cast<ssize_t>(elf.size());
+    if (fd >= 0) ::close(fd);
+    return written ? 0 : 1;
+  }
   std::vector<Attack> all = AllAttacks();
   if (name == "list") {
     for (const Attack& a : all) {

@@ -191,6 +191,10 @@ const std::vector<Attack>& NetAttacks() {
       {"packet-socket", PacketSocket, "an AF_PACKET socket"},
       {"netlink-route", NetlinkRoute, "RTM_NEWROUTE over NETLINK_ROUTE"},
       {"egress-localhost", EgressLocalhost, "connect to the host's 127.0.0.1 and abstract unix"},
+      {"host-netns-loopback", EgressLocalhost,
+       "the same from the host's network namespace (no namespace of its own) under egress deny"},
+      {"host-netns-joined", EgressLocalhost,
+       "the same from the host's namespace joined by path (/proc/PID/ns/net) under egress deny"},
       {"unix-peer-root", UnixPeerAsRoot, "an unprivileged unix connect the server takes for root's"},
   };
   return kAttacks;

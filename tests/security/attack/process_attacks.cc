@@ -309,6 +309,22 @@ Outcome DeviceNode(const std::string& name, unsigned major_no, unsigned minor_no
   return escaped ? Escaped(detail) : Contained(detail);
 }
 
+// /dev/kmsg given by linux.devices with a device rule that grants only
+// reads (the harness's config): it may open for reading, never for writing.
+// Nothing is read or written; the descriptors are closed at once.
+Outcome DeviceRuleWrite(const Context&) {
+  std::string detail;
+  int fd = ::open("/dev/kmsg", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  detail += fd >= 0 ? "read: opened (the rule allows it); " : "read: " + ErrnoText(errno) + "; ";
+  if (fd >= 0) ::close(fd);
+  fd = ::open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd >= 0) {
+    ::close(fd);
+    return Escaped(detail + "write: opened against the rule");
+  }
+  return Contained(detail + "write: " + ErrnoText(errno));
+}
+
 Outcome DevMem(const Context&) { return DeviceNode("mem", 1, 1); }
 Outcome DevKmsg(const Context&) { return DeviceNode("kmsg", 1, 11); }
 
@@ -353,6 +369,10 @@ const std::vector<Attack>& ProcessAttacks() {
       {"sys-write", SysWrite, "open /sys files for writing (uevent_helper, power/state, ...)"},
       {"dev-mem", DevMem, "mknod and open /dev/mem read-only"},
       {"dev-kmsg", DevKmsg, "mknod and open /dev/kmsg read-only"},
+      {"device-rule-write", DeviceRuleWrite,
+       "open /dev/kmsg for writing where linux.devices gives it and the rule grants only r"},
+      {"device-rule-write-sentry", DeviceRuleWrite,
+       "the same under a file policy, where the sentry opens files for the workload"},
       {"caps-effective", CapsEffective, "capability sets beyond what the config grants"},
   };
   return kAttacks;
