@@ -223,6 +223,15 @@ expect "--pids-limit 10" 10 dk "${run[@]}" --pids-limit 10 "$image" sh -c \
   'cat /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids.max'
 expect "--read-only: touch / fails" read-only dk "${run[@]}" --read-only "$image" sh -c \
   'if touch /probe 2>/dev/null; then echo writable; else echo read-only; fi'
+# Device rules: --device with permissions "r" gives the node but not write
+# access to it; --device-cgroup-rule adds what the rule says. The node is
+# only opened for writing, never written.
+open_kmsg='( exec 3>/dev/kmsg ) 2>/dev/null && echo opened || echo refused'
+expect "--device /dev/kmsg:r: opening it for writing refused" refused \
+  dk "${run[@]}" --device /dev/kmsg:/dev/kmsg:r "$image" sh -c "$open_kmsg"
+expect "--device-cgroup-rule 'c 1:11 w' grants the write" opened \
+  dk "${run[@]}" --device /dev/kmsg:/dev/kmsg:r --device-cgroup-rule 'c 1:11 w' "$image" \
+  sh -c "$open_kmsg"
 expect "-u 1000:1000" 1000:1000 dk "${run[@]}" -u 1000:1000 "$image" sh -c 'echo $(id -u):$(id -g)'
 
 # Every container is gone: none may have left its cgroup behind.
