@@ -62,6 +62,15 @@ std::string MapLines(const std::vector<config::IdMapping>& mappings) {
   return out;
 }
 
+// The v1 controllers the supervisor joins the container's cgroup in
+// (Cgroup::AddProcessFor): what it uses is charged there. Not freezer (a
+// paused container's supervisor still answers state, kill and delete),
+// pids (it is no process of the container's: kill --all, ps) or devices
+// (it opens devices only as the device rules allow, sentry_sandbox.cc).
+constexpr std::string_view kSupervisorAccountingNames[] = {"memory", "cpu", "cpuacct", "cpuset",
+                                                           "blkio"};
+constexpr std::span<const std::string_view> kSupervisorAccounting(kSupervisorAccountingNames);
+
 }  // namespace
 
 Result<void> Supervisor::Create() {
@@ -146,7 +155,13 @@ Result<void> Supervisor::CreateCgroup() {
   args_.record.cgroup_paths = cgroup_->Paths();
   config::Resources resources = linux_spec.resources.value_or(config::Resources{});
   resources.devices = runtime::cgroup::DeviceRulesFor(resources.devices);
-  return cgroup_->Apply(resources);
+  RETURN_IF_ERROR(cgroup_->Apply(resources));
+  // The sentry's work for the container is the container's: its CPU time
+  // and memory (audit buffers, tmpfs pages it writes on the workload's
+  // behalf) count against the container's limits and show in its stats, as
+  // gVisor's Sentry does in the pod's cgroup. A workload cannot make its
+  // supervisor burn more than its own quota.
+  return cgroup_->AddProcessFor(::getpid(), kSupervisorAccounting);
 }
 
 void Supervisor::Undo() {
@@ -155,7 +170,10 @@ void Supervisor::Undo() {
     siginfo_t info{};
     ::waitid(P_PIDFD, init_pidfd_.Get(), &info, WEXITED);
   }
-  if (cgroup_) (void)cgroup_->Destroy();
+  if (cgroup_) {
+    (void)cgroup_->RemoveProcessFor(::getpid(), kSupervisorAccounting);
+    (void)cgroup_->Destroy();
+  }
 }
 
 Result<void> Supervisor::SpawnInit() {

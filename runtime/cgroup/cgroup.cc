@@ -211,6 +211,36 @@ Result<void> Cgroup::AddProcess(pid_t pid) const {
   return {};
 }
 
+namespace {
+
+bool HoldsAny(const Hierarchy& hierarchy, std::span<const std::string_view> controllers) {
+  if (hierarchy.v2) return false;
+  return std::any_of(controllers.begin(), controllers.end(),
+                     [&](std::string_view c) { return hierarchy.Has(c); });
+}
+
+}  // namespace
+
+Result<void> Cgroup::AddProcessFor(pid_t pid, std::span<const std::string_view> controllers) const {
+  for (const Placement& p : placements_) {
+    if (!HoldsAny(p.hierarchy, controllers)) continue;
+    RETURN_IF_ERROR_WRAP(fs_->Write(p.dir + "/cgroup.procs", StrCat(pid)),
+                         StrCat("add process ", pid, " to the cgroup"));
+  }
+  return {};
+}
+
+Result<void> Cgroup::RemoveProcessFor(pid_t pid,
+                                      std::span<const std::string_view> controllers) const {
+  for (const Placement& p : placements_) {
+    if (!HoldsAny(p.hierarchy, controllers)) continue;
+    const std::string home = StrCat(p.hierarchy.mount_point, p.hierarchy.own_path, "/cgroup.procs");
+    RETURN_IF_ERROR_WRAP(fs_->Write(home, StrCat(pid)),
+                         StrCat("move process ", pid, " out of the cgroup"));
+  }
+  return {};
+}
+
 Result<void> Cgroup::Apply(const config::Resources& resources) const {
   Knobs knobs(placements_, *fs_);
   for (const Family& family : kFamilies) RETURN_IF_ERROR(family.apply(knobs, resources));

@@ -19,7 +19,9 @@
 
 #include <sys/types.h>
 
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -58,6 +60,19 @@ class Cgroup {
 
   // Moves `pid` (a whole process) into the cgroup in every hierarchy.
   [[nodiscard]] Result<void> AddProcess(pid_t pid) const;
+
+  // Moves `pid` into the cgroup only in the v1 hierarchies that hold one
+  // of `controllers` ("memory", "cpu", ...), and back out of them to the
+  // cgroups the hierarchies were discovered in (Hierarchy::own_path: the
+  // caller's). For a process that should be charged for what it uses
+  // without being one of the container's processes: outside the freezer,
+  // pids and devices hierarchies, Processes() does not list it and Freeze
+  // does not stop it. cgroup2 hierarchies are left alone (one membership
+  // there would carry all of those).
+  [[nodiscard]] Result<void> AddProcessFor(pid_t pid,
+                                           std::span<const std::string_view> controllers) const;
+  [[nodiscard]] Result<void> RemoveProcessFor(pid_t pid,
+                                              std::span<const std::string_view> controllers) const;
 
   // Writes linux.resources, each knob to the hierarchy that holds its
   // controller (order: cpuset, devices, memory, cpu, pids, blockIO,

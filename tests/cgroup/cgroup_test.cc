@@ -132,6 +132,26 @@ TEST_F(CgroupTest, AddProcessWritesCgroupProcsEverywhere) {
                         ": No such process"));
 }
 
+// The supervisor's way in: only the v1 hierarchies of the controllers
+// named, never cgroup2; and back out to where the hierarchy found it.
+TEST_F(CgroupTest, AddProcessForJoinsOnlyTheNamedV1Controllers) {
+  std::vector<Hierarchy> h = Hybrid();
+  Cgroup cg = Cgroup::Open(h, "/c1", fs_);
+  for (const std::string& dir : cg.Paths()) {
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/cgroup.procs");
+  }
+  std::filesystem::create_directories(tree_.Path("memory/runner"));
+  std::ofstream(tree_.Path("memory/runner/cgroup.procs"));
+  constexpr std::string_view kNames[] = {"memory", "cpu", "hugetlb"};
+  ASSERT_TRUE(cg.AddProcessFor(77, kNames));
+  EXPECT_THAT(fs_.WritesTo(tree_.Path("memory/c1/cgroup.procs")), ElementsAre("77"));
+  EXPECT_THAT(fs_.WritesTo(tree_.Path("pids/c1/cgroup.procs")), IsEmpty());
+  EXPECT_THAT(fs_.WritesTo(tree_.Path("unified/c1/cgroup.procs")), IsEmpty()) << "cgroup2";
+  ASSERT_TRUE(cg.RemoveProcessFor(77, kNames));
+  EXPECT_THAT(fs_.WritesTo(tree_.Path("memory/runner/cgroup.procs")), ElementsAre("77"));
+}
+
 TEST_F(CgroupTest, ProcessesIncludesNestedCgroupsFromThePidsHierarchy) {
   std::vector<Hierarchy> h = Hybrid();
   tree_.File("pids/c1/cgroup.procs", "10\n11\n");

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <charconv>
+#include <sstream>
 #include <string>
 #include <thread>
 
+#include "base/strings.h"
 #include "tests/integration/runtime_harness.h"
 
 namespace vigil::integration {
@@ -73,6 +75,44 @@ TEST_P(ResourcesTest, ContainerSeesItsOwnCgroupLimits) {
   Outcome run = RunWith(config);
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_EQ(run.out, "67108864\n42\nread-only\n");
+}
+
+// The line of /proc/PID/cgroup for `controller` ("4:memory:/vigil/x").
+std::string CgroupLine(const std::string& proc_cgroup, const std::string& controller) {
+  std::istringstream in(proc_cgroup);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t colon = line.find(':');
+    const std::size_t last = line.rfind(':');
+    if (colon == std::string::npos || last == colon) continue;
+    const std::string names = line.substr(colon + 1, last - colon - 1);
+    std::istringstream list(names);
+    for (std::string name; std::getline(list, name, ',');) {
+      if (name == controller) return line.substr(last + 1);
+    }
+  }
+  return "";
+}
+
+// Clients read the cgroup of the pid the runtime reports (containerd's shim
+// loads it for stats and OOM events): its memory and CPU cgroups are the
+// container's, where the workload's own are. For vigil that pid is the
+// supervisor, whose work is charged there.
+TEST_P(ResourcesTest, TheReportedPidIsChargedToTheContainersCgroup) {
+  BundleConfig config;
+  config.resources_json = R"({"memory": {"limit": 67108864}})";
+  config.args = {"sh", "-c", "cat /proc/self/cgroup; sleep 30"};
+  WriteConfig(config);
+  std::string id = NewId();
+  CreateAndStart(id);
+  const pid_t pid = PidFromFile(id);
+  ASSERT_GT(pid, 0);
+  const std::string reported = ReadWholeFile(StrCat("/proc/", pid, "/cgroup"));
+  for (const char* controller : {"memory", "cpu", "cpuacct"}) {
+    const std::string dir = CgroupLine(reported, controller);
+    if (dir.empty()) continue;  // not a v1 controller on this host
+    EXPECT_THAT(dir, HasSubstr(id)) << controller << " of pid " << pid << ":\n" << reported;
+  }
+  Runtime({"kill", id, "KILL"});
 }
 
 TEST_P(ResourcesTest, PauseFreezesAndResumeThawsTheWorkload) {
