@@ -48,7 +48,35 @@ void AuditObserver::Record(const sentry::DecisionRecord& decision) {
   record->error = decision.verdict.error;
   record->latency_us = static_cast<std::uint32_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(decision.latency).count());
+  record->suppressed = 0;
+  if (!repeats_.Admit(*record, sentry::audit::RepeatLimiter::Clock::now())) {
+    writer_->Abandon();
+    return;
+  }
   writer_->Commit();
+  WriteDue();
+}
+
+void AuditObserver::WriteDue() {
+  std::vector<sentry::audit::Record>& due = repeats_.due();
+  for (const sentry::audit::Record& summary : due) {
+    sentry::audit::Record* record = writer_->Claim();
+    if (record == nullptr) break;  // the ring is full: dropped, and counted
+    *record = summary;
+    writer_->Commit();
+  }
+  due.clear();
+}
+
+void AuditObserver::Sweep() {
+  repeats_.Sweep(sentry::audit::RepeatLimiter::Clock::now(), Rfc3339NanoNow());
+  WriteDue();
+}
+
+void AuditObserver::Flush() {
+  repeats_.Sweep(sentry::audit::RepeatLimiter::Clock::now(), Rfc3339NanoNow(), /*all=*/true);
+  WriteDue();
+  writer_->Flush();
 }
 
 }  // namespace vigil::shim

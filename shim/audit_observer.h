@@ -1,13 +1,16 @@
 // Turns the sentry's decisions into audit records (sentry/audit/), at the
-// level the policy asks for. Runs on the supervisor's loop after the
+// level the policy asks for, floods of one kind collapsed into counts
+// (sentry/audit/repeats.h). Runs on the supervisor's loop after the
 // workload has its answer; it only fills a slot of the writer's ring, and
 // the writer thread encodes and writes.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
 #include "config/policy/policy.h"
+#include "sentry/audit/repeats.h"
 #include "sentry/audit/writer.h"
 #include "sentry/serve/mediator.h"
 
@@ -20,12 +23,19 @@ class AuditObserver {
       : writer_(std::move(writer)), container_id_(std::move(container_id)), level_(level) {}
 
   void Record(const sentry::DecisionRecord& decision);
-  // Returns once everything recorded so far is written (errors are logged,
-  // the lines kept for later).
-  void Flush() { writer_->Flush(); }
+  // Writes the counts of repeats whose window is over; the supervisor
+  // calls it every kSweepPeriod, so a flood that stops is summed up soon.
+  void Sweep();
+  static constexpr std::chrono::milliseconds kSweepPeriod{1000};
+  // Writes every count, then returns once everything recorded so far is
+  // written (errors are logged, the lines kept for later).
+  void Flush();
 
  private:
+  void WriteDue();
+
   std::unique_ptr<sentry::audit::AuditWriter> writer_;
+  sentry::audit::RepeatLimiter repeats_;
   std::string container_id_;
   config::AuditLevel level_;
 };

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -124,6 +125,7 @@ Result<void> Supervisor::StartSentry() {
                    sentry::audit::AuditWriter::Start(std::move(log), kAuditFlushPeriod));
   audit_.emplace(std::move(writer), args_.record.id, args_.policy.audit);
   auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };
+  RETURN_IF_ERROR(WatchAuditSweep());
   if (Platform() == sentry::Platform::kPtrace) {
     sentry_ = std::make_unique<sentry::PtraceServer>(*loop_, sandbox_, record);
   } else {
@@ -131,6 +133,23 @@ Result<void> Supervisor::StartSentry() {
   }
   RETURN_IF_ERROR(loop_->Watch(signal_fd_.Get(), [this](std::uint32_t) { ForwardSignals(); }));
   return loop_->Watch(control_fd_.Get(), [this](std::uint32_t) { ServeControl(); });
+}
+
+Result<void> Supervisor::WatchAuditSweep() {
+  audit_sweep_timer_.Reset(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
+  if (!audit_sweep_timer_) return FailErrno("timerfd_create");
+  const auto period = std::chrono::duration_cast<std::chrono::nanoseconds>(AuditObserver::kSweepPeriod);
+  const timespec every{.tv_sec = static_cast<time_t>(period.count() / 1'000'000'000),
+                       .tv_nsec = static_cast<long>(period.count() % 1'000'000'000)};
+  const itimerspec spec{.it_interval = every, .it_value = every};
+  if (::timerfd_settime(audit_sweep_timer_.Get(), 0, &spec, nullptr) != 0) {
+    return FailErrno("timerfd_settime");
+  }
+  return loop_->Watch(audit_sweep_timer_.Get(), [this](std::uint32_t) {
+    std::uint64_t expirations = 0;
+    (void)!::read(audit_sweep_timer_.Get(), &expirations, sizeof expirations);
+    audit_->Sweep();
+  });
 }
 
 Result<void> Supervisor::WriteIdMaps(pid_t pid) {

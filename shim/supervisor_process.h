@@ -54,6 +54,8 @@ class Supervisor {
   }
   Result<void> SpawnInit();
   Result<void> CreateCgroup();
+  // Sums up floods of repeated audit records every so often.
+  Result<void> WatchAuditSweep();
   Result<void> WriteIdMaps(pid_t pid);
   Result<void> StartSentry();
   void ServeControl();
@@ -70,6 +72,7 @@ class Supervisor {
   UniqueFd init_pidfd_;
   UniqueFd signal_fd_;
   UniqueFd control_fd_;
+  UniqueFd audit_sweep_timer_;  // AuditObserver::kSweepPeriod, periodic
   std::optional<runtime::Channel> init_channel_;
   std::optional<runtime::cgroup::Cgroup> cgroup_;
   // The UTS namespace the supervisor left for the container's (hooks run here).

@@ -10,7 +10,7 @@
 
 #include "base/json/json_writer.h"
 #include "base/strings.h"
-#include "runtime/cli/units.h"
+#include "base/units.h"
 #include "runtime/cli/verbs.h"
 #include "runtime/container/inspect.h"
 
@@ -140,7 +140,7 @@ Result<int> RunEvents(const Invocation& invocation) {
   const std::string& id = args[0];
   std::chrono::nanoseconds interval = std::chrono::seconds(5);
   if (auto text = invocation.flags.Value("interval")) {
-    ASSIGN_OR_RETURN(interval, ParseGoDuration("interval", *text));
+    ASSIGN_OR_RETURN(interval, ParseGoDuration("--interval", *text));
   }
   if (interval.count() <= 0) return Fail("duration interval must be greater than 0");
   const std::string& root = invocation.global.root;

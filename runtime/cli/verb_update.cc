@@ -14,7 +14,7 @@
 #include "base/json/json_reader.h"
 #include "base/strings.h"
 #include "config/oci/sections.h"
-#include "runtime/cli/units.h"
+#include "base/units.h"
 #include "runtime/cli/verbs.h"
 #include "runtime/container/update.h"
 
@@ -82,7 +82,7 @@ Result<void> ApplyFlags(const ParsedFlags& flags, config::Resources& r) {
                              BytesFlag{"memory-reservation", &config::Memory::reservation},
                              BytesFlag{"memory-swap", &config::Memory::swap}}) {
     if (auto v = flags.Value(f.name)) {
-      ASSIGN_OR_RETURN(MemoryOf(r).*f.member, ParseBytes(f.name, *v));
+      ASSIGN_OR_RETURN(MemoryOf(r).*f.member, ParseBytes(StrCat("--", f.name), *v));
     }
   }
   struct UnsignedFlag {

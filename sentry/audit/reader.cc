@@ -165,9 +165,12 @@ Summary Summarize(std::span<const Record> records, std::uint64_t dropped) {
   Summary s;
   s.dropped = dropped;
   for (const Record& r : records) {
-    ++s.total;
-    ++s.by_syscall[{r.syscall, r.decision}];
-    if (r.error != 0) ++s.by_errno[r.error];
+    // A summary of repeats stands for itself and the records it counts.
+    const std::uint64_t calls = 1 + r.suppressed;
+    s.total += calls;
+    s.suppressed += r.suppressed;
+    s.by_syscall[{r.syscall, r.decision}] += calls;
+    if (r.error != 0) s.by_errno[r.error] += calls;
   }
   return s;
 }
@@ -194,7 +197,8 @@ std::string FormatSummary(const Summary& summary) {
     for (const auto& [name, count] : errors) rows.push_back({StrCat(count), name});
     out += "\n" + Table({"COUNT", "ERRNO"}, rows);
   }
-  out += StrCat("\ntotal ", summary.total, ", dropped ", summary.dropped, "\n");
+  out += StrCat("\ntotal ", summary.total, ", dropped ", summary.dropped, ", suppressed ",
+                summary.suppressed, "\n");
   return out;
 }
 
@@ -212,6 +216,10 @@ std::string FormatRecord(const Record& r) {
   out += StrCat(") = ", DecisionName(r.decision));
   if (r.error != 0) out += StrCat(" ", ErrnoText(r.error));
   out += StrCat("  ", r.latency_us, "us");
+  if (r.suppressed != 0) {
+    out += StrCat("  (and ", r.suppressed, " more like it",
+                  ", suppressed)");
+  }
   return out;
 }
 

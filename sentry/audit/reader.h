@@ -59,8 +59,9 @@ Result<std::vector<Record>> ReadAuditFile(const std::string& path,
                                           std::uint64_t* dropped = nullptr);
 
 struct Summary {
-  std::uint64_t total = 0;    // records counted
-  std::uint64_t dropped = 0;  // records the writer reported dropped
+  std::uint64_t total = 0;       // records counted, with the repeats summaries stand for
+  std::uint64_t dropped = 0;     // records the writer reported dropped
+  std::uint64_t suppressed = 0;  // repeats counted, not written (repeats.h)
   std::map<std::pair<std::string, Decision>, std::uint64_t> by_syscall;
   std::map<int, std::uint64_t> by_errno;  // records with an errno only
 };
@@ -72,13 +73,14 @@ Summary Summarize(std::span<const Record> records, std::uint64_t dropped = 0);
 //       3  openat   deny
 //   COUNT  ERRNO
 //       3  EACCES
-//   total 3, dropped 0
+//   total 3, dropped 0, suppressed 0
 std::string FormatSummary(const Summary& summary);
 
 // One record for people, on one line (strings quoted, control characters
 // escaped):
 //   2026-11-29T11:00:00.123Z  pid 12 tid 12  /bin/cat  openat(path="/etc/shadow",
 //   flags="O_RDONLY") = deny EACCES  4us
+// and for a summary of repeats "  (and N more like it, suppressed)".
 std::string FormatRecord(const Record& record);
 
 // A "dropped" line for people: "TIME  -- N records dropped --".

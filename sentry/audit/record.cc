@@ -193,6 +193,10 @@ void WriteRecord(json::Writer& w, const Record& record) {
   }
   w.Key("latencyUs");
   w.Uint(record.latency_us);
+  if (record.suppressed != 0) {
+    w.Key("suppressed");
+    w.Uint(record.suppressed);
+  }
   w.EndObject();
 }
 
@@ -229,6 +233,9 @@ Result<Record> DecodeRecordObject(json::Value object) {
   r.decision = *parsed;
   ASSIGN_OR_RETURN(r.error, ErrnoField(object));
   ASSIGN_OR_RETURN(r.latency_us, IntegerField<std::uint32_t>(object, "latencyUs"));
+  if (object.Find("suppressed")) {
+    ASSIGN_OR_RETURN(r.suppressed, IntegerField<std::uint64_t>(object, "suppressed"));
+  }
   return r;
 }
 

@@ -99,6 +99,15 @@ void AuditWriter::Commit() {
   if (head - tail_.load(std::memory_order_acquire) == slot_count_ / 2) Wake();
 }
 
+void AuditWriter::Abandon() {
+  Slot& slot = slots_[head_.load(std::memory_order_relaxed) % slot_count_];
+  // Drops Claim attached to this slot wait for the next record again.
+  if (slot.dropped_before != 0) {
+    unattached_drops_ = std::exchange(slot.dropped_before, 0);
+    first_unattached_drop_ = slot.first_drop_time;
+  }
+}
+
 void AuditWriter::Flush() {
   HandOverDrops();
   const std::uint64_t request = flush_requests_.fetch_add(1, std::memory_order_acq_rel) + 1;

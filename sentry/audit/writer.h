@@ -45,6 +45,9 @@ class AuditWriter {
   // last time round, so filling it allocates nothing. Commit publishes it.
   Record* Claim();
   void Commit();
+  // Gives back the slot Claim returned, uncommitted (the record is not to
+  // be written after all); the next Claim returns it again.
+  void Abandon();
 
   // Returns once every record committed before the call has been written
   // (or its write failed, which the writer logs, keeping the lines for the

@@ -151,7 +151,7 @@ TEST_F(AuditCliTest, SummaryCountsWhatTheFiltersKeep) {
             "COUNT  ERRNO\n"
             "    2  EACCES\n"
             "\n"
-            "total 4, dropped 2\n");
+            "total 4, dropped 2, suppressed 0\n");
   Outcome denied = Vigil("audit --summary --denied box");
   ASSERT_EQ(denied.status, 0) << denied.err;
   EXPECT_THAT(denied.out, Not(HasSubstr("allow")));

@@ -160,6 +160,19 @@ TEST(SummaryTest, CountsPerSyscallDecisionAndErrno) {
   EXPECT_EQ(s.by_errno.size(), 3u);
 }
 
+// A summary of repeats counts for the calls it stands for.
+TEST(SummaryTest, SummariesOfRepeatsCountTheirCalls) {
+  std::vector<Record> records = {Make("openat", Decision::kDeny, EACCES),
+                                 Make("openat", Decision::kDeny, EACCES)};
+  records[1].suppressed = 40;
+  Summary s = Summarize(records);
+  EXPECT_EQ(s.total, 42u);
+  EXPECT_EQ(s.suppressed, 40u);
+  EXPECT_EQ((s.by_syscall[{"openat", Decision::kDeny}]), 42u);
+  EXPECT_EQ(s.by_errno[EACCES], 42u);
+  EXPECT_NE(FormatRecord(records[1]).find("(and 40 more like it, suppressed)"), std::string::npos);
+}
+
 TEST(SummaryTest, FormatsAlignedTablesLargestFirst) {
   std::vector<Record> records;
   for (int i = 0; i < 12; ++i) records.push_back(Make("openat", Decision::kDeny, EACCES));
@@ -175,7 +188,7 @@ TEST(SummaryTest, FormatsAlignedTablesLargestFirst) {
             "   12  EACCES\n"
             "    1  EPERM\n"
             "\n"
-            "total 14, dropped 1\n");
+            "total 14, dropped 1, suppressed 0\n");
 }
 
 TEST(FormatTest, OneRecordOnOneLine) {

@@ -1,4 +1,4 @@
-#include "runtime/cli/units.h"
+#include "base/units.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -7,14 +7,14 @@
 
 #include "base/strings.h"
 
-namespace vigil::cli {
+namespace vigil {
 
 // A byte count as runc reads it (go-units' RAMInBytes): "1048576", "512k",
 // "1.5g", "64MiB", "2 GB" (multiples of 1024); or -1 for unlimited.
-Result<std::int64_t> ParseBytes(std::string_view flag, std::string_view text) {
+Result<std::int64_t> ParseBytes(std::string_view what, std::string_view text) {
   if (text == "-1") return -1;
   auto invalid = [&] {
-    return Fail(StrCat("--", flag, ": invalid size ", Quote(text),
+    return Fail(StrCat(what, ": invalid size ", Quote(text),
                        " (bytes, or a number with k, m, g, t or p)"));
   };
   std::size_t digits = text.find_first_not_of("0123456789.");
@@ -39,16 +39,16 @@ Result<std::int64_t> ParseBytes(std::string_view flag, std::string_view text) {
   if (!unit.empty()) return invalid();
   long double value = std::strtold(std::string(number).c_str(), nullptr) * multiplier;
   if (value >= static_cast<long double>(std::numeric_limits<std::int64_t>::max())) {
-    return Fail(StrCat("--", flag, ": ", Quote(text), " is too large"));
+    return Fail(StrCat(what, ": ", Quote(text), " is too large"));
   }
   return static_cast<std::int64_t>(value);
 }
 
 // A duration in Go's time.ParseDuration syntax, which runc's --interval
 // takes: "5s", "500ms", "1m30s", "1.5h", "250us"; "0" alone needs no unit.
-Result<std::chrono::nanoseconds> ParseGoDuration(std::string_view flag, std::string_view text) {
+Result<std::chrono::nanoseconds> ParseGoDuration(std::string_view what, std::string_view text) {
   auto invalid = [&](std::string_view why) {
-    return Fail(StrCat("--", flag, ": invalid duration ", Quote(text), ": ", why));
+    return Fail(StrCat(what, ": invalid duration ", Quote(text), ": ", why));
   };
   std::string_view rest = text;
   bool negative = false;
@@ -91,4 +91,4 @@ Result<std::chrono::nanoseconds> ParseGoDuration(std::string_view flag, std::str
   return std::chrono::nanoseconds(negative ? -ns : ns);
 }
 
-}  // namespace vigil::cli
+}  // namespace vigil
