@@ -119,6 +119,8 @@ Result<void> Supervisor::StartSentry() {
         "like any other address, and abstract unix names are refused");
   }
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
+  log.SetRotation(
+      {.max_bytes = args_.record.audit_max_bytes, .max_files = args_.record.audit_max_files});
   // A thread of the supervisor's: started before ConfineSupervisor, whose
   // filter then covers it too (TSYNC).
   ASSIGN_OR_RETURN(std::unique_ptr<sentry::audit::AuditWriter> writer,

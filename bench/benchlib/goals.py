@@ -63,6 +63,16 @@ def evaluate(data):
     v = stats.median(m, "vigil") if m else None
     add(None if v is None else v <= 4.0, "memory per idle sandbox ≤ 4 MiB PSS",
         "not measured" if v is None else f"{v:.2f} MiB (the supervisor)")
+    # The audit flood: the supervisor's work is the container's, and the
+    # log stays under its cap.
+    m = _m(data, "flood", "supervisor CPU (% of one CPU)")
+    v = stats.median(m, "vigil") if m else None
+    add(None if v is None else v <= 20.0, "audit flood: supervisor CPU ≤ the container's 20 % quota",
+        "not measured" if v is None else f"{v:.1f} % of one CPU")
+    m = _m(data, "flood", "audit bytes written")
+    v = max(m["values"].get("vigil", [0]) or [0]) if m else None
+    add(None if v is None else v <= 30 * 1024, "audit flood: audit bytes ≤ the cap (30 MiB)",
+        "not measured" if v is None else f"{v:.0f} KiB at most")
     count = data.get("density_count")
     m = _m(data, "density", f"time until all {count} run") if count else None
     v = stats.median(m, "vigil") if m else None

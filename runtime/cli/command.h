@@ -19,6 +19,8 @@ struct GlobalOptions {
   std::string rootless = "auto";
   std::string policy;  // --policy: a profile name, inline JSON or a file
   std::string audit;   // --audit: the audit log of the containers created
+  std::string audit_max_size;   // --audit-max-size (empty: the default)
+  std::string audit_max_files;  // --audit-max-files (empty: the default)
   std::string platform;  // --platform: the sentry's backend (unotify, ptrace)
   log::Options log;
 };

@@ -23,6 +23,12 @@ constexpr FlagSpec kGlobalFlags[] = {
      "the annotation dev.vigil.policy overrides it"},
     {"audit", "", true, "FILE", "append the sentry's audit records to FILE (default: "
      "audit.jsonl in the container's state directory)"},
+    {"audit-max-size", "", true, "SIZE",
+     "rotate the audit log when it would pass SIZE (default 10m; -1: never); the annotation "
+     "dev.vigil.audit-max-size may lower it"},
+    {"audit-max-files", "", true, "N",
+     "audit log files kept, the current one included (default 3); the annotation "
+     "dev.vigil.audit-max-files may lower it"},
     {"platform", "", true, "PLATFORM",
      "how the sentry sees the workload's syscalls: \"unotify\" (seccomp user notification, the "
      "default) or \"ptrace\"; the annotation dev.vigil.platform overrides it"},

@@ -20,6 +20,8 @@ Result<GlobalOptions> ReadGlobalOptions(const ParsedFlags& flags) {
   if (auto rootless = flags.Value("rootless")) global.rootless = *rootless;
   if (auto policy = flags.Value("policy")) global.policy = *policy;
   if (auto audit = flags.Value("audit")) global.audit = *audit;
+  if (auto size = flags.Value("audit-max-size")) global.audit_max_size = *size;
+  if (auto files = flags.Value("audit-max-files")) global.audit_max_files = *files;
   if (auto platform = flags.Value("platform")) global.platform = *platform;
   global.debug = flags.IsSet("debug");
   global.systemd_cgroup = flags.IsSet("systemd-cgroup");

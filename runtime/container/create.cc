@@ -18,6 +18,7 @@
 #include "runtime/cgroup/attach_primer.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/path.h"
+#include "runtime/container/audit_settings.h"
 #include "runtime/container/sentry_filters.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/linux/landlock.h"
@@ -55,7 +56,9 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
     }
   }
   if (spec.process->terminal && options.console_socket.empty()) {
-    return Fail("process.terminal is true but no --console-socket was given");
+    return Fail(
+        "process.terminal is true: cannot allocate a terminal if vigil detaches without "
+        "--console-socket");
   }
   return {};
 }
@@ -94,35 +97,6 @@ Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::st
     ASSIGN_OR_RETURN(platform, sentry::ParsePlatform("--platform", flag));
   }
   return platform;
-}
-
-// Where the audit records go: the annotation, else --audit, else the state
-// directory. The annotation comes with the container, so it may only name a
-// file in kAuditAnnotationDir (a bare name, or an absolute path there), never
-// any file the runtime could write.
-Result<std::string> ResolveAuditPath(const config::Spec& spec, const CreateOptions& options,
-                                     const StateDir& dir) {
-  auto it = spec.annotations.find(std::string(kAuditAnnotation));
-  if (it == spec.annotations.end()) {
-    if (!options.audit_path.empty()) {
-      return std::filesystem::absolute(options.audit_path).lexically_normal().string();
-    }
-    return dir.DefaultAuditLogPath();
-  }
-  const std::string& value = it->second;
-  const std::filesystem::path allowed(kAuditAnnotationDir);
-  std::filesystem::path path = value.find('/') == std::string::npos
-                                   ? allowed / value
-                                   : std::filesystem::path(value).lexically_normal();
-  if (value.empty() || value == "." || value == ".." || path.parent_path() != allowed) {
-    return Fail(StrCat("annotation ", kAuditAnnotation, ": ", Quote(value),
-                       " is not a file in ", kAuditAnnotationDir,
-                       " (use --audit for any other path)"));
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(allowed, ec);
-  if (ec) return Fail(StrCat("create ", kAuditAnnotationDir, ": ", ec.message()));
-  return path.string();
 }
 
 // The container's cgroup in every hierarchy, if it exists, removed; errors
@@ -187,7 +161,11 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   config::ApplyPolicyToSpec(policy, spec);
   // Before the config is saved: it may set no_new_privileges.
   const sentry::FilterOptions filter_options = SentryOptionsFor(policy, platform, *spec.process);
-  ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options, dir));
+  ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options.audit_path, dir));
+  ASSIGN_OR_RETURN(const sentry::audit::Rotation rotation,
+                   ResolveAuditRotation(spec, options.audit_max_size, options.audit_max_files));
+  record.audit_max_bytes = rotation.max_bytes;
+  record.audit_max_files = rotation.max_files;
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 

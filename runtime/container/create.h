@@ -13,13 +13,11 @@
 
 namespace vigil::runtime {
 
-// The annotations that choose the sentry's policy and audit log.
+// The annotation that chooses the sentry's policy (audit_settings.h has
+// the audit log's).
 inline constexpr std::string_view kPolicyAnnotation = "dev.vigil.policy";
-inline constexpr std::string_view kAuditAnnotation = "dev.vigil.audit";
 // The annotation that chooses the sentry's backend (--platform's values).
 inline constexpr std::string_view kPlatformAnnotation = "dev.vigil.platform";
-// Where dev.vigil.audit may put a log.
-inline constexpr std::string_view kAuditAnnotationDir = "/var/log/vigil";
 
 struct CreateOptions {
   std::string root;  // state directory (--root)
@@ -32,6 +30,8 @@ struct CreateOptions {
   int preserve_fds = 0;
   std::string policy;      // --policy; empty: the "default" profile
   std::string audit_path;  // --audit; empty: dev.vigil.audit or the state directory
+  std::string audit_max_size;   // --audit-max-size; empty: the default
+  std::string audit_max_files;  // --audit-max-files; empty: the default
   std::string platform;    // --platform; empty: dev.vigil.platform or "unotify"
 };
 

@@ -24,6 +24,8 @@ constexpr Field<ContainerRecord> kRecordFields[] = {
     Bind<&ContainerRecord::init_start>("initStart"),
     Bind<&ContainerRecord::cgroup_paths>("cgroupPaths"),
     Bind<&ContainerRecord::audit_path>("auditPath"),
+    Bind<&ContainerRecord::audit_max_bytes>("auditMaxBytes"),
+    Bind<&ContainerRecord::audit_max_files>("auditMaxFiles"),
     Bind<&ContainerRecord::policy>("policy"),
     Bind<&ContainerRecord::platform>("platform"),
 };

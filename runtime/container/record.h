@@ -34,6 +34,10 @@ struct ContainerRecord {
   // Where the sentry writes its audit log (JSON lines): --audit, the
   // annotation dev.vigil.audit, or audit.jsonl in the state directory.
   std::string audit_path;
+  // Its rotation (sentry::audit::Rotation; audit_settings.h): 0 bytes for
+  // no cap.
+  std::uint64_t audit_max_bytes = 0;
+  std::uint32_t audit_max_files = 1;
   // The policy as --policy or the annotation chose it (config/policy
   // DumpPolicy), before ApplyPolicyToSpec, for `exec` to build the same
   // filter the init has.

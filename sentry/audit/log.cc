@@ -1,11 +1,13 @@
 #include "sentry/audit/log.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 
+#include "base/log.h"
 #include "base/strings.h"
 #include "base/time.h"
 
@@ -30,7 +32,9 @@ AuditLog::~AuditLog() {
 Result<AuditLog> AuditLog::Open(std::string path, std::size_t capacity_bytes) {
   UniqueFd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600));
   if (!fd) return FailErrno(StrCat("open audit log ", path));
-  return AuditLog(std::move(fd), std::move(path), capacity_bytes);
+  AuditLog log(std::move(fd), std::move(path), capacity_bytes);
+  log.opened_by_path_ = true;
+  return log;
 }
 
 AuditLog AuditLog::Adopt(UniqueFd fd, std::string name, std::size_t capacity_bytes) {
@@ -78,8 +82,37 @@ void AuditLog::WriteDroppedLine(std::uint64_t count, std::string_view first_time
   buffer_ += '\n';
 }
 
+Result<void> AuditLog::RotateIfFull() {
+  struct stat ours {};
+  if (::fstat(fd_.Get(), &ours) != 0) return FailErrno(StrCat("stat audit log ", path_));
+  const std::uint64_t size = static_cast<std::uint64_t>(ours.st_size);
+  if (size == 0 || size + buffer_.size() <= rotation_.max_bytes) return {};
+  // A log shared by several containers' supervisors (--audit) may have
+  // been rotated by another already: then only the new file is opened.
+  struct stat current {};
+  const bool still_ours = ::stat(path_.c_str(), &current) == 0 && current.st_dev == ours.st_dev &&
+                          current.st_ino == ours.st_ino;
+  const std::uint32_t files = std::max<std::uint32_t>(rotation_.max_files, 1);
+  if (still_ours) {
+    for (std::uint32_t i = files - 1; i >= 2; --i) {
+      (void)::rename(StrCat(path_, ".", i - 1).c_str(), StrCat(path_, ".", i).c_str());
+    }
+    const int moved = files >= 2 ? ::rename(path_.c_str(), StrCat(path_, ".1").c_str())
+                                               : ::unlink(path_.c_str());
+    if (moved != 0) return FailErrno(StrCat("rotate audit log ", path_));
+  }
+  UniqueFd fresh(::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600));
+  if (!fresh) return FailErrno(StrCat("open audit log ", path_));
+  fd_ = std::move(fresh);
+  return {};
+}
+
 Result<void> AuditLog::Flush() {
   if (unreported_ > 0) ReportDropped();
+  if (opened_by_path_ && rotation_.max_bytes != 0 && !buffer_.empty()) {
+    // On failure the lines go to the file as it is: over the cap, not lost.
+    if (Result<void> rotated = RotateIfFull(); !rotated) log::Warning(rotated.error().message);
+  }
   std::size_t written = 0;
   Result<void> result;
   while (written < buffer_.size()) {

@@ -16,6 +16,16 @@
 
 namespace vigil::sentry::audit {
 
+// Size-capped rotation, as Docker's json-file driver does with max-size and
+// max-file: once the file would pass `max_bytes`, it becomes PATH.1 (PATH.1
+// becomes PATH.2, ..., the oldest beyond `max_files - 1` kept files is
+// removed) and a new PATH is started. max_bytes 0: never rotated.
+struct Rotation {
+  std::uint64_t max_bytes = 0;
+  std::uint32_t max_files = 1;  // the current file included; 1: no old ones kept
+  bool operator==(const Rotation&) const = default;
+};
+
 class AuditLog {
  public:
   static constexpr std::size_t kDefaultCapacity = 1 << 20;
@@ -26,6 +36,9 @@ class AuditLog {
   // 0600); its directory must exist. `capacity_bytes` bounds the records held
   // between flushes.
   static Result<AuditLog> Open(std::string path, std::size_t capacity_bytes = kDefaultCapacity);
+
+  // Rotates the file by size from the next Flush on (Open'ed logs only).
+  void SetRotation(Rotation rotation) { rotation_ = rotation; }
 
   // Writes to `fd`, which the caller opened (e.g. before entering the
   // container's mount namespace). `name` is only for error messages.
@@ -46,7 +59,8 @@ class AuditLog {
   // counted in dropped() too.
   void AppendDropped(std::uint64_t count, std::string_view first_time);
 
-  // Writes the buffered lines, retrying short writes. After records were
+  // Writes the buffered lines, retrying short writes, rotating the file
+  // first when they would take it past its cap (SetRotation). After records were
   // dropped, the line {"time":T,"dropped":N} follows the last record kept
   // before the gap (T: when the first of the N was dropped). On an error
   // the unwritten bytes stay buffered for the next Flush.
@@ -65,6 +79,8 @@ class AuditLog {
  private:
   AuditLog(UniqueFd fd, std::string path, std::size_t capacity);
   void ReportDropped();
+  // Rotates when the buffered lines would take the file past the cap.
+  Result<void> RotateIfFull();
   void WriteDroppedLine(std::uint64_t count, std::string_view first_time);
 
   UniqueFd fd_;
@@ -77,6 +93,8 @@ class AuditLog {
   std::uint64_t dropped_ = 0;
   std::uint64_t unreported_ = 0;  // dropped since the last "dropped" line
   std::string first_drop_time_;
+  Rotation rotation_;
+  bool opened_by_path_ = false;  // Open, not Adopt: a path to rotate
 };
 
 }  // namespace vigil::sentry::audit

@@ -15,7 +15,6 @@ void Mix(std::uint64_t& hash, std::uint64_t value) {
 std::uint64_t KindHash(const Record& r) {
   std::hash<std::string_view> text;
   std::uint64_t hash = 0;
-  Mix(hash, static_cast<std::uint64_t>(r.pid));
   Mix(hash, text(r.exe));
   Mix(hash, text(r.syscall));
   for (const Arg& arg : r.args) {
@@ -30,7 +29,7 @@ std::uint64_t KindHash(const Record& r) {
 }  // namespace
 
 bool SameKind(const Record& a, const Record& b) {
-  return a.pid == b.pid && a.exe == b.exe && a.syscall == b.syscall && a.args == b.args &&
+  return a.exe == b.exe && a.syscall == b.syscall && a.args == b.args &&
          a.decision == b.decision && a.error == b.error && a.container_id == b.container_id;
 }
 

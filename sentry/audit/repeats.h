@@ -3,8 +3,9 @@
 // A workload that makes the same mediated call in a loop (a stat of one
 // path, a refused connect) would otherwise have its supervisor write a
 // record per call: megabytes a second of audit, and CPU to encode them.
-// Records of one kind -- same process, executable, syscall, arguments,
-// decision and errno; time, thread and latency aside -- are written
+// Records of one kind -- same executable, syscall, arguments, decision and
+// errno; time, process, thread and latency aside, so that a loop forking a
+// process per call is one kind too -- are written
 // `burst` at a time per `window`; the rest of the window's are counted, and
 // the count comes out as one summary record of that kind carrying
 // `suppressed: N` ("N more records like this one were not written"), due

@@ -50,6 +50,68 @@ class AuditLogTest : public ::testing::Test {
   std::string path_;
 };
 
+// Size-capped rotation: no file passes the cap (by more than one flush),
+// max_files files are kept in all, the newest records in PATH.
+TEST_F(AuditLogTest, RotatesBySizeKeepingMaxFiles) {
+  auto log = AuditLog::Open(path_);
+  ASSERT_TRUE(log) << log.error().message;
+  log->SetRotation({.max_bytes = 4 * LineSize(), .max_files = 3});
+  for (int i = 0; i < 40; ++i) {
+    log->Append(Sample(i));
+    ASSERT_TRUE(log->Flush());
+  }
+  namespace fs = std::filesystem;
+  EXPECT_TRUE(fs::exists(path_));
+  EXPECT_TRUE(fs::exists(path_ + ".1"));
+  EXPECT_TRUE(fs::exists(path_ + ".2"));
+  EXPECT_FALSE(fs::exists(path_ + ".3"));
+  for (const std::string& p : {path_, path_ + ".1", path_ + ".2"}) {
+    EXPECT_LE(fs::file_size(p), 4 * LineSize()) << p;
+  }
+  Result<std::vector<Record>> newest = ReadAuditFile(path_);
+  ASSERT_TRUE(newest);
+  ASSERT_FALSE(newest->empty());
+  EXPECT_EQ(newest->back().pid, 39);
+  Result<std::vector<Record>> older = ReadAuditFile(path_ + ".1");
+  ASSERT_TRUE(older);
+  EXPECT_EQ(older->back().pid + 1, newest->front().pid) << "nothing lost between the two";
+}
+
+TEST_F(AuditLogTest, OneFileMeansNoOldOnesKept) {
+  auto log = AuditLog::Open(path_);
+  ASSERT_TRUE(log);
+  log->SetRotation({.max_bytes = 2 * LineSize(), .max_files = 1});
+  for (int i = 0; i < 10; ++i) {
+    log->Append(Sample(i));
+    ASSERT_TRUE(log->Flush());
+  }
+  EXPECT_FALSE(std::filesystem::exists(path_ + ".1"));
+  EXPECT_LE(std::filesystem::file_size(path_), 2 * LineSize());
+}
+
+// Another supervisor sharing the file rotated it: this one moves to the
+// new file rather than rotating again.
+TEST_F(AuditLogTest, ALogRotatedByAnotherWriterIsReopened) {
+  auto first = AuditLog::Open(path_);
+  auto second = AuditLog::Open(path_);
+  ASSERT_TRUE(first && second);
+  first->SetRotation({.max_bytes = 2 * LineSize(), .max_files = 3});
+  second->SetRotation({.max_bytes = 2 * LineSize(), .max_files = 3});
+  for (int i = 0; i < 2; ++i) {
+    first->Append(Sample(i));
+    ASSERT_TRUE(first->Flush());
+  }
+  first->Append(Sample(2));
+  ASSERT_TRUE(first->Flush());  // rotated: audit.jsonl.1 holds 0 and 1
+  second->Append(Sample(3));
+  ASSERT_TRUE(second->Flush());  // its file is .1 now, and full: it reopens
+  EXPECT_FALSE(std::filesystem::exists(path_ + ".2"));
+  Result<std::vector<Record>> current = ReadAuditFile(path_);
+  ASSERT_TRUE(current);
+  ASSERT_EQ(current->size(), 2u);
+  EXPECT_EQ((*current)[1].pid, 3);
+}
+
 TEST_F(AuditLogTest, OpenCreatesTheFilePrivate) {
   auto log = AuditLog::Open(path_);
   ASSERT_TRUE(log) << log.error().message;

@@ -55,11 +55,14 @@ TEST(RepeatLimiterTest, OtherKindsAreNotHeldBack) {
   for (int i = 0; i < 10; ++i) limiter.Admit(Stat("/x"), t0);
   EXPECT_TRUE(limiter.Admit(Stat("/y"), t0));
   EXPECT_TRUE(limiter.Admit(Stat("/x", Decision::kDeny, 13), t0)) << "a denial is its own kind";
-  Record other_thread = Stat("/z");
-  EXPECT_TRUE(limiter.Admit(other_thread, t0));
-  other_thread.tid = 11;  // threads of one process are one kind
-  EXPECT_TRUE(limiter.Admit(other_thread, t0));
-  EXPECT_FALSE(limiter.Admit(other_thread, t0));
+  Record other_process = Stat("/z");
+  EXPECT_TRUE(limiter.Admit(other_process, t0));
+  other_process.pid = other_process.tid = 11;  // a loop forking a process per call: one kind
+  EXPECT_TRUE(limiter.Admit(other_process, t0));
+  EXPECT_FALSE(limiter.Admit(other_process, t0));
+  Record other_program = Stat("/z");
+  other_program.exe = "/bin/cat";
+  EXPECT_TRUE(limiter.Admit(other_program, t0));
 }
 
 // Two kinds that share a slot: each takeover hands over the count, so

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "attack.h"
@@ -86,6 +88,21 @@ double CpuSeconds(clockid_t clock) {
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+// A cheap mediated syscall in a loop for 3 s (uname: the sentry answers and
+// audits it under every policy). The attack itself cannot see what it cost
+// the host; the harness measures the runtime's process and the audit log
+// (tests/security/run, run_flood).
+Outcome AuditFlood(const Context&) {
+  long calls = 0;
+  const long long deadline = NowMs() + 3000;
+  utsname names{};
+  while (NowMs() < deadline) {
+    for (int i = 0; i < 100; ++i) ::uname(&names);
+    calls += 100;
+  }
+  return Contained(std::to_string(calls) + " uname calls in 3 s");
+}
+
 Outcome CpuSpin(const Context& c) {
   if (c.cpu_percent <= 0) return Escaped("no cpu quota was configured");
   double wall0 = CpuSeconds(CLOCK_MONOTONIC), cpu0 = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
@@ -136,6 +153,8 @@ const std::vector<Attack>& ResourceAttacks() {
       {"fork-bomb", ForkBomb, "fork up to 512 sleepers against pids.limit"},
       {"memory-bomb", MemoryBomb, "touch up to 4x the memory limit in a child"},
       {"cpu-spin", CpuSpin, "spin 2 s against the cpu quota"},
+      {"audit-flood", AuditFlood,
+       "uname in a loop for 3 s under the cpu quota: the supervisor's CPU and audit bytes"},
       {"tmp-fill", TmpFill, "fill /tmp against the tmpfs size"},
   };
   return kAttacks;

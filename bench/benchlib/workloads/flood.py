@@ -1,0 +1,89 @@
+"""Workload: the audit log as a weapon. A container capped at 20 % of one
+CPU makes a cheap mediated syscall (uname, which the sentry answers and
+audits under every policy) in a loop for a few seconds. What it costs the
+host beside the container: the supervisor's CPU time (utime + stime of the
+pid the runtime reported, which for vigil is the supervisor; runc's is the
+workload itself, shown for scale), the container cgroup's CPU (cpuacct,
+which holds the supervisor too since it joins the container's cgroup), and
+the audit bytes left on disk against the log's cap (10 MiB x 3 files by
+default: docs/audit.md)."""
+
+import glob
+import os
+import time
+
+from .. import bundles, proc
+
+NAME = "flood"
+QUOTA_PERCENT = 20
+AUDIT_CAP_BYTES = 3 * (10 << 20)
+
+
+def cpu_seconds(pid):
+    """utime + stime of `pid` (all its threads), in seconds; None when gone."""
+    fields = proc.read(f"/proc/{pid}/stat").rsplit(")", 1)[-1].split()
+    if len(fields) < 15:
+        return None
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime: not its children's
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def cgroup_cpu_seconds(cid):
+    """cpuacct.usage of the container's cgroup (v1), whatever path the runtime chose."""
+    for path in glob.glob(f"/sys/fs/cgroup/cpuacct/**/{cid}/cpuacct.usage", recursive=True):
+        value = proc.read(path).strip()
+        if value:
+            return int(value) / 1e9
+    return None
+
+
+def audit_bytes(rt, cid):
+    return sum(os.path.getsize(p) for p in glob.glob(os.path.join(rt.root, cid, "audit.jsonl*")))
+
+
+def run(ctx):
+    seconds = 2 if ctx.quick else 5
+    bundle = bundles.Bundle(ctx.path("bundles", NAME), "busybox", ctx.busybox, ctx.probe)
+    cfg = bundles.config([bundles.PROBE_IN_CONTAINER, "ops", "--ops", "uname",
+                          "--ms", str(seconds * 1000)])
+    cfg["linux"].setdefault("resources", {})["cpu"] = {"quota": QUOTA_PERCENT * 1000,
+                                                       "period": 100000}
+    bundle.write_config(cfg)
+    rounds = ctx.rounds(1, 3)
+    runtimes = [rt for rt in [*ctx.runtimes, *ctx.mediated]
+                if rt.name in ("vigil", "runc", "vigil+agent")]
+    for _, rt in ctx.interleaved(rounds, runtimes):
+        cid = ctx.new_id("flood")
+        pid_file = ctx.path("pids", cid)
+        out = rt.create(bundle.path, cid, pid_file)
+        if out.ok:
+            out = rt.start(cid)
+        if not out.ok:
+            ctx.problem(NAME, rt.name, "create/start failed: " + out.describe())
+            rt.delete(cid, force=True)
+            continue
+        pid = int(proc.read(pid_file, "0") or 0)
+        started = time.time()
+        reported, container = 0.0, 0.0
+        while time.time() - started < seconds + 30:
+            r = cpu_seconds(pid)
+            c = cgroup_cpu_seconds(cid)
+            if r is None:
+                break
+            reported = r
+            container = c if c is not None else container
+            state = rt.state(cid)
+            if not state or state.get("status") == "stopped":
+                break
+            time.sleep(0.2)
+        wall = time.time() - started
+        what = "the reported pid's CPU time over the flood's wall time, % of one CPU"
+        ctx.add(NAME, "supervisor CPU (% of one CPU)", rt.name, 100 * reported / wall, "%",
+                what + f" (the container's quota: {QUOTA_PERCENT} %; runc's pid is the workload)")
+        ctx.add(NAME, "container cgroup CPU (% of one CPU)", rt.name, 100 * container / wall, "%",
+                f"cpuacct.usage of the container's cgroup (quota {QUOTA_PERCENT} %)")
+        ctx.add(NAME, "audit bytes written", rt.name, audit_bytes(rt, cid) / 1024, "KiB",
+                f"audit.jsonl and its rotated files (cap {AUDIT_CAP_BYTES >> 20} MiB)")
+        rt.delete(cid, force=True)
+    ctx.note(NAME, f"{rounds} rounds of a {seconds} s uname loop under a {QUOTA_PERCENT} % "
+                   "CPU quota; vigil audits each call (emulate) unless repeats are collapsed.")
