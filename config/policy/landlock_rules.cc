@@ -16,9 +16,19 @@
 //   right (MAKE_SOCK on the parent directory).
 // - A right is handled only where the policy bounds it: write rights only
 //   when files.default is not "write", read rights only when it is hidden
-//   or denied. Each is then granted beneath a directory that contains every
-//   path some rule grants it to (LiteralDirectory), so the granted set is a
-//   superset of the allowed one.
+//   or denied, EXECUTE when exec.allow is not empty or files.default is
+//   hidden or denied. Each is then granted beneath a directory that contains
+//   every path some rule grants it to (LiteralDirectory), so the granted set
+//   is a superset of the allowed one.
+// - EXECUTE is what the kernel checks on every file it opens for an exec
+//   (the program, each #! interpreter, the ELF interpreter, a binfmt_misc
+//   handler). The sentry refuses an exec unless each of those files matches
+//   exec.allow and is neither hidden nor denied (sentry/handlers/exec.cc), so
+//   a file it lets run lies beneath a literal directory of exec.allow and,
+//   under a hidden or denied default, beneath one of a read or write rule:
+//   EXECUTE is granted beneath the intersection of the two sets of
+//   subtrees. The kernel then holds the exec check even for what the sentry
+//   cannot see: a file swapped between its check and the kernel's open.
 // - Rights a kernel-performed operation needs on the *parent* of a granted
 //   path (creating or removing the granted directory's own entry) are not
 //   granted: creating it when it is missing is covered by granting beneath
@@ -36,10 +46,9 @@ constexpr std::string_view kWholeTree = "/**";
 
 // READ_FILE is not handled: execve opens the program, its ELF interpreter
 // (PT_INTERP) and any script interpreter for reading in the workload's
-// kernel, and the sentry checks only the program against the file rules. A
-// policy that hides /lib64 still runs dynamically linked binaries today, so
-// no set of grants derived from the rules alone would be a superset.
-// READ_DIR is safe: no kernel-performed operation of the workload opens a
+// kernel, and the sentry judges those as executables, not as reads: grants
+// derived from the read rules would be a superset only by the accident of
+// the two agreeing. READ_DIR is safe: no kernel-performed operation of the workload opens a
 // directory (opens are all mediated, chdir is not a Landlock access).
 constexpr std::uint64_t kReadClass = kLandlockReadDir;
 
@@ -55,6 +64,20 @@ bool Grant(const std::vector<std::string>& dirs, std::uint64_t rights,
   if (std::find(dirs.begin(), dirs.end(), "/") != dirs.end()) return false;
   for (const std::string& dir : dirs) grants[dir] |= rights;
   return true;
+}
+
+// The subtrees that lie in both unions of subtrees: two subtrees meet only
+// when one holds the other, and then in the deeper one.
+std::vector<std::string> Intersection(const std::vector<std::string>& a,
+                                      const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  for (const std::string& x : a) {
+    for (const std::string& y : b) {
+      if (Beneath(x, y)) out.push_back(x);
+      else if (Beneath(y, x)) out.push_back(y);
+    }
+  }
+  return out;
 }
 
 std::vector<LandlockGrant> Minimal(const std::map<std::string, std::uint64_t>& grants) {
@@ -121,6 +144,17 @@ LandlockRuleset LandlockRulesFor(const Policy& policy, int abi) {
       policy.file_default == FileAccess::kHidden || policy.file_default == FileAccess::kDenied;
   const std::uint64_t read = kReadClass & known;
   if (read_bounded && read != 0 && Grant(visible, read, grants)) ruleset.handled |= read;
+  std::vector<std::string> executable = {"/"};
+  if (!policy.exec_allow.empty()) {
+    executable.clear();
+    for (const std::string& pattern : policy.exec_allow) {
+      executable.push_back(LiteralDirectory(pattern));
+    }
+  }
+  if (read_bounded) executable = Intersection(executable, visible);
+  if ((known & kLandlockExecute) != 0 && Grant(executable, kLandlockExecute, grants)) {
+    ruleset.handled |= kLandlockExecute;
+  }
   if (ruleset.handled == 0) return {};
   ruleset.grants = Minimal(grants);
   return ruleset;

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/strings.h"
+
 namespace vigil::config {
 namespace {
 
@@ -85,20 +87,63 @@ TEST(LandlockRulesFor, HiddenDefaultAlsoHandlesListingDirectories) {
       {"path": "/etc/passwd", "access": "read"},
       {"path": "/tmp/**", "access": "write"}]}})");
   LandlockRuleset rules = LandlockRulesFor(policy, kAbi);
-  EXPECT_EQ(rules.handled, kWrite | kLandlockReadDir);
+  // What is hidden cannot be run either: EXECUTE beneath what is visible.
+  constexpr std::uint64_t kSeen = kLandlockReadDir | kLandlockExecute;
+  EXPECT_EQ(rules.handled, kWrite | kSeen);
   // Never READ_FILE: execve reads ELF and script interpreters itself.
   EXPECT_EQ(rules.handled & kLandlockReadFile, 0u);
-  EXPECT_THAT(rules.grants, ElementsAre(LandlockGrant{"/etc", kLandlockReadDir},
-                                        LandlockGrant{"/tmp", kWrite | kLandlockReadDir},
-                                        LandlockGrant{"/usr", kLandlockReadDir}));
+  EXPECT_THAT(rules.grants,
+              ElementsAre(LandlockGrant{"/etc", kSeen}, LandlockGrant{"/tmp", kWrite | kSeen},
+                          LandlockGrant{"/usr", kSeen}));
 }
 
 TEST(LandlockRulesFor, DeniedDefaultHandlesListingDirectoriesToo) {
   Policy policy = Parsed(R"({"files": {"default": "deny", "rules": [
       {"path": "/usr/**", "access": "read"}]}})");
   LandlockRuleset rules = LandlockRulesFor(policy, kAbi);
-  EXPECT_EQ(rules.handled, kWrite | kLandlockReadDir);
-  EXPECT_THAT(rules.grants, ElementsAre(LandlockGrant{"/usr", kLandlockReadDir}));
+  EXPECT_EQ(rules.handled, kWrite | kLandlockReadDir | kLandlockExecute);
+  EXPECT_THAT(rules.grants,
+              ElementsAre(LandlockGrant{"/usr", kLandlockReadDir | kLandlockExecute}));
+}
+
+// The kernel checks EXECUTE on every file it opens for an exec (program,
+// interpreters), as the sentry checks exec.allow on each.
+TEST(LandlockRulesFor, AnExecAllowListGrantsExecuteBeneathItsLiteralDirectories) {
+  Policy policy = Parsed(R"({"exec": {"allow": ["/usr/bin/*", "/usr/lib/*/ld-linux-*"]}})");
+  LandlockRuleset rules = LandlockRulesFor(policy, kAbi);
+  EXPECT_EQ(rules.handled, kLandlockExecute);
+  EXPECT_THAT(rules.grants, ElementsAre(LandlockGrant{"/usr/bin", kLandlockExecute},
+                                        LandlockGrant{"/usr/lib", kLandlockExecute}));
+}
+
+// Under a hidden default an exec must pass both checks: EXECUTE is granted
+// where an exec.allow directory and a visible one overlap, in the deeper.
+TEST(LandlockRulesFor, ExecuteIsGrantedWhereAllowedAndVisibleOverlap) {
+  Policy policy = Parsed(R"({"files": {"default": "hidden", "rules": [
+      {"path": "/usr/**", "access": "read"},
+      {"path": "/opt/tool/**", "access": "read"}]},
+      "exec": {"allow": ["/usr/bin/*", "/opt/**", "/srv/*"]}})");
+  LandlockRuleset rules = LandlockRulesFor(policy, kAbi);
+  EXPECT_EQ(rules.handled, kWrite | kLandlockReadDir | kLandlockExecute);
+  EXPECT_THAT(rules.grants,
+              ElementsAre(LandlockGrant{"/opt/tool", kLandlockReadDir | kLandlockExecute},
+                          LandlockGrant{"/usr", kLandlockReadDir},
+                          LandlockGrant{"/usr/bin", kLandlockExecute}));
+}
+
+TEST(LandlockRulesFor, AnExecRuleOverTheWholeTreeLeavesExecuteUnhandled) {
+  for (const char* pattern : {"/**", "/*", "/probe"}) {
+    Policy policy = Parsed(StrCat(R"({"exec": {"allow": ["/usr/bin/*", ")", pattern, R"("]}})"));
+    EXPECT_EQ(LandlockRulesFor(policy, kAbi), LandlockRuleset{}) << pattern;
+  }
+}
+
+// fromWritable is about mounts, which Landlock does not see: left to the
+// sentry and noexecWritable.
+TEST(LandlockRulesFor, FromWritableAloneHandlesNothing) {
+  Result<Policy> agent = BuiltinPolicy("agent");
+  ASSERT_TRUE(agent);
+  EXPECT_EQ(LandlockRulesFor(*agent, kAbi).handled & kLandlockExecute, 0u);
 }
 
 TEST(LandlockRulesFor, GlobsAreGrantedBeneathTheirLiteralDirectory) {

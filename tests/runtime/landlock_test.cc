@@ -136,5 +136,48 @@ TEST_F(LandlockTest, AGrantForAMissingDirectoryCoversItOnceCreated) {
       EACCES);
 }
 
+// EXECUTE is checked on every file the kernel opens for an exec: the
+// program, a script's interpreter, an ELF's PT_INTERP. busybox-static
+// (scripts/install-deps) is the static program; /bin/true is dynamic, its
+// loader lies outside the grant.
+int ExecFrom(const fs::path& program) {
+  const std::string path = program.string();
+  char* const argv[] = {const_cast<char*>(path.c_str()), const_cast<char*>("true"), nullptr};
+  ::execv(path.c_str(), argv);
+  return errno;
+}
+
+TEST_F(LandlockTest, ExecuteIsCheckedOnTheProgramAndEachInterpreter) {
+  if (LandlockAbi() < 1) GTEST_SKIP() << "no Landlock in this kernel";
+  ASSERT_TRUE(fs::exists("/bin/busybox")) << "scripts/install-deps installs busybox-static";
+  fs::copy_file("/bin/busybox", root_ / "granted/busybox");
+  fs::copy_file("/bin/busybox", root_ / "other/busybox");
+  fs::copy_file("/bin/true", root_ / "granted/dynamic");
+  const std::string script = "#!" + (root_ / "other/busybox").string() + "\n";
+  std::FILE* f = std::fopen((root_ / "granted/script").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(script.c_str(), f);
+  std::fclose(f);
+  fs::permissions(root_ / "granted/script", fs::perms::owner_all);
+  const config::LandlockRuleset ruleset{.handled = config::kLandlockExecute,
+                                        .grants = {{"/granted", config::kLandlockExecute}}};
+  EXPECT_EQ(InRestrictedChild(ruleset, root_,
+                              [](const fs::path& r) { return ExecFrom(r / "granted/busybox"); }),
+            0);
+  EXPECT_EQ(InRestrictedChild(ruleset, root_,
+                              [](const fs::path& r) { return ExecFrom(r / "other/busybox"); }),
+            EACCES);
+  EXPECT_EQ(InRestrictedChild(ruleset, root_,
+                              [](const fs::path& r) { return ExecFrom(r / "granted/script"); }),
+            EACCES);
+  EXPECT_EQ(InRestrictedChild(ruleset, root_,
+                              [](const fs::path& r) { return ExecFrom(r / "granted/dynamic"); }),
+            EACCES);
+  // Unrestricted, the dynamic program runs.
+  EXPECT_EQ(InRestrictedChild(config::LandlockRuleset{}, root_,
+                              [](const fs::path& r) { return ExecFrom(r / "granted/dynamic"); }),
+            0);
+}
+
 }  // namespace
 }  // namespace vigil::runtime

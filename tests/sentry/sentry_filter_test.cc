@@ -212,15 +212,34 @@ TEST(SentryFilter, EveryOtherIoctlTypeStaysOnTheFastPath) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
+int GetpidThroughInt80() {
+  long ret = 20;  // getpid on i386
+  asm volatile("int $0x80" : "+a"(ret) : : "memory");
+  return 0;
+}
+
+// How a child that makes the i386 getpid ends without any filter.
+int Int80Unfiltered() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(GetpidThroughInt80());
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
 // x32 numbers and the 32-bit int 0x80 entry are other ABIs: the process dies.
 TEST(SentryFilter, ForeignCallingConventionsKill) {
   int x32 = RunFiltered([] { return static_cast<int>(::syscall(0x40000000 | SYS_getpid)); });
   EXPECT_TRUE(WIFSIGNALED(x32) && WTERMSIG(x32) == SIGSYS) << x32;
-  int int80 = RunFiltered([] {
-    long ret = 20;  // getpid on i386
-    asm volatile("int $0x80" : "+a"(ret) : : "memory");
-    return 0;
-  });
+  int int80 = RunFiltered(GetpidThroughInt80);
+  const int native = Int80Unfiltered();
+  if (WIFSIGNALED(native) && WTERMSIG(native) == SIGSEGV) {
+    // Some hypervisors' guests (a PVM guest here) have no int 0x80 entry at
+    // all: the CPU faults before any filter runs. The call still must not
+    // get through.
+    EXPECT_TRUE(WIFSIGNALED(int80)) << int80;
+    return;
+  }
   EXPECT_TRUE(WIFSIGNALED(int80) && WTERMSIG(int80) == SIGSYS) << int80;
 }
 
