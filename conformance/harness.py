@@ -13,8 +13,13 @@ them) and a timeout.
 """
 
 import copy
+import fcntl
 import json
 import os
+import pty
+import select
+import struct
+import termios
 import resource
 import secrets
 import shutil
@@ -86,6 +91,10 @@ class Result:
         cmd = " ".join(self.argv)
         return "`%s` exited %s; stdout %r; stderr %r" % (
             cmd, "TIMEOUT" if self.rc is None else self.rc, self.out[-400:], self.err[-600:])
+
+
+def set_window_size(terminal, rows, cols):
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 
 def run_command(argv, out_path, err_path, timeout=COMMAND_TIMEOUT, stdin=None, cwd=None,
@@ -454,6 +463,53 @@ class Case:
         box["thread"] = t
         self.cleanups.append(lambda: os.close(box["fd"]) if "fd" in box else None)
         return path, box
+
+    def run_in_terminal(self, size=(24, 80), steps=(), extra=(), timeout=COMMAND_TIMEOUT):
+        """`run --bundle B ID` as a person at a terminal runs it: a new
+        pseudo-terminal of window size (rows, cols) is the runtime's
+        controlling terminal and its stdin, stdout and stderr. `steps` are
+        (bytes, action) pairs: once the output holds the bytes, action(master)
+        runs (writes input, resizes). Returns the Result; its out is what the
+        terminal showed."""
+        self.write_config()
+        argv = list(self.runtime) + ["--root", self.root, "run", "--bundle", self.bundle,
+                                     *extra, self.new_id()]
+        master, slave = pty.openpty()
+        set_window_size(master, *size)
+
+        def controlling_terminal():
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
+                                preexec_fn=controlling_terminal)
+        os.close(slave)
+        shown, pending = b"", list(steps)
+        deadline = time.time() + timeout
+        try:
+            while time.time() < deadline:
+                if pending and pending[0][0] in shown:
+                    pending.pop(0)[1](master)
+                    continue
+                if not select.select([master], [], [], 0.2)[0]:
+                    continue
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:  # EIO: the runtime, the last holder, closed it
+                    chunk = b""
+                if not chunk:
+                    break
+                shown += chunk
+            rc = proc.wait(timeout=max(1, deadline - time.time()))
+            if rc < 0:
+                rc = 128 - rc
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            rc = None
+        finally:
+            os.close(master)
+        return Result(argv, rc, shown.decode(errors="replace"), "", None)
 
     def terminal_output(self, box, cid):
         """Waits for `cid` to stop and for its terminal output."""

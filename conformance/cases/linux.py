@@ -380,6 +380,47 @@ def _(c):
     c.eq(p["no_new_privs"], 0, "NNP")
 
 
+# An allow-list that grants what a static busybox needs, and what runc 1.1
+# still does after loading the profile (close its log pipe, mark its
+# descriptors close-on-exec through /proc/self/fd), but nothing else a
+# runtime might want then (close_range, seccomp, send and receive, the user
+# switch). Such lists predate close_range (2020).
+MINIMAL_SYSCALLS = ["execve", "arch_prctl", "set_tid_address", "set_robust_list", "rseq",
+                    "brk", "mmap", "munmap", "mprotect", "read", "write", "writev", "exit",
+                    "exit_group", "getuid", "geteuid", "getgid", "getegid", "getpid",
+                    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "ioctl", "fstat",
+                    "newfstatat", "readlink", "getrandom", "prlimit64", "futex",
+                    "nanosleep", "sched_yield", "tgkill", "gettid", "close", "openat",
+                    "getdents64", "fcntl", "fstatfs"]
+
+
+@case("linux.seccomp.minimal-allow-list")
+def _(c):
+    seccomp(c, [{"names": MINIMAL_SYSCALLS, "action": "SCMP_ACT_ALLOW"}],
+            default="SCMP_ACT_ERRNO")
+    c.set_args("/bin/echo", "minimal")
+    r = c.run()
+    c.eq(r.rc, 0, "exit status of run under a minimal allow-list (%s)" % r)
+    c.expect("minimal" in r.out, "no output: %s" % r)
+
+
+# Without no_new_privs the profile comes before the user switch, which it
+# must then allow too (runc's order; runc also enters and checks
+# process.cwd, looks at its parent and checks the executable then).
+@case("linux.seccomp.minimal-allow-list-without-nnp")
+def _(c):
+    c.process["noNewPrivileges"] = False
+    c.process["user"] = {"uid": 1000, "gid": 1000, "additionalGids": [1001]}
+    switch = ["capget", "capset", "prctl", "setgroups", "setresuid", "setresgid", "setuid",
+              "setgid", "chdir", "getcwd", "getppid", "faccessat2"]
+    seccomp(c, [{"names": MINIMAL_SYSCALLS + switch, "action": "SCMP_ACT_ALLOW"}],
+            default="SCMP_ACT_ERRNO")
+    c.set_args("/bin/echo", "minimal")
+    r = c.run()
+    c.eq(r.rc, 0, "exit status of run under a minimal allow-list (%s)" % r)
+    c.expect("minimal" in r.out, "no output: %s" % r)
+
+
 @case("linux.seccomp.absent")
 def _(c):
     p = c.probe()

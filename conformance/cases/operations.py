@@ -5,7 +5,7 @@ and process.terminal through a console socket."""
 import json
 import os
 
-from harness import DEFAULT_CAPS, case, cap_names, register
+from harness import DEFAULT_CAPS, case, cap_names, register, set_window_size
 
 
 def failed(c, r, what):
@@ -436,3 +436,47 @@ def _(c):
     cid = c.new_id()
     r = c.rt("create", "--bundle", c.bundle, cid)
     failed(c, r, "create of a terminal container without --console-socket")
+
+
+@case("process.terminal.run-detached-without-socket-fails")
+def _(c):
+    c.process["terminal"] = True
+    cid = c.new_id()
+    r = c.run(cid, extra=("--detach",))
+    failed(c, r, "run -d of a terminal container without --console-socket")
+    c.expect("console" in r.err, "the error does not name the console socket: %s" % r)
+    c.expect(c.state(cid, must=False) is None, "a container was left behind")
+
+
+# `run` in the foreground without --console-socket: the runtime gives the
+# container a terminal of its own and relays it to the one it runs in.
+@case("process.terminal.run-foreground")
+def _(c):
+    c.process["terminal"] = True
+    c.probe_args()
+    r = c.run_in_terminal(size=(37, 101))
+    c.eq(r.rc, 0, "exit status of run (%s)" % r)
+    t = c.parse_probe(r.out, r)["terminal"]
+    c.eq((t["stdin"], t["stdout"], t["stderr"]), (True, True, True), "isatty 0, 1, 2")
+    c.expect(t.get("name", "").startswith("/dev/pts/"), "tty name %r" % t.get("name"))
+    c.eq((t.get("rows"), t.get("cols")), (37, 101), "the caller's window size")
+
+
+@case("process.terminal.run-foreground-input")
+def _(c):
+    c.process["terminal"] = True
+    c.set_args("/bin/sh", "-c", "echo ready; read line; echo got:$line; exit 3")
+    r = c.run_in_terminal(steps=[(b"ready", lambda m: os.write(m, b"hello\r"))])
+    c.eq(r.rc, 3, "exit status of run (%s)" % r)
+    c.expect("got:hello" in r.out, "the input did not reach the container: %r" % r.out)
+
+
+@case("process.terminal.run-foreground-resize")
+def _(c):
+    c.process["terminal"] = True
+    c.set_args("/bin/sh", "-c",
+               'trap "stty size; exit 0" WINCH; echo ready; while :; do sleep 0.1; done')
+    r = c.run_in_terminal(size=(24, 80),
+                          steps=[(b"ready", lambda m: set_window_size(m, 50, 150))])
+    c.eq(r.rc, 0, "exit status of run (%s)" % r)
+    c.expect("50 150" in r.out, "the new window size did not reach the container: %r" % r.out)

@@ -5,11 +5,14 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <optional>
 
 #include "base/strings.h"
+#include "config/oci/config.h"
 #include "runtime/cli/verbs.h"
 #include "runtime/container/create.h"
 #include "runtime/container/lifecycle.h"
+#include "runtime/process/terminal_relay.h"
 #include "runtime/process/wait.h"
 
 namespace vigil::cli {
@@ -29,6 +32,8 @@ Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
       .systemd_cgroup = invocation.global.systemd_cgroup,
       .policy = invocation.global.policy,
       .audit_path = invocation.global.audit,
+      .audit_max_size = invocation.global.audit_max_size,
+      .audit_max_files = invocation.global.audit_max_files,
       .platform = invocation.global.platform,
   };
   ASSIGN_OR_RETURN(options.preserve_fds, invocation.flags.Count("preserve-fds"));
@@ -39,6 +44,15 @@ Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
     if (n > 0) options.preserve_fds += n;
   }
   return options;
+}
+
+// `run` in the foreground of a terminal container without a console
+// socket: vigil is the console socket's other end itself, as runc is.
+bool RelaysTerminal(const Invocation& invocation, const runtime::CreateOptions& options) {
+  if (invocation.flags.IsSet("detach") || !options.console_socket.empty()) return false;
+  // A bundle that does not load is create's to report.
+  Result<config::Spec> spec = config::LoadBundle(options.bundle);
+  return spec && spec->process && spec->process->terminal;
 }
 
 }  // namespace
@@ -70,14 +84,30 @@ Result<int> RunCreate(const Invocation& invocation) {
 
 Result<int> RunRun(const Invocation& invocation) {
   ASSIGN_OR_RETURN(runtime::CreateOptions options, ReadCreateOptions(invocation));
+  std::optional<runtime::ConsoleReceiver> console;
+  if (RelaysTerminal(invocation, options)) {
+    ASSIGN_OR_RETURN(runtime::ConsoleReceiver receiver, runtime::ConsoleReceiver::Open());
+    console.emplace(std::move(receiver));
+    options.console_socket = console->path();
+  }
   ASSIGN_OR_RETURN(pid_t supervisor, runtime::CreateContainer(options));
-  if (Result<void> started = runtime::StartContainer(options.root, options.id); !started) {
+  auto abandon = [&](Error error) -> Result<int> {
     (void)runtime::DeleteContainer(options.root, options.id, /*force=*/true);
     ::waitpid(supervisor, nullptr, 0);
-    return tl::unexpected(started.error());
+    return tl::unexpected(std::move(error));
+  };
+  UniqueFd master;
+  if (console) {
+    Result<UniqueFd> received = console->Receive();
+    if (!received) return abandon(std::move(received).error());
+    master = *std::move(received);
+  }
+  if (Result<void> started = runtime::StartContainer(options.root, options.id); !started) {
+    return abandon(std::move(started).error());
   }
   if (invocation.flags.IsSet("detach")) return 0;
-  int status = runtime::WaitForwardingSignals(supervisor);
+  const int status = master ? runtime::RelayTerminal(master.Get(), supervisor)
+                            : runtime::WaitForwardingSignals(supervisor);
   RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
   return status;
 }

@@ -135,7 +135,9 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   // The grace period the process's cgroup join waits for passes meanwhile.
   const cgroup::AttachPrimer primer = cgroup::AttachPrimer::Start();
   if (requested.process.terminal && requested.console_socket.empty()) {
-    return Fail("process.terminal is true but no --console-socket was given");
+    return Fail(
+        "process.terminal is true: cannot allocate a terminal if vigil detaches without "
+        "--console-socket");
   }
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
   ASSIGN_OR_RETURN(config::Policy policy, record.policy.empty()

@@ -3,8 +3,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <algorithm>
-
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "runtime/linux/exec.h"
@@ -68,18 +66,26 @@ Result<void> InstallSentry(const LaunchOptions& options) {
   return {};
 }
 
-// The OCI profile first, then the sentry's: the kernel runs both and takes
-// the stricter verdict either way.
+// The sentry's filter first: its handshake needs send and recv, which a
+// profile need not allow. The OCI profile last, so that after it comes only
+// what runc does after its own: the execve, and without no_new_privs the
+// user switch. The kernel runs both filters and takes the stricter verdict
+// whatever their order.
 Result<void> InstallSeccomp(const LaunchOptions& options) {
-  RETURN_IF_ERROR(InstallProfile(options));
-  return InstallSentry(options);
+  RETURN_IF_ERROR(InstallSentry(options));
+  return InstallProfile(options);
 }
 
 }  // namespace
 
 Result<void> BecomeAndExec(const config::Process& process, const std::string& executable,
                            const LaunchOptions& options) {
-  // Landlock first: landlock_restrict_self needs CAP_SYS_ADMIN (held until
+  // No descriptor of the runtime's survives into the container
+  // (CVE-2024-21626 leaked one as the cwd). Marked before any filter, so a
+  // profile need not allow close_range; what is opened after is
+  // close-on-exec, or (the ptrace platform's channel) meant to stay.
+  RETURN_IF_ERROR(CloexecFrom(3 + static_cast<unsigned>(options.preserve_fds)));
+  // Landlock next: landlock_restrict_self needs CAP_SYS_ADMIN (held until
   // the user switch) or no_new_privs (which the process may not ask for),
   // and the filters come after it so that its setup syscalls never meet
   // them. Paths are the container's: the root was entered already.
@@ -87,23 +93,13 @@ Result<void> BecomeAndExec(const config::Process& process, const std::string& ex
     RETURN_IF_ERROR_WRAP(ApplyLandlock(*options.landlock), "apply the policy's Landlock ruleset");
   }
   // Loading a filter needs no_new_privs or CAP_SYS_ADMIN. With no_new_privs
-  // it comes last, so the profile only has to allow close_range and execve;
-  // without, it comes while the capability is still held, and the profile
+  // the filters come last, so the profile only has to allow execve;
+  // without, they come while the capability is still held, and the profile
   // must allow the user switch too (runc's order).
   if (!process.no_new_privileges) RETURN_IF_ERROR(InstallSeccomp(options));
   RETURN_IF_ERROR(DropBoundingSet(process));
   RETURN_IF_ERROR(BecomeUser(process));
   if (process.no_new_privileges) RETURN_IF_ERROR(InstallSeccomp(options));
-  // No descriptor of the runtime's survives into the container
-  // (CVE-2024-21626 leaked one as the cwd).
-  const unsigned first_closed = 3 + static_cast<unsigned>(options.preserve_fds);
-  if (options.ptrace == nullptr || options.sentry == nullptr) {
-    RETURN_IF_ERROR(CloexecFrom(first_closed));
-  } else {
-    const auto kept = static_cast<unsigned>(options.ptrace->channel_fd);
-    if (first_closed <= kept) RETURN_IF_ERROR(CloexecRange(first_closed, kept - 1));
-    RETURN_IF_ERROR(CloexecFrom(std::max(first_closed, kept + 1)));
-  }
   return Exec(executable, process.args, process.env);
 }
 

@@ -1,6 +1,5 @@
 #include "runtime/process/wait.h"
 
-#include <signal.h>
 #include <sys/wait.h>
 
 #include <cerrno>
@@ -8,12 +7,21 @@
 
 namespace vigil::runtime {
 
-int WaitForwardingSignals(pid_t pid) {
+sigset_t ForwardedSignals() {
   sigset_t set;
   sigemptyset(&set);
   for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH}) {
     sigaddset(&set, sig);
   }
+  return set;
+}
+
+int ShellStatus(int wait_status) {
+  return WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
+}
+
+int WaitForwardingSignals(pid_t pid) {
+  const sigset_t set = ForwardedSignals();
   sigset_t old;
   sigprocmask(SIG_BLOCK, &set, &old);
   int result = 255;
@@ -21,7 +29,7 @@ int WaitForwardingSignals(pid_t pid) {
     int status = 0;
     pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) {
-      result = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      result = ShellStatus(status);
       break;
     }
     if (done < 0 && errno != EINTR) break;

@@ -2,13 +2,19 @@
 // manager sends the runtime (`vigil run`, `vigil exec` in the foreground).
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 namespace vigil::runtime {
 
+// The signals a foreground vigil passes on to its child, and SIGCHLD.
+sigset_t ForwardedSignals();
+
+// A wait status as a shell reports it: the exit code, or 128+N for signal N.
+int ShellStatus(int wait_status);
+
 // Waits for child `pid` to exit, sending it every forwardable signal the
-// caller receives meanwhile; returns its exit status as a shell reports it
-// (128+N for signal N).
+// caller receives meanwhile; returns its exit status as a shell reports it.
 int WaitForwardingSignals(pid_t pid);
 
 }  // namespace vigil::runtime
