@@ -58,7 +58,7 @@ void RunSupervisor(SupervisorArgs args, Channel to_create) {
     (void)to_create.Send(MessageType::kError, created.error().message);
     ::_exit(1);
   }
-  (void)to_create.Send(MessageType::kCreated);
+  (void)to_create.Send(MessageType::kCreated, std::to_string(supervisor.init_pid()));
   to_create.Close();
   // The container holds create's stdio now; the caller's pipes must see EOF
   // when the container closes them, not when the supervisor does.

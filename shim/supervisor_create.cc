@@ -182,7 +182,12 @@ Result<void> Supervisor::CreateCgroup() {
   // behalf) count against the container's limits and show in its stats, as
   // gVisor's Sentry does in the pod's cgroup. A workload cannot make its
   // supervisor burn more than its own quota.
+  hook_cgroups_ = cgroup_->HomesFor(kSupervisorAccounting);
   return cgroup_->AddProcessFor(::getpid(), kSupervisorAccounting);
+}
+
+runtime::HookPlacement Supervisor::HookPlacement() const {
+  return {.uts_namespace = host_uts_ ? host_uts_.Get() : -1, .cgroup_procs = hook_cgroups_};
 }
 
 void Supervisor::Undo() {
@@ -223,9 +228,10 @@ Result<void> Supervisor::SpawnInit() {
   // hooks run now (network setup, device injection), then the init goes on.
   RETURN_IF_ERROR(init_channel_->Expect(MessageType::kMounted));
   config::State state = runtime::HookState(args_.record, ContainerStatus::kCreating);
-  RETURN_IF_ERROR(runtime::RunHooks("prestart", runtime::HooksOf(args_.spec, "prestart"), state));
-  RETURN_IF_ERROR(
-      runtime::RunHooks("createRuntime", runtime::HooksOf(args_.spec, "createRuntime"), state));
+  RETURN_IF_ERROR(runtime::RunHooks("prestart", runtime::HooksOf(args_.spec, "prestart"), state,
+                                    HookPlacement()));
+  RETURN_IF_ERROR(runtime::RunHooks(
+      "createRuntime", runtime::HooksOf(args_.spec, "createRuntime"), state, HookPlacement()));
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed, config::DumpState(state)));
   RETURN_IF_ERROR(init_channel_->Expect(MessageType::kReady));
   return {};

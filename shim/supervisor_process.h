@@ -9,11 +9,14 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/process/channel.h"
+#include "runtime/process/hooks.h"
 #include "sentry/core/sandbox.h"
 #include "sentry/loop/event_loop.h"
 #include "sentry/core/platform.h"
@@ -31,8 +34,14 @@ class Supervisor {
   // `start`, and the record says "created".
   Result<void> Create();
 
+  // The container's init: the pid `create` reports (state.pid, --pid-file).
+  pid_t init_pid() const { return init_pid_; }
+
   // Serves signals, control requests and the sentry's listeners until the
-  // init exits; returns how it ended.
+  // init exits; returns how it ended. The init is left a zombie, not
+  // reaped: when the supervisor exits it passes to the caller's subreaper
+  // (containerd's shim, conmon), which reaps it as runc's init and reads
+  // its exit status.
   Result<siginfo_t> Supervise();
 
   // Records the container as stopped.
@@ -54,6 +63,9 @@ class Supervisor {
   }
   Result<void> SpawnInit();
   Result<void> CreateCgroup();
+  // Where hooks run: the supervisor's own UTS namespace and cgroups, as
+  // runc's hooks run in runc's.
+  runtime::HookPlacement HookPlacement() const;
   // Sums up floods of repeated audit records every so often.
   Result<void> WatchAuditSweep();
   Result<void> WriteIdMaps(pid_t pid);
@@ -77,6 +89,9 @@ class Supervisor {
   std::optional<runtime::cgroup::Cgroup> cgroup_;
   // The UTS namespace the supervisor left for the container's (hooks run here).
   UniqueFd host_uts_;
+  // The cgroup.procs files of the cgroups the supervisor left for the
+  // container's (CreateCgroup).
+  std::vector<std::string> hook_cgroups_;
   bool starting_ = false;  // a start request waits for the init's exec
   std::optional<siginfo_t> exit_;  // how the init ended, once it has
   // The sentry: one event loop for signals, control requests and every

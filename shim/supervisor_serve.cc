@@ -119,7 +119,7 @@ Result<void> Supervisor::Start() {
   if (Result<void> hooks =
           runtime::RunHooks("poststart", runtime::HooksOf(args_.spec, "poststart"),
                             runtime::HookState(args_.record, ContainerStatus::kRunning),
-                            host_uts_.Get(), [this](int fd, int timeout_ms) {
+                            HookPlacement(), [this](int fd, int timeout_ms) {
                               return WaitInFiber(*loop_, fd, timeout_ms);
                             });
       !hooks) {
@@ -188,10 +188,16 @@ void Supervisor::ForwardSignals() {
       // its own pid namespace; reap them, and notice the init's end. The
       // threads the sentry traces to verify their exec report their stops
       // here too (a tracer's waitid sees them without WSTOPPED).
+      // The init's own end is only looked at (WNOWAIT): its zombie is the
+      // caller's subreaper's to reap (Supervise).
       siginfo_t child{};
-      while (::waitid(P_ALL, 0, &child, WEXITED | WNOHANG) == 0 && child.si_pid != 0) {
-        const bool stop = sentry_ && sentry_->OnChildEvent(child);
-        if (!stop && child.si_pid == init_pid_ && child.si_code != CLD_TRAPPED) exit_ = child;
+      while (::waitid(P_ALL, 0, &child, WEXITED | WNOHANG | WNOWAIT) == 0 && child.si_pid != 0) {
+        if (child.si_pid == init_pid_ && child.si_code != CLD_TRAPPED) {
+          exit_ = child;
+          break;
+        }
+        if (::waitid(P_PID, child.si_pid, &child, WEXITED | WNOHANG) != 0) break;
+        if (sentry_) (void)sentry_->OnChildEvent(child);
         child = {};
       }
       continue;

@@ -51,8 +51,10 @@ Spec DefaultSpec() {
 
   Linux& linux_spec = spec.linux_spec.emplace();
   linux_spec.resources = Resources{.devices = {DeviceRule{.allow = false, .access = "rwm"}}};
+  // runc spec's five: tools that add a cgroup namespace themselves must not
+  // meet a duplicate.
   for (NamespaceType type : {NamespaceType::kPid, NamespaceType::kNetwork, NamespaceType::kIpc,
-                             NamespaceType::kUts, NamespaceType::kMount, NamespaceType::kCgroup}) {
+                             NamespaceType::kUts, NamespaceType::kMount}) {
     linux_spec.namespaces.push_back(Namespace{.type = type});
   }
   linux_spec.masked_paths = {"/proc/acpi",        "/proc/asound",        "/proc/kcore",

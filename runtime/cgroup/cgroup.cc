@@ -167,6 +167,13 @@ Result<Cgroup> Cgroup::Create(const std::vector<Hierarchy>& hierarchies, const s
   }
   // Two containers in one cgroup would share limits and be killed and
   // removed together; refuse, as runc does.
+  // A frozen cgroup would freeze the init mid-setup and create would hang
+  // (runc refuses it too).
+  if (Result<bool> frozen = cgroup.Frozen(); frozen && *frozen) {
+    undo();
+    return Fail(StrCat("create cgroup ", path,
+                       ": it is frozen (thaw it: freezer.state THAWED, cgroup.freeze 0)"));
+  }
   Result<std::vector<pid_t>> present = cgroup.Processes();
   if (present && !present->empty()) {
     undo();
@@ -232,13 +239,20 @@ Result<void> Cgroup::AddProcessFor(pid_t pid, std::span<const std::string_view> 
 
 Result<void> Cgroup::RemoveProcessFor(pid_t pid,
                                       std::span<const std::string_view> controllers) const {
-  for (const Placement& p : placements_) {
-    if (!HoldsAny(p.hierarchy, controllers)) continue;
-    const std::string home = StrCat(p.hierarchy.mount_point, p.hierarchy.own_path, "/cgroup.procs");
+  for (const std::string& home : HomesFor(controllers)) {
     RETURN_IF_ERROR_WRAP(fs_->Write(home, StrCat(pid)),
                          StrCat("move process ", pid, " out of the cgroup"));
   }
   return {};
+}
+
+std::vector<std::string> Cgroup::HomesFor(std::span<const std::string_view> controllers) const {
+  std::vector<std::string> homes;
+  for (const Placement& p : placements_) {
+    if (!HoldsAny(p.hierarchy, controllers)) continue;
+    homes.push_back(StrCat(p.hierarchy.mount_point, p.hierarchy.own_path, "/cgroup.procs"));
+  }
+  return homes;
 }
 
 Result<void> Cgroup::Apply(const config::Resources& resources) const {
@@ -260,6 +274,10 @@ Result<void> Cgroup::Freeze() const { return FreezeCgroup(Knobs(placements_, *fs
 Result<void> Cgroup::Thaw() const { return ThawCgroup(Knobs(placements_, *fs_)); }
 
 Result<bool> Cgroup::Frozen() const { return CgroupFrozen(Knobs(placements_, *fs_)); }
+
+Result<std::uint64_t> Cgroup::OomKills() const {
+  return OomKillCount(Knobs(placements_, *fs_));
+}
 
 Result<Stats> Cgroup::ReadStats() const { return ReadCgroupStats(Knobs(placements_, *fs_)); }
 

@@ -73,6 +73,10 @@ class Cgroup {
                                            std::span<const std::string_view> controllers) const;
   [[nodiscard]] Result<void> RemoveProcessFor(pid_t pid,
                                               std::span<const std::string_view> controllers) const;
+  // The cgroup.procs files RemoveProcessFor writes to: where a process
+  // AddProcessFor moved came from, for what it starts that must not be
+  // charged to the container (the OCI hooks).
+  std::vector<std::string> HomesFor(std::span<const std::string_view> controllers) const;
 
   // Writes linux.resources, each knob to the hierarchy that holds its
   // controller (order: cpuset, devices, memory, cpu, pids, blockIO,
@@ -100,6 +104,10 @@ class Cgroup {
   // True when frozen by Freeze (not merely because an ancestor is frozen,
   // and not while still freezing).
   [[nodiscard]] Result<bool> Frozen() const;
+
+  // How many processes the kernel's OOM killer has killed in the cgroup
+  // (v1 memory.oom_control's oom_kill, v2 memory.events').
+  [[nodiscard]] Result<std::uint64_t> OomKills() const;
 
   // Memory, pids and CPU usage; sections for absent controllers are empty.
   [[nodiscard]] Result<Stats> ReadStats() const;

@@ -56,6 +56,9 @@ Result<void> FreezeCgroup(const Knobs& knobs);
 Result<void> ThawCgroup(const Knobs& knobs);
 Result<bool> CgroupFrozen(const Knobs& knobs);
 
+// memory.cc: the OOM killer's kills in the cgroup so far.
+Result<std::uint64_t> OomKillCount(const Knobs& knobs);
+
 // stats.cc
 Result<Stats> ReadCgroupStats(const Knobs& knobs);
 

@@ -194,4 +194,13 @@ Result<void> ApplyMemory(const Knobs& knobs, const config::Resources& resources)
   return p->hierarchy.v2 ? ApplyV2(knobs, *p, r) : ApplyV1(knobs, *p, r);
 }
 
+Result<std::uint64_t> OomKillCount(const Knobs& knobs) {
+  ASSIGN_OR_RETURN(const Placement* p, knobs.Require("memory", "the OOM killer's kills"));
+  // oom_kill is in v1's memory.oom_control since Linux 4.13.
+  ASSIGN_OR_RETURN(const auto keyed,
+                   knobs.ReadKeyed(*p, p->hierarchy.v2 ? "memory.events" : "memory.oom_control"));
+  const auto kills = keyed.find("oom_kill");
+  return kills == keyed.end() ? 0 : kills->second;
+}
+
 }  // namespace vigil::runtime::cgroup

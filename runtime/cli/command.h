@@ -37,6 +37,9 @@ struct Command {
   std::span<const FlagSpec> flags;
   // Returns the process exit status, or an Error reported as one line.
   Result<int> (*run)(const Invocation& invocation);
+  // The exit status of such an Error, as runc's verb exits: 255 for exec,
+  // whose own status is the process's, 1 for the rest.
+  int error_status = 1;
 };
 
 // The command table, sorted by name (a test checks it).

@@ -48,7 +48,7 @@ constexpr Command kCommands[] = {
     {"events", "print the container's cgroup usage as JSON lines (--stats: once)", "<container-id>",
      kEventsFlags, RunEvents},
     {"exec", "run another process in a running container", "<container-id> [command...]",
-     kExecFlags, RunExec},
+     kExecFlags, RunExec, /*error_status=*/255},
     {"features",
      "print the OCI features document (what this runtime supports)",
      "",

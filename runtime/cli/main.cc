@@ -56,8 +56,9 @@ int Main(const std::vector<std::string>& args) {
     return rest.empty() && !global_flags->IsSet("help") ? 1 : 0;
   }
 
+  const Command* command = FindCommand(rest[0]);
+  bool ran = false;
   Result<int> status = [&]() -> Result<int> {
-    const Command* command = FindCommand(rest[0]);
     if (command == nullptr) {
       return Fail(StrCat("unknown command ", Quote(rest[0]), "; run 'vigil help' for the list"));
     }
@@ -68,6 +69,7 @@ int Main(const std::vector<std::string>& args) {
       std::fputs(CommandHelp(*command).c_str(), stdout);
       return 0;
     }
+    ran = true;
     Result<int> result = command->run(Invocation{*global, std::move(parsed)});
     if (!result) return tl::unexpected(std::move(result).error().Wrap(command->name));
     return result;
@@ -76,7 +78,7 @@ int Main(const std::vector<std::string>& args) {
   // A person reads standard error; containerd and podman read the log file.
   if (!log::LogsToStderr()) log::Error(status.error().message);
   std::fprintf(stderr, "vigil: %s\n", status.error().message.c_str());
-  return 1;
+  return ran ? command->error_status : 1;
 }
 
 }  // namespace

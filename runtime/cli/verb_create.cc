@@ -1,5 +1,6 @@
 // vigil create and vigil run.
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include <cerrno>
@@ -66,7 +67,7 @@ const FlagSpec kCreateFlags[6] = {
     {"preserve-fds", "", true, "N", "pass N descriptors after stdio (3 ... 3+N-1) through"},
 };
 
-const FlagSpec kRunFlags[7] = {
+const FlagSpec kRunFlags[9] = {
     kCreateFlags[0],
     kCreateFlags[1],
     kCreateFlags[2],
@@ -74,6 +75,8 @@ const FlagSpec kRunFlags[7] = {
     kCreateFlags[4],
     kCreateFlags[5],
     {"detach", "d", false, "", "return once the container runs instead of waiting for it"},
+    {"keep", "", false, "", "do not delete the container once it exits"},
+    {"no-subreaper", "", false, "", "do not become the subreaper of the container's init"},
 };
 
 Result<int> RunCreate(const Invocation& invocation) {
@@ -84,6 +87,11 @@ Result<int> RunCreate(const Invocation& invocation) {
 
 Result<int> RunRun(const Invocation& invocation) {
   ASSIGN_OR_RETURN(runtime::CreateOptions options, ReadCreateOptions(invocation));
+  // As runc: in the foreground the container's init (which state.pid
+  // names) is ours to reap once its supervisor is gone.
+  if (!invocation.flags.IsSet("detach") && !invocation.flags.IsSet("no-subreaper")) {
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  }
   std::optional<runtime::ConsoleReceiver> console;
   if (RelaysTerminal(invocation, options)) {
     ASSIGN_OR_RETURN(runtime::ConsoleReceiver receiver, runtime::ConsoleReceiver::Open());
@@ -108,7 +116,12 @@ Result<int> RunRun(const Invocation& invocation) {
   if (invocation.flags.IsSet("detach")) return 0;
   const int status = master ? runtime::RelayTerminal(master.Get(), supervisor)
                             : runtime::WaitForwardingSignals(supervisor);
-  RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
+  // The init's zombie passed to this subreaper when its supervisor exited.
+  while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+  }
+  if (!invocation.flags.IsSet("keep")) {
+    RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
+  }
   return status;
 }
 

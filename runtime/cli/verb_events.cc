@@ -1,5 +1,5 @@
-// vigil events: a container's cgroup usage as runc's event lines,
-//   {"type":"stats","id":"ID","data":{...}}
+// vigil events: a container's cgroup usage and OOM kills as runc's event
+// lines, {"type":"stats","id":"ID","data":{...}} and {"type":"oom","id":"ID"},
 // with data in runc's types.Stats shape (what go-runc's Stats decodes):
 // once with --stats, else every --interval until the container stops.
 #include <chrono>
@@ -93,6 +93,18 @@ void WritePids(json::Writer& w, const runtime::cgroup::PidsStats& pids) {
 // One event line. Sections vigil does not measure (blkio, hugetlb, Intel
 // RDT, network) are present but empty, as runc prints them on a host
 // without those figures.
+// runc's event for an OOM kill in the container: no data.
+std::string OomEvent(const std::string& id) {
+  json::Writer w;
+  w.BeginObject();
+  w.Key("type");
+  w.String("oom");
+  w.Key("id");
+  w.String(id);
+  w.EndObject();
+  return w.Take() + "\n";
+}
+
 std::string StatsEvent(const std::string& id, const runtime::cgroup::Stats& stats) {
   json::Writer w;
   w.BeginObject();
@@ -149,9 +161,10 @@ Result<int> RunEvents(const Invocation& invocation) {
     Print(StatsEvent(id, stats));
     return 0;
   }
-  RETURN_IF_ERROR(runtime::WatchContainerStats(
+  RETURN_IF_ERROR(runtime::WatchContainerEvents(
       root, id, interval,
-      [&](const runtime::cgroup::Stats& stats) { Print(StatsEvent(id, stats)); }));
+      {.stats = [&](const runtime::cgroup::Stats& stats) { Print(StatsEvent(id, stats)); },
+       .oom = [&] { Print(OomEvent(id)); }}));
   return 0;
 }
 

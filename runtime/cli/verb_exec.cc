@@ -67,7 +67,7 @@ Result<config::Process> BuildProcess(const Invocation& invocation, const std::st
 
 }  // namespace
 
-const FlagSpec kExecFlags[12] = {
+const FlagSpec kExecFlags[13] = {
     {"process", "p", true, "FILE", "the process as JSON (config.json's \"process\")"},
     {"detach", "d", false, "", "return once the process runs"},
     {"pid-file", "", true, "FILE", "write the process's pid to FILE"},
@@ -80,6 +80,7 @@ const FlagSpec kExecFlags[12] = {
     {"cap", "c", true, "CAP", "add a capability (repeatable)"},
     {"no-new-privs", "", false, "", "set no_new_privs"},
     {"preserve-fds", "", true, "N", "pass N descriptors after stdio through"},
+    {"ignore-paused", "", false, "", "exec into a paused container too (it runs once resumed)"},
 };
 
 Result<int> RunExec(const Invocation& invocation) {
@@ -96,6 +97,7 @@ Result<int> RunExec(const Invocation& invocation) {
       .detach = invocation.flags.IsSet("detach"),
       .pid_file = invocation.flags.Value("pid-file").value_or(""),
       .console_socket = invocation.flags.Value("console-socket").value_or(""),
+      .ignore_paused = invocation.flags.IsSet("ignore-paused"),
   };
   ASSIGN_OR_RETURN(options.process, BuildProcess(invocation, options.id));
   ASSIGN_OR_RETURN(options.preserve_fds, invocation.flags.Count("preserve-fds"));

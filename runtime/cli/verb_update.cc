@@ -128,7 +128,7 @@ Result<void> ApplyFlags(const ParsedFlags& flags, config::Resources& r) {
 
 }  // namespace
 
-const FlagSpec kUpdateFlags[16] = {
+const FlagSpec kUpdateFlags[20] = {
     {"resources", "r", true, "FILE",
      "linux.resources as JSON from FILE, or - for standard input; flags override it"},
     {"memory", "", true, "BYTES", "memory limit (k, m, g suffixes; -1: unlimited)"},
@@ -146,6 +146,12 @@ const FlagSpec kUpdateFlags[16] = {
     {"cpuset-mems", "", true, "LIST", "memory nodes to use"},
     {"pids-limit", "", true, "N", "maximum number of tasks (-1: unlimited; 0: unchanged)"},
     {"blkio-weight", "", true, "N", "block IO weight, 10-1000 (0: unchanged)"},
+    // Accepted and ignored, as runc 1.1 does: the kernel deprecated v1's
+    // kernel memory limits (memory.kmem.limit_in_bytes).
+    {"kernel-memory", "", true, "BYTES", "accepted and ignored (no kernel memory limits)"},
+    {"kernel-memory-tcp", "", true, "BYTES", "accepted and ignored"},
+    {"l3-cache-schema", "", true, "SCHEMA", "Intel RDT: refused (vigil does not support it)"},
+    {"mem-bw-schema", "", true, "SCHEMA", "Intel RDT: refused (vigil does not support it)"},
 };
 
 Result<int> RunUpdate(const Invocation& invocation) {
@@ -155,6 +161,11 @@ Result<int> RunUpdate(const Invocation& invocation) {
   config::Resources changes;
   if (auto source = invocation.flags.Value("resources"); source && !source->empty()) {
     ASSIGN_OR_RETURN(changes, ReadResources(*source));
+  }
+  for (const char* rdt : {"l3-cache-schema", "mem-bw-schema"}) {
+    if (invocation.flags.Value(rdt)) {
+      return Fail(StrCat("--", rdt, ": Intel RDT (resctrl) is not supported by vigil"));
+    }
   }
   RETURN_IF_ERROR(ApplyFlags(invocation.flags, changes));
   RETURN_IF_ERROR(runtime::UpdateContainer(invocation.global.root, args[0], changes));

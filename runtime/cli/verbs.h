@@ -20,7 +20,7 @@ Result<int> RunDelete(const Invocation& invocation);
 extern const FlagSpec kEventsFlags[2];
 Result<int> RunEvents(const Invocation& invocation);
 
-extern const FlagSpec kExecFlags[12];
+extern const FlagSpec kExecFlags[13];
 Result<int> RunExec(const Invocation& invocation);
 
 extern const FlagSpec kInstallFlags[8];
@@ -37,7 +37,7 @@ Result<int> RunList(const Invocation& invocation);
 extern const FlagSpec kPsFlags[1];
 Result<int> RunPs(const Invocation& invocation);
 
-extern const FlagSpec kRunFlags[7];
+extern const FlagSpec kRunFlags[9];
 Result<int> RunRun(const Invocation& invocation);
 
 Result<int> RunPause(const Invocation& invocation);
@@ -52,7 +52,7 @@ Result<int> RunHelp(const Invocation& invocation);
 extern const FlagSpec kSpecFlags[2];
 Result<int> RunSpec(const Invocation& invocation);
 
-extern const FlagSpec kUpdateFlags[16];
+extern const FlagSpec kUpdateFlags[20];
 Result<int> RunUpdate(const Invocation& invocation);
 
 extern const FlagSpec kSyscallsFlags[2];

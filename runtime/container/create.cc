@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <filesystem>
 
 #include "base/file.h"
@@ -217,8 +218,12 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
     }
     return tl::unexpected(created.error());
   }
+  // The init's pid, as runc reports its own: /proc/PID is the container's
+  // namespaces and cgroups to every client (docs/processes.md).
+  pid_t init_pid = 0;
+  std::from_chars(created->text.data(), created->text.data() + created->text.size(), init_pid);
   if (!options.pid_file.empty()) {
-    Result<void> written = WriteFileAtomic(options.pid_file, StrCat(pid), 0644,
+    Result<void> written = WriteFileAtomic(options.pid_file, StrCat(init_pid), 0644,
                                             /*overwrite=*/true, Durability::kSkipFsync);
     if (!written) {
       ::kill(pid, SIGKILL);

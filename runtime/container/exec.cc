@@ -126,7 +126,14 @@ Result<config::Process> ContainerProcess(const std::string& root, const std::str
 Result<int> ExecInContainer(const ExecOptions& requested) {
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(requested.root, requested.id));
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
-  RETURN_IF_ERROR(CheckTransition(Verb::kExec, CurrentStatus(record), requested.id));
+  const ContainerStatus status = CurrentStatus(record);
+  if (status == ContainerStatus::kPaused && !requested.ignore_paused) {
+    return Fail(StrCat("container ", Quote(requested.id),
+                       " is paused: cannot exec in it (--ignore-paused to do it anyway)"));
+  }
+  if (status != ContainerStatus::kPaused) {
+    RETURN_IF_ERROR(CheckTransition(Verb::kExec, status, requested.id));
+  }
   ASSIGN_OR_RETURN(config::Spec spec, dir.LoadConfig());
   ASSIGN_OR_RETURN(UniqueFd init, PidfdOpen(record.init_pid));
   if (!ProcessAlive(record.init_pid, record.init_start)) {
@@ -163,6 +170,10 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   if (joiner < 0) return FailErrno("fork");
   if (joiner == 0) {
     ours.Close();
+    // The lock stays with this verb alone: a copy kept by the process (a
+    // shared open file description) would hold it for as long as the
+    // process waits before its exec, frozen in a paused container.
+    dir.Unlock();
     JoinAndSpawn(options, init.Get(), spec.linux_spec ? NamespaceFlags(*spec.linux_spec) : 0,
                  theirs, console.Get(),
                  LaunchOptions{.preserve_fds = options.preserve_fds,
@@ -189,6 +200,9 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
       return tl::unexpected(joined.error());
     }
   }
+  // In a paused container the process now sits frozen until `resume`,
+  // which must not wait behind this exec's lock.
+  if (status == ContainerStatus::kPaused) dir.Unlock();
   RETURN_IF_ERROR(ours.Send(MessageType::kProceed));
   // End of file means the program runs (the channel closes on exec). Before
   // that the process announces the sentry's listener (or asks to be
@@ -210,8 +224,14 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
     return tl::unexpected(outcome.error());
   }
   if (!options.pid_file.empty()) {
-    RETURN_IF_ERROR(WriteFileAtomic(options.pid_file, StrCat(pid), 0644, /*overwrite=*/true,
-                                    Durability::kSkipFsync));
+    // A caller that cannot learn the pid cannot manage the process either.
+    if (Result<void> written = WriteFileAtomic(options.pid_file, StrCat(pid), 0644,
+                                               /*overwrite=*/true, Durability::kSkipFsync);
+        !written) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+      return tl::unexpected(written.error());
+    }
   }
   if (options.detach) return 0;
   dir.Unlock();  // other verbs (kill, state) must not wait behind a long exec

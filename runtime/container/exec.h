@@ -16,6 +16,9 @@ struct ExecOptions {
   std::string pid_file;
   std::string console_socket;
   int preserve_fds = 0;
+  // Exec into a paused container too (the process starts frozen, as the
+  // rest of the container, and runs once it is resumed).
+  bool ignore_paused = false;
 };
 
 // Starts the process. Detached, returns 0 once it runs (it is reparented to

@@ -70,9 +70,8 @@ Result<cgroup::Stats> ContainerStats(const std::string& root, const std::string&
   return cg.ReadStats();
 }
 
-Result<void> WatchContainerStats(const std::string& root, const std::string& id,
-                                 std::chrono::nanoseconds interval,
-                                 const std::function<void(const cgroup::Stats&)>& emit) {
+Result<void> WatchContainerEvents(const std::string& root, const std::string& id,
+                                  std::chrono::nanoseconds interval, const EventSinks& sinks) {
   if (interval.count() <= 0) return Fail("the interval must be greater than 0");
   ASSIGN_OR_RETURN(ContainerRecord record, ReadRecord(root, id));
   ASSIGN_OR_RETURN(cgroup::Cgroup cg, LiveCgroup(record));
@@ -81,11 +80,18 @@ Result<void> WatchContainerStats(const std::string& root, const std::string& id,
   // so a reused pid is not mistaken for it.
   Result<UniqueFd> supervisor = PidfdOpen(record.supervisor_pid);
   if (!supervisor || !ProcessAlive(record.supervisor_pid, record.supervisor_start)) return {};
+  std::uint64_t oom_kills = cg.OomKills().value_or(0);
+  auto report_ooms = [&] {
+    const std::uint64_t now = cg.OomKills().value_or(oom_kills);
+    if (now > oom_kills) sinks.oom();
+    oom_kills = now;
+  };
   Clock::time_point tick = Clock::now() + interval;
   while (!ExitsBefore(supervisor->Get(), tick)) {
-    if (Stopped(root, id)) return {};
+    if (Stopped(root, id)) break;
+    report_ooms();
     if (Result<cgroup::Stats> stats = cg.ReadStats()) {
-      emit(*stats);
+      sinks.stats(*stats);
     } else {
       log::Error(StrCat("container ", Quote(id), ": ", stats.error().message));
     }
@@ -93,6 +99,8 @@ Result<void> WatchContainerStats(const std::string& root, const std::string& id,
     tick += interval;
     if (Clock::time_point now = Clock::now(); tick <= now) tick = now + interval;
   }
+  // An OOM kill often is the container's end: reported before returning.
+  report_ooms();
   return {};
 }
 

@@ -24,13 +24,20 @@ Result<std::vector<pid_t>> ContainerProcesses(const std::string& root, const std
 // saying "container not running", as for runc's `events`.
 Result<cgroup::Stats> ContainerStats(const std::string& root, const std::string& id);
 
-// Calls `emit` with the container's usage every `interval`, the first time
-// one interval from now (runc's ticker), until the container stops; then
-// returns. It notices the stop at once (a pidfd on the supervisor), not at
-// the next tick. A failed read is logged and skipped, as runc does. Fails as
+// What `events` reports as it happens.
+struct EventSinks {
+  std::function<void(const cgroup::Stats&)> stats;
+  std::function<void()> oom;  // the OOM killer killed in the container's cgroup
+};
+
+// Calls `sinks.stats` with the container's usage every `interval`, the
+// first time one interval from now (runc's ticker), and `sinks.oom` when
+// the OOM killer has killed in the container since the last look (at each
+// tick and at the end), until the container stops; then returns. It
+// notices the stop at once (a pidfd on the supervisor), not at the next
+// tick. A failed read is logged and skipped, as runc does. Fails as
 // ContainerStats does when the container is stopped to begin with.
-Result<void> WatchContainerStats(const std::string& root, const std::string& id,
-                                 std::chrono::nanoseconds interval,
-                                 const std::function<void(const cgroup::Stats&)>& emit);
+Result<void> WatchContainerEvents(const std::string& root, const std::string& id,
+                                  std::chrono::nanoseconds interval, const EventSinks& sinks);
 
 }  // namespace vigil::runtime

@@ -16,7 +16,8 @@ Result<int> ParseSignal(std::string_view text) {
   int number = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
   if (ec == std::errc() && end == text.data() + text.size()) {
-    if (number > 0 && number < NSIG) return number;
+    // 0 checks that the container's init is there, as kill(2) does.
+    if (number >= 0 && number < NSIG) return number;
     return Fail(StrCat("invalid signal number ", number));
   }
   std::string name(text);

@@ -15,7 +15,7 @@ Result<void> StartContainer(const std::string& root, const std::string& id) {
 Result<ContainerView> ViewContainer(const std::string& root, const std::string& id) {
   ASSIGN_OR_RETURN(ContainerRecord record, ReadRecord(root, id));
   ContainerStatus status = CurrentStatus(record);
-  pid_t pid = status == ContainerStatus::kStopped ? 0 : record.supervisor_pid;
+  pid_t pid = status == ContainerStatus::kStopped ? 0 : record.init_pid;
   return ContainerView{.record = std::move(record), .status = status, .pid = pid};
 }
 

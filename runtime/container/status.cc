@@ -44,7 +44,9 @@ Result<void> CheckTransition(Verb verb, ContainerStatus status, std::string_view
       ok = status == S::kStopped || status == S::kCreated;
       break;
     case Verb::kExec:
-      ok = status == S::kRunning;
+      // As runc: a created container too (its init waits for start in
+      // its namespaces); a paused one only with --ignore-paused.
+      ok = status == S::kCreated || status == S::kRunning;
       break;
   }
   if (ok) return {};

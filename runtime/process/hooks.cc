@@ -18,8 +18,20 @@
 namespace vigil::runtime {
 namespace {
 
-Result<void> RunHook(const config::Hook& hook, const std::string& state_json, int uts_namespace,
-                     const WaitReadable& wait) {
+// In a hook's child: into the placement's cgroups. Best effort: a hook
+// that cannot leave (a cgroup removed meanwhile) still runs, charged to
+// the container as it was before.
+void JoinCgroups(const std::vector<std::string>& procs_files) {
+  for (const std::string& file : procs_files) {
+    const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    (void)!::write(fd, "0", 1);  // 0: the writer itself
+    ::close(fd);
+  }
+}
+
+Result<void> RunHook(const config::Hook& hook, const std::string& state_json,
+                     const HookPlacement& placement, const WaitReadable& wait) {
   // A socket rather than a pipe: send(MSG_NOSIGNAL) survives a hook that
   // exits without reading, with no SIGPIPE disposition to change.
   int fds[2];
@@ -35,7 +47,10 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json, in
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::dup2(read_end.Get(), STDIN_FILENO);
-    if (uts_namespace >= 0 && ::setns(uts_namespace, CLONE_NEWUTS) != 0) ::_exit(127);
+    if (placement.uts_namespace >= 0 && ::setns(placement.uts_namespace, CLONE_NEWUTS) != 0) {
+      ::_exit(127);
+    }
+    JoinCgroups(placement.cgroup_procs);
     std::vector<std::string> args = hook.args.empty() ? std::vector{hook.path} : hook.args;
     (void)Exec(hook.path, args, hook.env);
     ::_exit(127);
@@ -94,11 +109,12 @@ const std::vector<config::Hook>& HooksOf(const config::Spec& spec, std::string_v
 }
 
 Result<void> RunHooks(std::string_view kind, const std::vector<config::Hook>& hooks,
-                      const config::State& state, int uts_namespace, const WaitReadable& wait) {
+                      const config::State& state, const HookPlacement& placement,
+                      const WaitReadable& wait) {
   if (hooks.empty()) return {};
   std::string state_json = config::DumpState(state);
   for (std::size_t i = 0; i < hooks.size(); ++i) {
-    RETURN_IF_ERROR_WRAP(RunHook(hooks[i], state_json, uts_namespace, wait),
+    RETURN_IF_ERROR_WRAP(RunHook(hooks[i], state_json, placement, wait),
                          StrCat("hooks.", kind, "[", i, "] ", hooks[i].path));
   }
   return {};

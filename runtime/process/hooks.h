@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -18,16 +19,22 @@ namespace vigil::runtime {
 // syscalls while a poststart hook runs) passes a wait of its own.
 Result<bool> PollReadable(int fd, int timeout_ms);
 
+// Where hooks run when the caller is not where they belong: the supervisor
+// lives in the container's UTS namespace and in some of its cgroups, and
+// hooks run where runc's do, in the runtime's own.
+struct HookPlacement {
+  int uts_namespace = -1;                 // setns'd into first, when not -1
+  std::vector<std::string> cgroup_procs;  // cgroup.procs files each hook moves itself to
+};
+
 // Runs `hooks` (of the kind named `kind`, e.g. "createRuntime") in order,
 // each with `state` on stdin, stopping at the first that fails: exits
 // non-zero, dies, or outlives its timeout (then it is killed). The error
 // names the hook: "hooks.createRuntime[1] /usr/bin/x: exit status 2".
-// `uts_namespace`, when not -1, is the UTS namespace the hooks run in
-// instead of the caller's (the supervisor lives in the container's).
 // `wait` is how the caller waits for a hook to end, as PollReadable does.
 using WaitReadable = std::function<Result<bool>(int fd, int timeout_ms)>;
 Result<void> RunHooks(std::string_view kind, const std::vector<config::Hook>& hooks,
-                      const config::State& state, int uts_namespace = -1,
+                      const config::State& state, const HookPlacement& placement = {},
                       const WaitReadable& wait = PollReadable);
 
 // The hooks of `kind` in `spec` (empty when there are none).

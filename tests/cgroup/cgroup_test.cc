@@ -111,6 +111,19 @@ TEST_F(CgroupTest, CreateRefusesACgroupThatAlreadyHoldsProcesses) {
   EXPECT_TRUE(tree_.Exists("pids/vigil/c1"));  // the other container's left alone
 }
 
+// A frozen cgroup would freeze the init halfway through its setup.
+TEST_F(CgroupTest, CreateRefusesAFrozenCgroup) {
+  std::vector<Hierarchy> h = Hybrid();
+  h.push_back(tree_.V1("freezer", {"freezer"}));
+  tree_.File("freezer/vigil/c1/freezer.state", "FROZEN\n");
+  auto cg = Cgroup::Create(h, "/vigil/c1", fs_);
+  ASSERT_FALSE(cg);
+  EXPECT_THAT(cg.error().message, HasSubstr("create cgroup /vigil/c1: it is frozen"));
+  EXPECT_FALSE(tree_.Exists("memory/vigil"));
+  tree_.File("freezer/vigil/c1/freezer.state", "THAWED\n");
+  EXPECT_TRUE(Cgroup::Create(h, "/vigil/c1", fs_));
+}
+
 TEST_F(CgroupTest, CreateWithoutHierarchies) {
   EXPECT_THAT(Cgroup::Create({}, "/c", fs_).error().message, HasSubstr("no cgroup hierarchy"));
 }

@@ -56,6 +56,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 c() { timeout 60 "$ctr" -a "$sock" -n "$ns" "$@"; }
+# metric TASK NAME: one value of `ctr task metrics` (cgroup v1 names).
+metric() { c task metrics "$1" | awk -v name="$2" '$1 == name { print $2 }'; }
 
 # The shim's log of every task (the runtime's --log, JSON lines), shown under
 # a failed case; and a case's command must also succeed.
@@ -146,6 +148,9 @@ expect "--rm left no container" "" c container ls -q
 if c "${run[@]}" -d "$image" sleeper sleep 100 >/dev/null 2>"$tmp/stderr"; then
   ok "ctr run -d sleep 100"
   expect "task ls: RUNNING" RUNNING task_status sleeper
+  # The shim loads the task's cgroup from the runtime's pid (its
+  # /proc/PID/cgroup): the metrics are the container's own.
+  expect "ctr task metrics: the container's pids cgroup" 1 metric sleeper pids.current
   expect "ctr task exec echo from-exec" from-exec \
     c task exec --fifo-dir "$tmp/fifo" --exec-id e1 sleeper echo from-exec
   expect_rc "ctr task exec exit code" 5 \

@@ -138,6 +138,21 @@ if cid=$(dk run -d --runtime=vigil --network none "$image" sleep 100 2>"$tmp/std
   expect "docker exec" from-exec dk exec "$cid" echo from-exec
   expect "docker exec -u 1000" 1000 dk exec -u 1000 "$cid" id -u
   expect_rc "docker exec exit code" 5 dk exec "$cid" sh -c 'exit 5'
+  # What clients read from /proc/<the runtime's pid>: the container's own
+  # namespaces and cgroups (docs/processes.md).
+  expect "docker top: the container's process" "sleep 100" sh -c \
+    '"$0" -H "unix://$1" top "$2" -o pid,args | awk "NR > 1 { \$1 = \"\"; sub(/^ /, \"\"); print }"' \
+    "$docker_cli" "$sock" "$cid"
+  expect "docker stats --no-stream: the container's pids cgroup" 1 \
+    dk stats --no-stream --format '{{.PIDs}}' "$cid"
+  expect "docker stats --no-stream: memory in use" yes sh -c \
+    'case $("$0" -H "unix://$1" stats --no-stream --format "{{.MemUsage}}" "$2") in
+       0B*) echo no ;; *B*) echo yes ;; *) echo no ;; esac' "$docker_cli" "$sock" "$cid"
+  pid=$(dk inspect -f '{{.State.Pid}}' "$cid")
+  inside=$(dk exec "$cid" hostname)
+  [[ $inside != "$(hostname)" ]] || inside="(the host's name: $inside)"
+  expect "nsenter -t State.Pid -a: the container's namespaces" "$inside" \
+    nsenter -t "$pid" -a hostname
   if dk pause "$cid" >/dev/null 2>"$tmp/stderr"; then
     expect "docker pause: Paused true" true dk inspect -f '{{.State.Paused}}' "$cid"
   else
@@ -178,6 +193,18 @@ if cid=$(dk run -d --runtime=vigil --network none "$image" sleep 100 2>"$tmp/std
   dk rm -f "$cid" >/dev/null 2>&1
 else
   not_ok "docker run -d (for kill)" "$(cat "$tmp/stderr")"
+fi
+
+# Out of memory: the kernel's OOM killer in the container's memory cgroup,
+# seen by the shim through the cgroup of the runtime's pid.
+if cid=$(dk run -d --runtime=vigil --network none --memory 16m --memory-swap 16m "$image" \
+  sh -c 'a=x; while :; do a=$a$a; done' 2>"$tmp/stderr"); then
+  expect "a memory-limit OOM: OOMKilled true, exited 137" "true 137" sh -c \
+    'for i in $(seq 100); do out=$("$@"); [ "${out%% *}" = true ] && break; sleep 0.1; done; echo "$out"' \
+    sh "$docker_cli" -H "unix://$sock" inspect -f '{{.State.OOMKilled}} {{.State.ExitCode}}' "$cid"
+  dk rm -f "$cid" >/dev/null 2>&1
+else
+  not_ok "docker run -d (for OOM)" "$(cat "$tmp/stderr")"
 fi
 
 # Joining another container's namespaces: dockerd names them by that

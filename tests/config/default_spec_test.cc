@@ -98,11 +98,12 @@ TEST(DefaultSpecTest, LimitsOpenFilesTo1024) {
             (std::vector<Rlimit>{{.type = "RLIMIT_NOFILE", .hard = 1024, .soft = 1024}}));
 }
 
-TEST(DefaultSpecTest, CreatesSixNamespacesButNoUserNamespace) {
+// runc spec's namespaces, in its order: no cgroup namespace, no user one.
+TEST(DefaultSpecTest, CreatesRuncsFiveNamespaces) {
   Spec spec = DefaultSpec();
   EXPECT_THAT(NamespaceTypes(spec),
               ElementsAre(NamespaceType::kPid, NamespaceType::kNetwork, NamespaceType::kIpc,
-                          NamespaceType::kUts, NamespaceType::kMount, NamespaceType::kCgroup));
+                          NamespaceType::kUts, NamespaceType::kMount));
   EXPECT_EQ(spec.linux_spec->FindNamespace(NamespaceType::kUser), nullptr);
   for (const Namespace& ns : spec.linux_spec->namespaces) EXPECT_TRUE(ns.path.empty());
   EXPECT_TRUE(spec.linux_spec->uid_mappings.empty());
@@ -186,8 +187,8 @@ TEST(RootlessSpecTest, HasOneUserNamespaceAndNoNetworkNamespace) {
   EXPECT_EQ(std::count(types.begin(), types.end(), NamespaceType::kUser), 1);
   EXPECT_THAT(types, Not(Contains(NamespaceType::kNetwork)));
   EXPECT_THAT(types, IsSupersetOf({NamespaceType::kPid, NamespaceType::kIpc, NamespaceType::kUts,
-                                   NamespaceType::kMount, NamespaceType::kCgroup}));
-  EXPECT_EQ(types.size(), 6u);
+                                   NamespaceType::kMount}));
+  EXPECT_EQ(types.size(), 5u);  // as runc spec --rootless
 }
 
 TEST(RootlessSpecTest, HasNoCgroupMount) {

@@ -95,7 +95,7 @@ TEST_P(SentryTest, KillingTheSupervisorKillsTheWorkload) {
   WriteConfig(config);
   const std::string id = NewId();
   CreateAndStart(id);
-  const pid_t supervisor = PidFromFile(id);
+  const pid_t supervisor = SupervisorPid(id);
   ASSERT_GT(supervisor, 0);
   ASSERT_EQ(::kill(supervisor, SIGKILL), 0);
   EXPECT_TRUE(WaitForStatus(id, "stopped"));
@@ -114,7 +114,7 @@ TEST_P(SentryTest, TheRunningSupervisorIsConfined) {
   WriteConfig(config);
   const std::string id = NewId();
   CreateAndStart(id);
-  const pid_t supervisor = PidFromFile(id);
+  const pid_t supervisor = SupervisorPid(id);
   ASSERT_GT(supervisor, 0);
   const std::string status = ReadWholeFile(StrCat("/proc/", supervisor, "/status"));
   EXPECT_THAT(status, HasSubstr("Seccomp:\t2\n"));

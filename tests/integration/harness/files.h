@@ -41,6 +41,18 @@ inline std::optional<char> ProcessState(pid_t pid) {
   return stat[paren + 2];
 }
 
+// The parent pid of `pid` from /proc, or 0.
+inline pid_t ParentOf(pid_t pid) {
+  std::string stat = ReadWholeFile("/proc/" + std::to_string(pid) + "/stat");
+  std::size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(paren + 2));
+  char state;
+  pid_t ppid = 0;
+  fields >> state >> ppid;
+  return ppid;
+}
+
 // True while `pid` exists and has not exited: a zombie waiting for its
 // parent to reap it has ended, so it does not count.
 inline bool ProcessRunning(pid_t pid) {

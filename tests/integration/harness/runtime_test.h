@@ -173,6 +173,9 @@ class RuntimeTest : public ::testing::TestWithParam<RuntimeUnderTest> {
     return pid;
   }
 
+  // vigil's supervisor: the process above the init the pid file names.
+  pid_t SupervisorPid(const std::string& id) const { return ParentOf(PidFromFile(id)); }
+
   // `state id`, parsed; nullopt (with the reason in *failure) if it failed.
   std::optional<ContainerState> State(const std::string& id, Outcome* failure = nullptr) {
     Outcome state = Runtime({"state", id});

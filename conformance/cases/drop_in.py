@@ -1,0 +1,229 @@
+"""What scripts and clients written for runc depend on beyond the spec's
+text: what state.pid names, the verbs' flags, their exit statuses
+(docs/conformance.md, "Drop-in for runc")."""
+
+import os
+import subprocess
+import threading
+import time
+
+from harness import case, host_ns, register
+
+
+def failed(c, r, what):
+    c.expect(r.rc not in (0, None), "%s succeeded: %s" % (what, r))
+
+
+def running_sleeper(c):
+    c.sleeper()
+    return c.create_start()
+
+
+# -- state.pid ------------------------------------------------------------------
+
+@case("state.pid.is-the-init")
+def _(c):
+    cid = running_sleeper(c)
+    pid = c.state(cid)["pid"]
+    c.eq(int(c.read(c.pid_file(cid), "0").strip() or 0), pid, "--pid-file and state.pid")
+    c.expect(pid in c.container_pids(), "state.pid %d is not a process of the container %s"
+             % (pid, c.container_pids()))
+    ns = os.stat("/proc/%d/ns/pid" % pid).st_ino
+    c.expect(ns != host_ns("pid"), "/proc/state.pid/ns/pid is the host's")
+    c.eq(os.stat("/proc/%d/ns/mnt" % pid).st_ino == host_ns("mnt"), False,
+         "/proc/state.pid/ns/mnt is the host's")
+
+
+@case("state.pid.cgroup-is-the-containers")
+def _(c):
+    cid = running_sleeper(c)
+    pid = c.state(cid)["pid"]
+    lines = c.read("/proc/%d/cgroup" % pid, "").splitlines()
+    # Every hierarchy with a controller: pids, memory, freezer, devices...
+    controllers = [l.split(":") for l in lines if l.split(":")[1] not in ("", "name=systemd")]
+    wrong = [l for l in controllers if l[2] != c.cgroups_path]
+    c.expect(controllers and not wrong, "cgroups of state.pid outside %s: %s"
+             % (c.cgroups_path, wrong))
+
+
+# -- run ------------------------------------------------------------------------
+
+@case("run.keep")
+def _(c):
+    c.set_args("/bin/true")
+    cid = c.new_id()
+    r = c.run(cid, extra=("--keep",))
+    c.eq(r.rc, 0, "exit status of run --keep (%s)" % r)
+    c.eq(c.status(cid), "stopped", "status after run --keep")
+    r = c.rt("delete", cid)
+    c.expect(r.ok, "delete after run --keep: %s" % r)
+
+
+@case("run.no-subreaper")
+def _(c):
+    c.set_args("/bin/sh", "-c", "exit 7")
+    r = c.run(extra=("--no-subreaper",))
+    c.eq(r.rc, 7, "exit status of run --no-subreaper (%s)" % r)
+
+
+# -- exec -----------------------------------------------------------------------
+
+# The exec'd process joins the frozen cgroup: it runs (and `exec` returns)
+# once the container is resumed.
+@case("exec.ignore-paused")
+def _(c):
+    cid = running_sleeper(c)
+    c.rt("pause", cid)
+    done = {}
+    t = threading.Thread(target=lambda: done.setdefault(
+        "r", c.rt("exec", "--ignore-paused", cid, "/bin/echo", "after-resume", timeout=20)))
+    t.start()
+    time.sleep(1)
+    c.rt("resume", cid)
+    t.join(25)
+    r = done.get("r")
+    c.expect(r is not None and r.ok and "after-resume" in r.out,
+             "exec --ignore-paused into a paused container, then resume: %s" % r)
+
+
+@case("exec.process-from-descriptor")
+def _(c):
+    cid = running_sleeper(c)
+    path = c.path("process.json")
+    c.write(path, '{"args": ["/bin/echo", "from-fd"], "cwd": "/", "env": ["PATH=/bin"],'
+                  ' "user": {"uid": 0, "gid": 0}}')
+    with open(path) as f:
+        r = c.rt("exec", "-p", "/dev/fd/0", cid, stdin=f)
+    c.expect(r.ok and "from-fd" in r.out, "exec -p /dev/fd/0: %s" % r)
+
+
+@case("exec.created-container")
+def _(c):
+    c.sleeper()
+    cid = c.create()
+    r = c.rt("exec", cid, "/bin/echo", "before-start")
+    c.expect(r.ok and "before-start" in r.out, "exec into a created container: %s" % r)
+    c.eq(c.status(cid), "created", "status after the exec")
+
+
+# -- kill -----------------------------------------------------------------------
+
+@case("kill.signal-0")
+def _(c):
+    cid = running_sleeper(c)
+    r = c.rt("kill", cid, "0")
+    c.expect(r.ok, "kill ID 0 of a running container: %s" % r)
+    c.eq(c.status(cid), "running", "status after kill ID 0")
+
+
+# -- update ---------------------------------------------------------------------
+
+@case("update.kernel-memory-accepted")
+def _(c):
+    cid = running_sleeper(c)
+    r = c.rt("update", "--kernel-memory", "64M", cid)
+    c.expect(r.ok, "update --kernel-memory: %s" % r)
+
+
+@case("update.l3-cache-schema-without-rdt-fails")
+def _(c):
+    if os.path.isdir("/sys/fs/resctrl/info"):
+        c.skip("this host has resctrl")
+    cid = running_sleeper(c)
+    failed(c, c.rt("update", "--l3-cache-schema", "L3:0=f", cid),
+           "update --l3-cache-schema without Intel RDT")
+
+
+# -- exit statuses ----------------------------------------------------------------
+
+# runc exits 1 when a verb fails, but exec 255 (its own status is the
+# process's).
+def unknown_id_exits(want, *verb):
+    def fn(c):
+        r = c.rt(*verb, "no-such-" + c.token)
+        c.eq(r.rc, want, "exit status of `%s` of an unknown id (%s)" % (" ".join(verb), r))
+    return fn
+
+
+for verb in (["state"], ["start"], ["kill"], ["delete"], ["pause"], ["resume"], ["ps"],
+             ["update", "--pids-limit", "5"], ["events", "--stats"]):
+    register("exit-status.unknown-id." + verb[0], unknown_id_exits(1, *verb))
+register("exit-status.unknown-id.exec", unknown_id_exits(255, "exec", "/bin/true"))
+
+
+# -- cgroups ---------------------------------------------------------------------
+
+@case("linux.cgroupsPath.frozen-fails")
+def _(c):
+    freezer = c.cgroup_dir("freezer")
+    if not os.path.isdir(os.path.dirname(freezer)):
+        c.skip("no freezer hierarchy")
+    os.makedirs(freezer, exist_ok=True)  # removed with the case's cgroups
+    c.write(os.path.join(freezer, "freezer.state"), "FROZEN")
+    c.cleanups.append(lambda: c.write(os.path.join(freezer, "freezer.state"), "THAWED"))
+    c.set_args("/bin/true")
+    cid = c.new_id()
+    c.write_config()
+    r = c.rt("create", "--bundle", c.bundle, cid, timeout=20)
+    c.expect(r.rc is not None, "create into a frozen cgroup hung: %s" % r)
+    failed(c, r, "create into a frozen cgroup")
+    c.eq(c.status(cid), None, "a container left behind")
+
+
+# -- events ------------------------------------------------------------------------
+
+def watch_events(c, cid):
+    """`events --interval 1s ID` in the background: (process, output path)."""
+    out = c.path("events-%s.out" % cid)
+    with open(out, "wb") as f:
+        p = subprocess.Popen(list(c.runtime) + ["--root", c.root, "events", "--interval", "1s",
+                                                cid],
+                             stdout=f, stderr=subprocess.DEVNULL, start_new_session=True)
+    c.cleanups.append(lambda: (p.poll() is None and p.kill(), p.wait()))
+    return p, out
+
+
+def oom_container(c):
+    c.linux.setdefault("resources", {})["memory"] = {"limit": 16 << 20, "swap": 16 << 20}
+    c.set_args("/bin/sh", "-c", "a=x; while :; do a=$a$a; done")
+    return c.create()
+
+
+# An OOM kill in the container is an event of its own.
+@case("events.oom")
+def _(c):
+    cid = oom_container(c)
+    _, out = watch_events(c, cid)
+    time.sleep(0.5)
+    c.start(cid)
+    c.wait_for(lambda: '"type":"oom"' in (c.read(out, "") or "").replace(" ", ""),
+               "an oom event", timeout=30)
+
+
+@case("events.ends-with-the-container")
+def _(c):
+    cid = oom_container(c)
+    p, _ = watch_events(c, cid)
+    time.sleep(0.5)
+    c.start(cid)
+    c.wait_status(cid, "stopped", timeout=30)
+    c.wait_for(lambda: p.poll() is not None, "events to end after the container stopped",
+               timeout=10)
+
+
+@case("exec.pid-file-in-a-missing-directory")
+def _(c):
+    cid = running_sleeper(c)
+    before = c.container_pids()
+    r = c.rt("exec", "-d", "--pid-file", c.path("no", "such", "dir", "pid"), cid,
+             "/bin/sleep", "300")
+    c.eq(r.rc, 255, "exit status of exec --pid-file into a missing directory (%s)" % r)
+    c.wait_for(lambda: c.container_pids() == before, "no exec'd process left running")
+
+
+@case("kill.all-signal-0")
+def _(c):
+    cid = running_sleeper(c)
+    r = c.rt("kill", "--all", cid, "0")
+    c.expect(r.ok, "kill --all ID 0: %s" % r)
+    c.eq(c.status(cid), "running", "status after kill --all ID 0")
