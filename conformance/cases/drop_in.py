@@ -183,29 +183,29 @@ def watch_events(c, cid):
     return p, out
 
 
-def oom_container(c):
+def oom_container_watched(c):
+    """A container that runs out of memory at once, started while `events`
+    watches it: (the events process, its output path, the id)."""
     c.linux.setdefault("resources", {})["memory"] = {"limit": 16 << 20, "swap": 16 << 20}
     c.set_args("/bin/sh", "-c", "a=x; while :; do a=$a$a; done")
-    return c.create()
+    cid = c.create()
+    p, out = watch_events(c, cid)
+    time.sleep(0.5)
+    c.start(cid)
+    return p, out, cid
 
 
 # An OOM kill in the container is an event of its own.
 @case("events.oom")
 def _(c):
-    cid = oom_container(c)
-    _, out = watch_events(c, cid)
-    time.sleep(0.5)
-    c.start(cid)
+    _, out, _ = oom_container_watched(c)
     c.wait_for(lambda: '"type":"oom"' in (c.read(out, "") or "").replace(" ", ""),
                "an oom event", timeout=30)
 
 
 @case("events.ends-with-the-container")
 def _(c):
-    cid = oom_container(c)
-    p, _ = watch_events(c, cid)
-    time.sleep(0.5)
-    c.start(cid)
+    p, _, cid = oom_container_watched(c)
     c.wait_status(cid, "stopped", timeout=30)
     c.wait_for(lambda: p.poll() is not None, "events to end after the container stopped",
                timeout=10)

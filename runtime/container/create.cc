@@ -38,8 +38,11 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
   // Security modules and features this host or vigil lacks: refused, not
   // silently dropped. AppArmor and SELinux settings are ignored, as runc
   // ignores them, only where the host does not run those modules.
-  if (!spec.process->apparmor_profile.empty() &&
-      ::access("/sys/module/apparmor/parameters/enabled", F_OK) == 0) {
+  // As runc, only a host whose AppArmor is on ("Y") applies a profile;
+  // where it is off the field is ignored.
+  const bool apparmor_on =
+      ReadFile("/sys/module/apparmor/parameters/enabled", 8).value_or("").starts_with("Y");
+  if (!spec.process->apparmor_profile.empty() && apparmor_on) {
     return Fail("process.apparmorProfile: AppArmor profiles are not supported by vigil yet");
   }
   if ((!spec.process->selinux_label.empty() ||
