@@ -227,3 +227,18 @@ def _(c):
     r = c.rt("kill", "--all", cid, "0")
     c.expect(r.ok, "kill --all ID 0: %s" % r)
     c.eq(c.status(cid), "running", "status after kill --all ID 0")
+
+
+# -- global flags ------------------------------------------------------------------
+
+@case("global.debug-writes-debug-lines")
+def _(c):
+    c.set_args("/bin/true")
+    c.write_config()
+    log = c.path("runtime.log")
+    cid = c.new_id()
+    r = c.rt("--debug", "--log", log, "--log-format", "text", "create", "--bundle", c.bundle,
+             cid)
+    c.expect(r.ok, "create with --debug: %s" % r)
+    c.expect("level=debug" in (c.read(log, "") or ""),
+             "no level=debug line in the log: %r" % (c.read(log, "") or "")[:300])

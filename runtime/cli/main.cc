@@ -70,6 +70,9 @@ int Main(const std::vector<std::string>& args) {
       return 0;
     }
     ran = true;
+    std::string words;
+    for (std::string_view word : rest) words += StrCat(" ", word);
+    log::Debug(StrCat("vigil", words));
     Result<int> result = command->run(Invocation{*global, std::move(parsed)});
     if (!result) return tl::unexpected(std::move(result).error().Wrap(command->name));
     return result;

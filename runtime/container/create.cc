@@ -170,6 +170,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                    ResolveAuditRotation(spec, options.audit_max_size, options.audit_max_files));
   record.audit_max_bytes = rotation.max_bytes;
   record.audit_max_files = rotation.max_files;
+  log::Debug(StrCat("create ", options.id, ": bundle ", options.bundle, ", platform ",
+                    record.platform, ", audit ", record.audit_path, ", policy ", record.policy));
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
@@ -235,6 +237,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
     }
   }
   remove_dir.Dismiss();
+  log::Debug(StrCat("create ", options.id, ": supervisor ", pid, ", init ", init_pid));
   return pid;
 }
 
