@@ -465,15 +465,20 @@ class Case:
         return path, box
 
     def run_in_terminal(self, size=(24, 80), steps=(), extra=(), timeout=COMMAND_TIMEOUT):
-        """`run --bundle B ID` as a person at a terminal runs it: a new
+        """`run --bundle B ID` as a person at a terminal runs it (see
+        in_terminal)."""
+        self.write_config()
+        return self.in_terminal(["run", "--bundle", self.bundle, *extra, self.new_id()],
+                                size, steps, timeout)
+
+    def in_terminal(self, args, size=(24, 80), steps=(), timeout=COMMAND_TIMEOUT):
+        """The runtime with `args` as a person at a terminal runs it: a new
         pseudo-terminal of window size (rows, cols) is the runtime's
         controlling terminal and its stdin, stdout and stderr. `steps` are
         (bytes, action) pairs: once the output holds the bytes, action(master)
         runs (writes input, resizes). Returns the Result; its out is what the
         terminal showed."""
-        self.write_config()
-        argv = list(self.runtime) + ["--root", self.root, "run", "--bundle", self.bundle,
-                                     *extra, self.new_id()]
+        argv = list(self.runtime) + ["--root", self.root] + [str(a) for a in args]
         master, slave = pty.openpty()
         set_window_size(master, *size)
 

@@ -242,3 +242,16 @@ def _(c):
     c.expect(r.ok, "create with --debug: %s" % r)
     c.expect("level=debug" in (c.read(log, "") or ""),
              "no level=debug line in the log: %r" % (c.read(log, "") or "")[:300])
+
+
+# `exec -t` in the foreground without --console-socket: the runtime relays
+# the process's terminal to its own, as `run` does.
+@case("exec.tty-foreground")
+def _(c):
+    cid = running_sleeper(c)
+    r = c.in_terminal(["exec", "-t", cid, "/bin/sh", "-c",
+                       'echo ready; read line; echo got:$line; stty size; exit 4'],
+                      size=(31, 97), steps=[(b"ready", lambda m: os.write(m, b"typed\r"))])
+    c.eq(r.rc, 4, "exit status of exec -t (%s)" % r)
+    c.expect("got:typed" in r.out, "the input did not reach the process: %r" % r.out)
+    c.expect("31 97" in r.out, "the caller's window size did not reach it: %r" % r.out)

@@ -71,7 +71,7 @@ const FlagSpec kExecFlags[13] = {
     {"process", "p", true, "FILE", "the process as JSON (config.json's \"process\")"},
     {"detach", "d", false, "", "return once the process runs"},
     {"pid-file", "", true, "FILE", "write the process's pid to FILE"},
-    {"tty", "t", false, "", "give the process a terminal (needs --console-socket)"},
+    {"tty", "t", false, "", "give the process a terminal (relayed in the foreground; -d needs --console-socket)"},
     {"console-socket", "", true, "PATH", "unix socket to receive the terminal's master fd"},
     {"env", "e", true, "KEY=VALUE", "add an environment variable (repeatable)"},
     {"cwd", "", true, "DIR", "working directory inside the container"},

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <optional>
 
 #include "base/file.h"
 #include "base/proc.h"
@@ -27,6 +28,7 @@
 #include "runtime/process/console.h"
 #include "runtime/container/sentry_filters.h"
 #include "runtime/process/launch.h"
+#include "runtime/process/terminal_relay.h"
 #include "runtime/process/wait.h"
 #include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
@@ -141,10 +143,17 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   }
   // The grace period the process's cgroup join waits for passes meanwhile.
   const cgroup::AttachPrimer primer = cgroup::AttachPrimer::Start();
+  // In the foreground without a console socket, vigil relays the terminal
+  // itself (as runc's exec -t does); detached, someone must take it.
+  std::optional<ConsoleReceiver> own_console;
   if (requested.process.terminal && requested.console_socket.empty()) {
-    return Fail(
-        "process.terminal is true: cannot allocate a terminal if vigil detaches without "
-        "--console-socket");
+    if (requested.detach) {
+      return Fail(
+          "process.terminal is true: cannot allocate a terminal if vigil detaches without "
+          "--console-socket");
+    }
+    ASSIGN_OR_RETURN(ConsoleReceiver receiver, ConsoleReceiver::Open());
+    own_console.emplace(std::move(receiver));
   }
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
   ASSIGN_OR_RETURN(config::Policy policy, record.policy.empty()
@@ -154,6 +163,7 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
                    record.platform.empty() ? sentry::Platform::kUnotify
                                            : sentry::ParsePlatform("platform", record.platform));
   ExecOptions options = requested;
+  if (own_console) options.console_socket = own_console->path();
   ASSIGN_OR_RETURN(std::unique_ptr<SentryFilters> sentry,
                    SentryFilters::Compile(SentryOptionsFor(policy, platform, options.process)));
   // The same ruleset as the init's: from the policy the supervisor's sentry
@@ -235,6 +245,15 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   }
   if (options.detach) return 0;
   dir.Unlock();  // other verbs (kill, state) must not wait behind a long exec
+  if (own_console) {
+    Result<UniqueFd> master = own_console->Receive();
+    if (!master) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+      return tl::unexpected(master.error());
+    }
+    return RelayTerminal(master->Get(), pid);
+  }
   return WaitForwardingSignals(pid);
 }
 
