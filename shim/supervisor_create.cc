@@ -21,6 +21,7 @@
 #include "runtime/cgroup/device_rules.h"
 #include "runtime/cgroup/hierarchy.h"
 #include "runtime/cgroup/path.h"
+#include "runtime/linux/bind_sources.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/process/hooks.h"
 #include "sentry/notify/unotify.h"
@@ -207,6 +208,13 @@ Result<void> Supervisor::SpawnInit() {
   RETURN_IF_ERROR(CreateCgroup());
   ASSIGN_OR_RETURN(runtime::ChildNamespaces own_namespaces,
                    runtime::PrepareChildNamespaces(linux_spec));
+  // Taken while the supervisor is still the host's root: the init's mapped
+  // root may not be able to reach them (runtime/linux/bind_sources.h).
+  std::vector<UniqueFd> bind_sources;
+  if (runtime::CreatesUserNamespace(linux_spec)) {
+    ASSIGN_OR_RETURN(bind_sources, runtime::TakeBindSources(args_.spec));
+    args_.init.bind_sources = runtime::DescriptorsOf(bind_sources);
+  }
   ASSIGN_OR_RETURN(auto channels, Channel::Pair());
   auto& [ours, theirs] = channels;
   ASSIGN_OR_RETURN(pid_t pid, CloneWithPidfd(runtime::CloneFlags(linux_spec), &init_pidfd_));
@@ -214,6 +222,7 @@ Result<void> Supervisor::SpawnInit() {
     ours.Close();
     runtime::RunContainerInit(args_.spec, theirs, args_.init);
   }
+  bind_sources.clear();  // the init has its copies
   theirs.Close();
   RETURN_IF_ERROR(own_namespaces.Restore());
   init_pid_ = pid;

@@ -255,3 +255,27 @@ def _(c):
     c.eq(r.rc, 4, "exit status of exec -t (%s)" % r)
     c.expect("got:typed" in r.out, "the input did not reach the process: %r" % r.out)
     c.expect("31 97" in r.out, "the caller's window size did not reach it: %r" % r.out)
+
+
+# -- user namespaces -----------------------------------------------------------------
+
+# A bind source the mapped root cannot reach (a 0700 directory of the host's
+# root on the way): runc opens it before the container's user namespace
+# limits what the mount may walk.
+@case("linux.uidMappings.unreachable-bind-source")
+def _(c):
+    c.set_namespace("user")
+    c.linux["uidMappings"] = [{"containerID": 0, "hostID": 100000, "size": 65536}]
+    c.linux["gidMappings"] = [{"containerID": 0, "hostID": 100000, "size": 65536}]
+    os.chmod(c.tmp, 0o755)  # the rootfs must be reachable by the mapped root
+    closed = c.host_dir("closed")
+    os.chmod(closed, 0o700)
+    data = os.path.join(closed, "data")
+    os.makedirs(data)
+    os.chmod(data, 0o755)
+    c.write(os.path.join(data, "note"), "reached\n")
+    os.chmod(os.path.join(data, "note"), 0o644)
+    os.makedirs(c.rootfs + "/mnt/data")
+    c.add_mount("/mnt/data", "bind", data, ["rbind", "ro"])
+    p = c.probe("read", "/mnt/data/note")
+    c.eq(c.check(p).get("data"), "reached\n", "the file through the bind mount")

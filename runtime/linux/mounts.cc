@@ -13,14 +13,26 @@
 
 namespace vigil::runtime {
 
-unsigned long LockedMountFlags(const std::string& path) {
-  struct statvfs st {};
-  if (::statvfs(path.c_str(), &st) != 0) return 0;
+namespace {
+
+unsigned long LockedFlagsOf(const struct statvfs& st) {
   unsigned long flags = 0;
   if (st.f_flag & ST_NOSUID) flags |= MS_NOSUID;
   if (st.f_flag & ST_NODEV) flags |= MS_NODEV;
   if (st.f_flag & ST_NOEXEC) flags |= MS_NOEXEC;
   return flags;
+}
+
+}  // namespace
+
+unsigned long LockedMountFlags(const std::string& path) {
+  struct statvfs st {};
+  return ::statvfs(path.c_str(), &st) == 0 ? LockedFlagsOf(st) : 0;
+}
+
+unsigned long LockedMountFlags(int fd) {
+  struct statvfs st {};
+  return ::fstatvfs(fd, &st) == 0 ? LockedFlagsOf(st) : 0;
 }
 
 MountFlags ParseMountOptions(const std::vector<std::string>& options) {
@@ -49,7 +61,8 @@ MountFlags ParseMountOptions(const std::vector<std::string>& options) {
   return out;
 }
 
-Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup_namespace) {
+Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup_namespace,
+                         int bind_source) {
   MountFlags f = ParseMountOptions(mount.options);
   if (mount.type == "cgroup" || mount.type == "cgroup2") {
     return cgroup::MountCgroupFs(root_fd, mount, f.flags, in_cgroup_namespace);
@@ -60,7 +73,9 @@ Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup
   UniqueFd target;
   if (bind) {
     struct stat st {};
-    if (::stat(mount.source.c_str(), &st) != 0) return FailErrno(StrCat(where, ": source"));
+    const int looked = bind_source >= 0 ? ::fstat(bind_source, &st)
+                                        : ::stat(mount.source.c_str(), &st);
+    if (looked != 0) return FailErrno(StrCat(where, ": source"));
     ASSIGN_OR_RETURN(target, S_ISDIR(st.st_mode) ? MkdirAllInRoot(root_fd, mount.destination)
                                                  : TouchInRoot(root_fd, mount.destination));
   } else {
@@ -68,7 +83,12 @@ Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup
   }
   std::string target_path = FdPath(target.Get());
 
-  if (bind) {
+  if (bind && bind_source >= 0) {
+    if (::move_mount(bind_source, "", target.Get(), "",
+                     MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0) {
+      return FailErrno(StrCat(where, ": attach the source taken before the user namespace"));
+    }
+  } else if (bind) {
     unsigned long flags = MS_BIND | (f.recursive_bind ? MS_REC : 0);
     if (::mount(mount.source.c_str(), target_path.c_str(), nullptr, flags, nullptr) != 0) {
       return FailErrno(where);
@@ -89,7 +109,9 @@ Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup
   std::string mounted_path = FdPath(mounted.Get());
   // A bind mount ignores every flag but MS_REC; apply them by remounting.
   if (needs_remount) {
-    unsigned long remount = MS_BIND | MS_REMOUNT | f.flags | LockedMountFlags(mount.source);
+    const unsigned long locked =
+        bind_source >= 0 ? LockedMountFlags(bind_source) : LockedMountFlags(mount.source);
+    unsigned long remount = MS_BIND | MS_REMOUNT | f.flags | locked;
     if (::mount(nullptr, mounted_path.c_str(), nullptr, remount, nullptr) != 0) {
       return FailErrno(StrCat(where, ": remount with its options"));
     }

@@ -26,10 +26,14 @@ MountFlags ParseMountOptions(const std::vector<std::string>& options);
 // must repeat them, since inside a user namespace the kernel refuses to drop
 // these "locked" flags.
 unsigned long LockedMountFlags(const std::string& path);
+unsigned long LockedMountFlags(int fd);
 
 // Mounts `mount` at its destination inside the rootfs open at `root_fd`,
 // creating the target (a directory, or a file for a file bind mount). A
 // cgroup mount shows the container's own cgroups (cgroup/container_mount.h).
-Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup_namespace);
+// `bind_source`, when not -1, is the bind mount's source taken beforehand
+// (bind_sources.h), attached instead of its path.
+Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup_namespace,
+                         int bind_source = -1);
 
 }  // namespace vigil::runtime

@@ -126,8 +126,9 @@ Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options)
   UniqueFd root(::open(rootfs.c_str(), O_DIRECTORY | O_PATH | O_CLOEXEC));
   if (!root) return FailErrno(StrCat("open rootfs ", rootfs));
 
-  for (const config::Mount& mount : spec.mounts) {
-    RETURN_IF_ERROR(MountInRoot(root.Get(), mount, options.in_cgroup_namespace));
+  for (std::size_t i = 0; i < spec.mounts.size(); ++i) {
+    const int source = i < options.bind_sources.size() ? options.bind_sources[i] : -1;
+    RETURN_IF_ERROR(MountInRoot(root.Get(), spec.mounts[i], options.in_cgroup_namespace, source));
   }
   // Default devices go into a fresh /dev (a tmpfs); a /dev bound from the
   // host is kept as it is.

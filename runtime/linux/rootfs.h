@@ -2,6 +2,8 @@
 // mounts in order, devices, pivot_root, masked and read-only paths.
 #pragma once
 
+#include <vector>
+
 #include "base/result.h"
 #include "config/oci/spec.h"
 
@@ -11,6 +13,9 @@ struct RootfsOptions {
   bool no_pivot = false;             // `create --no-pivot`: chroot instead (ramdisk roots)
   bool in_user_namespace = false;    // mknod is refused there: bind devices
   bool in_cgroup_namespace = false;  // cgroup mounts are fresh, not binds
+  // Per spec.mounts entry, a bind source taken before the user namespace
+  // (bind_sources.h), or -1; empty for none.
+  std::vector<int> bind_sources;
 };
 
 // Runs in the container init, in its own mount namespace: makes the rootfs

@@ -9,6 +9,8 @@
 // the supervisor as one line before the init exits.
 #pragma once
 
+#include <vector>
+
 #include "config/oci/spec.h"
 #include "config/policy/landlock_rules.h"
 #include "runtime/linux/seccomp_filter.h"
@@ -25,6 +27,7 @@ struct InitOptions {
   const CompiledFilter* sentry = nullptr;   // the sentry's filter; null: no sentry
   const PtracePlatform* ptrace = nullptr;   // LaunchOptions::ptrace
   const config::LandlockRuleset* landlock = nullptr;  // the policy's; null: none
+  std::vector<int> bind_sources;  // RootfsOptions::bind_sources, inherited descriptors
 };
 
 [[noreturn]] void RunContainerInit(const config::Spec& spec, const Channel& channel,

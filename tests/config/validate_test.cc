@@ -143,7 +143,7 @@ TEST(ValidateTest, HostnameNeedsAUtsNamespace) {
 TEST(ValidateTest, NamespacesAreUniqueWithAbsolutePaths) {
   Spec spec = Base();
   spec.linux_spec->namespaces.push_back(NewNamespace(NamespaceType::kPid));
-  EXPECT_EQ(ErrorOf(spec), "linux.namespaces[6].type: duplicate namespace type \"pid\"");
+  EXPECT_EQ(ErrorOf(spec), "linux.namespaces[5].type: duplicate namespace type \"pid\"");
   spec = Base();
   spec.linux_spec->namespaces[1].path = "proc/1/ns/net";
   EXPECT_EQ(ErrorOf(spec),
