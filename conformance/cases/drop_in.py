@@ -279,3 +279,39 @@ def _(c):
     c.add_mount("/mnt/data", "bind", data, ["rbind", "ro"])
     p = c.probe("read", "/mnt/data/note")
     c.eq(c.check(p).get("data"), "reached\n", "the file through the bind mount")
+
+
+# -- LSMs ------------------------------------------------------------------------
+
+def lsm_enabled(name):
+    if name == "apparmor":
+        try:
+            with open("/sys/module/apparmor/parameters/enabled") as f:
+                return f.read().startswith("Y")
+        except OSError:
+            return False
+    return os.path.exists("/sys/fs/selinux/enforce")
+
+
+# Where the host has no such LSM, runc 1.1.5 still tries to apply the
+# profile or label and fails: so does vigil, with one line, leaving nothing.
+@case("process.apparmorProfile.without-apparmor-fails")
+def _(c):
+    if lsm_enabled("apparmor"):
+        c.skip("AppArmor is enabled on this host")
+    c.process["apparmorProfile"] = "vigil-conformance-profile"
+    c.set_args("/bin/echo", "ran")
+    cid = c.new_id()
+    failed(c, c.run(cid), "run with apparmorProfile on a host without AppArmor")
+    c.eq(c.status(cid), None, "a container left behind")
+
+
+@case("process.selinuxLabel.without-selinux-fails")
+def _(c):
+    if lsm_enabled("selinux"):
+        c.skip("SELinux is enabled on this host")
+    c.process["selinuxLabel"] = "system_u:system_r:container_t:s0:c1,c2"
+    c.set_args("/bin/echo", "ran")
+    cid = c.new_id()
+    failed(c, c.run(cid), "run with selinuxLabel on a host without SELinux")
+    c.eq(c.status(cid), None, "a container left behind")

@@ -36,19 +36,23 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
     return Fail("linux.namespaces: a \"mount\" namespace is required");
   }
   // Security modules and features this host or vigil lacks: refused, not
-  // silently dropped. AppArmor and SELinux settings are ignored, as runc
-  // ignores them, only where the host does not run those modules.
-  // As runc, only a host whose AppArmor is on ("Y") applies a profile;
-  // where it is off the field is ignored.
-  const bool apparmor_on =
-      ReadFile("/sys/module/apparmor/parameters/enabled", 8).value_or("").starts_with("Y");
-  if (!spec.process->apparmor_profile.empty() && apparmor_on) {
-    return Fail("process.apparmorProfile: AppArmor profiles are not supported by vigil yet");
+  // silently dropped. runc 1.1.5 fails too when a profile or label is set
+  // on a host without the module (it tries to apply it); where the module
+  // is on, runc applies it and vigil cannot yet.
+  if (!spec.process->apparmor_profile.empty()) {
+    const bool on =
+        ReadFile("/sys/module/apparmor/parameters/enabled", 8).value_or("").starts_with("Y");
+    return Fail(on ? "process.apparmorProfile: AppArmor profiles are not supported by vigil yet"
+                   : "process.apparmorProfile: AppArmor is not enabled on this host");
   }
-  if ((!spec.process->selinux_label.empty() ||
-       (spec.linux_spec && !spec.linux_spec->mount_label.empty())) &&
-      ::access("/sys/fs/selinux/enforce", F_OK) == 0) {
-    return Fail("process.selinuxLabel: SELinux labels are not supported by vigil yet");
+  const bool labelled = !spec.process->selinux_label.empty() ||
+                        (spec.linux_spec && !spec.linux_spec->mount_label.empty());
+  if (labelled) {
+    const bool on = ::access("/sys/fs/selinux/enforce", F_OK) == 0;
+    const char* field =
+        spec.process->selinux_label.empty() ? "linux.mountLabel" : "process.selinuxLabel";
+    return Fail(StrCat(field, on ? ": SELinux labels are not supported by vigil yet"
+                                 : ": SELinux is not enabled on this host"));
   }
   if (spec.linux_spec && spec.linux_spec->intel_rdt) {
     return Fail("linux.intelRdt: Intel RDT (resctrl) is not supported by vigil");
