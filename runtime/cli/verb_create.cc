@@ -56,11 +56,18 @@ bool RelaysTerminal(const Invocation& invocation, const runtime::CreateOptions& 
   return spec && spec->process && spec->process->terminal;
 }
 
+// The container's init comes to `run`, its subreaper, as a zombie when its
+// supervisor exits.
+void ReapOrphans() {
+  while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+  }
+}
+
 }  // namespace
 
 const FlagSpec kCreateFlags[6] = {
     {"bundle", "b", true, "DIR", "bundle directory (default: .)"},
-    {"pid-file", "", true, "FILE", "write the container's pid (its supervisor's) to FILE"},
+    {"pid-file", "", true, "FILE", "write the container's pid (its init's) to FILE"},
     {"console-socket", "", true, "PATH", "unix socket to receive the terminal's master fd"},
     {"no-pivot", "", false, "", "chroot instead of pivot_root (for a ramdisk root)"},
     {"no-new-keyring", "", false, "", "accepted: vigil never creates a session keyring"},
@@ -102,6 +109,7 @@ Result<int> RunRun(const Invocation& invocation) {
   auto abandon = [&](Error error) -> Result<int> {
     (void)runtime::DeleteContainer(options.root, options.id, /*force=*/true);
     ::waitpid(supervisor, nullptr, 0);
+    ReapOrphans();
     return tl::unexpected(std::move(error));
   };
   UniqueFd master;
@@ -116,9 +124,7 @@ Result<int> RunRun(const Invocation& invocation) {
   if (invocation.flags.IsSet("detach")) return 0;
   const int status = master ? runtime::RelayTerminal(master.Get(), supervisor)
                             : runtime::WaitForwardingSignals(supervisor);
-  // The init's zombie passed to this subreaper when its supervisor exited.
-  while (::waitpid(-1, nullptr, WNOHANG) > 0) {
-  }
+  ReapOrphans();
   if (!invocation.flags.IsSet("keep")) {
     RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
   }
