@@ -315,3 +315,32 @@ def _(c):
     cid = c.new_id()
     failed(c, c.run(cid), "run with selinuxLabel on a host without SELinux")
     c.eq(c.status(cid), None, "a container left behind")
+
+
+# -- list ---------------------------------------------------------------------------
+
+# Scripts cut `list`'s table by column position: each value starts where
+# its header does (runc's tabwriter), and the bundle is the absolute path
+# as given, without a trailing "/".
+@case("list.table-columns")
+def _(c):
+    c.sleeper()
+    c.write_config()
+    cid = c.new_id()
+    r = c.rt("create", "--bundle", c.bundle + "/.", cid)
+    c.expect(r.ok, "create: %s" % r)
+    r = c.rt("list")
+    lines = r.out.splitlines()
+    c.expect(r.ok and lines, "list: %s" % r)
+    header = lines[0]
+    row = next((l for l in lines[1:] if l.startswith(cid + " ")), None)
+    c.expect(row is not None, "no row for %s: %r" % (cid, r.out))
+    names = ["ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER"]
+    starts = [header.index(n) for n in names]
+    values = [row[s:e].strip() for s, e in zip(starts, starts[1:] + [len(row)])]
+    c.eq(values[0], cid, "ID column")
+    c.eq(values[2], "created", "STATUS column")
+    c.eq(values[3], os.path.abspath(c.bundle), "BUNDLE column")
+    c.expect(all(row[s - 1] == " " for s in starts[1:]), "a value runs into the next column: %r"
+             % row)
+    c.eq(c.state(cid)["bundle"], os.path.abspath(c.bundle), "state.bundle")

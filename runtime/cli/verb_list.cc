@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "base/strings.h"
 #include "config/oci/spec.h"
@@ -35,13 +37,32 @@ void WriteJson(const std::vector<runtime::ContainerView>& views) {
   std::fputs(w.Take().c_str(), stdout);
 }
 
+// runc's table: Go's tabwriter with a minimum width of 12 and a padding of
+// 3, so scripts that cut columns by position read both alike.
 void WriteTable(const std::vector<runtime::ContainerView>& views) {
-  std::printf("%-20s %-8s %-10s %-40s %-31s %s\n", "ID", "PID", "STATUS", "BUNDLE", "CREATED",
-              "OWNER");
+  std::vector<std::vector<std::string>> rows = {
+      {"ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER"}};
   for (const runtime::ContainerView& v : views) {
-    std::printf("%-20s %-8d %-10s %-40s %-31s %s\n", v.record.id.c_str(), v.pid,
-                std::string(config::NameOf(v.status)).c_str(), v.record.bundle.c_str(),
-                v.record.created.c_str(), v.record.owner.empty() ? "root" : v.record.owner.c_str());
+    rows.push_back({v.record.id, std::to_string(v.pid), std::string(config::NameOf(v.status)),
+                    v.record.bundle, v.record.created,
+                    v.record.owner.empty() ? "root" : v.record.owner});
+  }
+  constexpr std::size_t kMinWidth = 12;
+  constexpr std::size_t kPadding = 3;
+  std::vector<std::size_t> widths(rows.front().size(), kMinWidth);
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      widths[i] = std::max(widths[i], row[i].size() + kPadding);
+    }
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i + 1 < row.size(); ++i) {
+      line += row[i];
+      line.append(widths[i] - row[i].size(), ' ');
+    }
+    line += row.back();
+    std::printf("%s\n", line.c_str());
   }
 }
 

@@ -107,6 +107,14 @@ Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::st
   return platform;
 }
 
+// The bundle as runc records it: absolute, normal, without a trailing "/"
+// ("." in /srv/b is "/srv/b", not "/srv/b/").
+std::string BundlePath(const std::string& bundle) {
+  std::filesystem::path path = std::filesystem::absolute(bundle).lexically_normal();
+  if (!path.has_filename() && path.has_relative_path()) path = path.parent_path();
+  return path.string();
+}
+
 // The container's cgroup in every hierarchy, if it exists, removed; errors
 // only logged (the create has failed already).
 void RemoveCgroupOf(const config::Spec& spec, const CreateOptions& options) {
@@ -153,7 +161,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   RETURN_IF_ERROR(CheckSupported(spec, options));
   ContainerRecord record{
       .id = options.id,
-      .bundle = std::filesystem::absolute(options.bundle).lexically_normal().string(),
+      .bundle = BundlePath(options.bundle),
       .rootfs = spec.root->path,
       .created = Rfc3339NanoNow(),
       .annotations = spec.annotations,
