@@ -344,3 +344,21 @@ def _(c):
     c.expect(all(row[s - 1] == " " for s in starts[1:]), "a value runs into the next column: %r"
              % row)
     c.eq(c.state(cid)["bundle"], os.path.abspath(c.bundle), "state.bundle")
+
+
+# `exec --cgroup CONTROLLER:SUB`: the process goes to SUB beneath the
+# container's cgroup in that controller's hierarchy, and stays in the
+# container's own cgroup everywhere else.
+@case("exec.cgroup-sub")
+def _(c):
+    cid = running_sleeper(c)
+    sub = c.cgroup_dir("pids") + "/sub"
+    os.makedirs(sub, exist_ok=True)
+    c.cleanups.insert(0, lambda: os.rmdir(sub) if os.path.isdir(sub) else None)
+    r = c.rt("exec", "--cgroup", "pids:sub", cid, "/bin/cat", "/proc/self/cgroup")
+    c.expect(r.ok, "exec --cgroup pids:sub: %s" % r)
+    lines = dict((l.split(":")[1], l.split(":")[2]) for l in r.out.splitlines() if l.count(":") >= 2)
+    c.eq(lines.get("pids", "").endswith("/sub"), True, "pids cgroup of the exec'd process (%r)" % lines)
+    c.eq(lines.get("memory", "").endswith("/sub"), False, "memory cgroup (%r)" % lines)
+    failed(c, c.rt("exec", "--cgroup", "pids:no-such", cid, "/bin/true"),
+           "exec --cgroup into a missing sub-cgroup")

@@ -246,6 +246,29 @@ Result<void> Cgroup::RemoveProcessFor(pid_t pid,
   return {};
 }
 
+Result<void> Cgroup::AddProcessBeneath(pid_t pid, std::string_view sub,
+                                       std::span<const std::string> controllers) const {
+  const std::string what = StrCat("sub-cgroup ", Quote(sub));
+  if (sub.empty() || sub.front() == '/' || sub == ".." || sub.starts_with("../") ||
+      sub.ends_with("/..") || sub.find("/../") != std::string_view::npos) {
+    return Fail(StrCat(what, ": must be a path beneath the container's cgroup"));
+  }
+  bool placed = false;
+  for (const Placement& p : placements_) {
+    const bool wanted =
+        controllers.empty() || std::any_of(controllers.begin(), controllers.end(),
+                                           [&](const std::string& c) { return p.hierarchy.Has(c); });
+    if (!wanted) continue;
+    const std::string dir = StrCat(p.dir, "/", sub);
+    if (!fs_->Exists(dir)) return Fail(StrCat(what, ": no such cgroup ", dir));
+    RETURN_IF_ERROR_WRAP(fs_->Write(dir + "/cgroup.procs", StrCat(pid)),
+                         StrCat("add process ", pid, " to the ", what));
+    placed = true;
+  }
+  if (!placed) return Fail(StrCat(what, ": no hierarchy holds the controllers named"));
+  return {};
+}
+
 std::vector<std::string> Cgroup::HomesFor(std::span<const std::string_view> controllers) const {
   std::vector<std::string> homes;
   for (const Placement& p : placements_) {

@@ -73,6 +73,13 @@ class Cgroup {
                                            std::span<const std::string_view> controllers) const;
   [[nodiscard]] Result<void> RemoveProcessFor(pid_t pid,
                                               std::span<const std::string_view> controllers) const;
+  // Moves `pid` into `sub`, an existing cgroup beneath this one (a
+  // relative path without ".."), in the hierarchies that hold one of
+  // `controllers`, or in every hierarchy when `controllers` is empty: what
+  // runc's `exec --cgroup [CONTROLLER[,...]:]SUB` does.
+  [[nodiscard]] Result<void> AddProcessBeneath(pid_t pid, std::string_view sub,
+                                               std::span<const std::string> controllers) const;
+
   // The cgroup.procs files RemoveProcessFor writes to: where a process
   // AddProcessFor moved came from, for what it starts that must not be
   // charged to the container (the OCI hooks).

@@ -65,9 +65,23 @@ Result<config::Process> BuildProcess(const Invocation& invocation, const std::st
   return process;
 }
 
+// "[CONTROLLER[,...]:]SUB", as runc's exec --cgroup takes it.
+runtime::ExecOptions::SubCgroup ParseSubCgroup(std::string_view value) {
+  runtime::ExecOptions::SubCgroup sub;
+  const std::size_t colon = value.find(':');
+  sub.path = std::string(colon == std::string_view::npos ? value : value.substr(colon + 1));
+  if (colon == std::string_view::npos) return sub;
+  for (std::string_view rest = value.substr(0, colon); !rest.empty();) {
+    const std::size_t comma = rest.find(',');
+    if (comma != 0) sub.controllers.emplace_back(rest.substr(0, comma));
+    rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
+  }
+  return sub;
+}
+
 }  // namespace
 
-const FlagSpec kExecFlags[13] = {
+const FlagSpec kExecFlags[14] = {
     {"process", "p", true, "FILE", "the process as JSON (config.json's \"process\")"},
     {"detach", "d", false, "", "return once the process runs"},
     {"pid-file", "", true, "FILE", "write the process's pid to FILE"},
@@ -81,6 +95,8 @@ const FlagSpec kExecFlags[13] = {
     {"no-new-privs", "", false, "", "set no_new_privs"},
     {"preserve-fds", "", true, "N", "pass N descriptors after stdio through"},
     {"ignore-paused", "", false, "", "exec into a paused container too (it runs once resumed)"},
+    {"cgroup", "", true, "[CONTROLLER[,...]:]SUB",
+     "put the process in an existing cgroup beneath the container's (repeatable)"},
 };
 
 Result<int> RunExec(const Invocation& invocation) {
@@ -101,6 +117,9 @@ Result<int> RunExec(const Invocation& invocation) {
   };
   ASSIGN_OR_RETURN(options.process, BuildProcess(invocation, options.id));
   ASSIGN_OR_RETURN(options.preserve_fds, invocation.flags.Count("preserve-fds"));
+  for (const std::string& value : invocation.flags.Values("cgroup")) {
+    options.sub_cgroups.push_back(ParseSubCgroup(value));
+  }
   return runtime::ExecInContainer(options);
 }
 

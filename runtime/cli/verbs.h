@@ -20,7 +20,7 @@ Result<int> RunDelete(const Invocation& invocation);
 extern const FlagSpec kEventsFlags[2];
 Result<int> RunEvents(const Invocation& invocation);
 
-extern const FlagSpec kExecFlags[13];
+extern const FlagSpec kExecFlags[14];
 Result<int> RunExec(const Invocation& invocation);
 
 extern const FlagSpec kInstallFlags[8];

@@ -204,11 +204,19 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   // `kill --all`, `pause` and `delete` must reach exec'd processes too.
   ASSIGN_OR_RETURN(std::optional<cgroup::Cgroup> cg, ContainerCgroup(record));
   if (cg) {
-    if (Result<void> joined = cg->AddProcess(pid); !joined) {
+    Result<void> joined = cg->AddProcess(pid);
+    for (const ExecOptions::SubCgroup& sub : options.sub_cgroups) {
+      if (joined) joined = cg->AddProcessBeneath(pid, sub.path, sub.controllers);
+    }
+    if (!joined) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, nullptr, 0);
       return tl::unexpected(joined.error());
     }
+  } else if (!options.sub_cgroups.empty()) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    return Fail("--cgroup: the container has no cgroup");
   }
   // In a paused container the process now sits frozen until `resume`,
   // which must not wait behind this exec's lock.

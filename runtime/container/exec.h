@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "config/oci/process.h"
@@ -19,6 +20,13 @@ struct ExecOptions {
   // Exec into a paused container too (the process starts frozen, as the
   // rest of the container, and runs once it is resumed).
   bool ignore_paused = false;
+  // `--cgroup [CONTROLLER[,...]:]SUB`: existing cgroups beneath the
+  // container's to put the process in (every hierarchy without controllers).
+  struct SubCgroup {
+    std::vector<std::string> controllers;
+    std::string path;
+  };
+  std::vector<SubCgroup> sub_cgroups;
 };
 
 // Starts the process. Detached, returns 0 once it runs (it is reparented to
