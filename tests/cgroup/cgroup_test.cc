@@ -165,6 +165,34 @@ TEST_F(CgroupTest, AddProcessForJoinsOnlyTheNamedV1Controllers) {
   EXPECT_THAT(fs_.WritesTo(tree_.Path("memory/runner/cgroup.procs")), ElementsAre("77"));
 }
 
+// runc's exec --cgroup: a sub-cgroup in the named hierarchies only, or in
+// all of them; never above the container's own.
+TEST_F(CgroupTest, AddProcessBeneathJoinsAnExistingSubCgroup) {
+  std::vector<Hierarchy> h = Hybrid();
+  Cgroup cg = Cgroup::Open(h, "/c1", fs_);
+  for (const std::string& dir : cg.Paths()) {
+    std::filesystem::create_directories(dir + "/sub");
+    std::ofstream(dir + "/sub/cgroup.procs");
+  }
+  const std::vector<std::string> pids = {"pids"};
+  ASSERT_TRUE(cg.AddProcessBeneath(77, "sub", pids));
+  EXPECT_THAT(fs_.WritesTo(tree_.Path("pids/c1/sub/cgroup.procs")), ElementsAre("77"));
+  EXPECT_THAT(fs_.WritesTo(tree_.Path("memory/c1/sub/cgroup.procs")), IsEmpty());
+  ASSERT_TRUE(cg.AddProcessBeneath(78, "sub", {}));
+  EXPECT_THAT(fs_.WritesTo(tree_.Path("memory/c1/sub/cgroup.procs")), ElementsAre("78"));
+  EXPECT_THAT(fs_.WritesTo(tree_.Path("unified/c1/sub/cgroup.procs")), ElementsAre("78"));
+  EXPECT_THAT(cg.AddProcessBeneath(79, "missing", pids).error().message,
+              HasSubstr("sub-cgroup \"missing\": no such cgroup"));
+  for (const char* outside : {"../c2", "/abs", "a/../../x", ""}) {
+    EXPECT_THAT(cg.AddProcessBeneath(79, outside, pids).error().message,
+                HasSubstr("must be a path beneath the container's cgroup"))
+        << outside;
+  }
+  const std::vector<std::string> none = {"no-such-controller"};
+  EXPECT_THAT(cg.AddProcessBeneath(79, "sub", none).error().message,
+              HasSubstr("no hierarchy holds"));
+}
+
 TEST_F(CgroupTest, ProcessesIncludesNestedCgroupsFromThePidsHierarchy) {
   std::vector<Hierarchy> h = Hybrid();
   tree_.File("pids/c1/cgroup.procs", "10\n11\n");
