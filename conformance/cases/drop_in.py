@@ -362,3 +362,35 @@ def _(c):
     c.eq(lines.get("memory", "").endswith("/sub"), False, "memory cgroup (%r)" % lines)
     failed(c, c.rt("exec", "--cgroup", "pids:no-such", cid, "/bin/true"),
            "exec --cgroup into a missing sub-cgroup")
+
+
+# `update -r` with device rules: runc 1.1.5 accepts them and leaves the
+# device cgroup as create wrote it (the rules there come from linux.devices
+# too); so does vigil.
+@case("update.resources-with-device-rules")
+def _(c):
+    cid = running_sleeper(c)
+    path = c.path("resources.json")
+    c.write(path, '{"devices": [{"allow": false, "access": "rwm"},'
+                  ' {"allow": true, "type": "c", "major": 1, "minor": 3, "access": "rwm"}]}')
+    r = c.rt("update", "-r", path, cid)
+    c.expect(r.ok, "update -r with device rules: %s" % r)
+    r = c.rt("exec", cid, "/bin/sh", "-c", "head -c 1 /dev/zero >/dev/null && echo zero-read")
+    c.expect(r.ok and "zero-read" in r.out, "the device cgroup changed after update: %s" % r)
+
+
+# linux.resources.unified for a controller this host has only on v1: one
+# line that names "unified" (runc: "cannot use unified on cgroup v1"; vigil
+# names the key and the controller), and no container.
+@case("linux.resources.unified-on-v1-fails")
+def _(c):
+    memory_on_v1 = os.path.isdir("/sys/fs/cgroup/memory")
+    if not memory_on_v1:
+        c.skip("the memory controller is not on a v1 hierarchy here")
+    c.linux.setdefault("resources", {})["unified"] = {"memory.high": "100000000"}
+    c.set_args("/bin/true")
+    cid = c.new_id()
+    r = c.run(cid)
+    failed(c, r, "run with linux.resources.unified on a v1 memory controller")
+    c.expect("unified" in r.err, "the error does not name unified: %s" % r)
+    c.eq(c.status(cid), None, "a container left behind")
