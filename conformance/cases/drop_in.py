@@ -19,6 +19,17 @@ def running_sleeper(c):
     return c.create_start()
 
 
+def run_fails_leaving_nothing(c, what):
+    """`run` of /bin/true under the current config must fail, and no
+    container may be left; returns the Result."""
+    c.set_args("/bin/true")
+    cid = c.new_id()
+    r = c.run(cid)
+    failed(c, r, what)
+    c.eq(c.status(cid), None, "a container left behind")
+    return r
+
+
 # -- state.pid ------------------------------------------------------------------
 
 @case("state.pid.is-the-init")
@@ -293,28 +304,22 @@ def lsm_enabled(name):
     return os.path.exists("/sys/fs/selinux/enforce")
 
 
-# Where the host has no such LSM, runc 1.1.5 still tries to apply the
-# profile or label and fails: so does vigil, with one line, leaving nothing.
-@case("process.apparmorProfile.without-apparmor-fails")
-def _(c):
-    if lsm_enabled("apparmor"):
-        c.skip("AppArmor is enabled on this host")
-    c.process["apparmorProfile"] = "vigil-conformance-profile"
-    c.set_args("/bin/echo", "ran")
-    cid = c.new_id()
-    failed(c, c.run(cid), "run with apparmorProfile on a host without AppArmor")
-    c.eq(c.status(cid), None, "a container left behind")
+def without_lsm_fails(lsm, field, value):
+    """Where the host has no such LSM, runc 1.1.5 still tries to apply the
+    profile or label and fails: so does vigil, with one line, leaving
+    nothing."""
+    def fn(c):
+        if lsm_enabled(lsm):
+            c.skip("%s is enabled on this host" % lsm)
+        c.process[field] = value
+        run_fails_leaving_nothing(c, "run with %s on a host without %s" % (field, lsm))
+    return fn
 
 
-@case("process.selinuxLabel.without-selinux-fails")
-def _(c):
-    if lsm_enabled("selinux"):
-        c.skip("SELinux is enabled on this host")
-    c.process["selinuxLabel"] = "system_u:system_r:container_t:s0:c1,c2"
-    c.set_args("/bin/echo", "ran")
-    cid = c.new_id()
-    failed(c, c.run(cid), "run with selinuxLabel on a host without SELinux")
-    c.eq(c.status(cid), None, "a container left behind")
+register("process.apparmorProfile.without-apparmor-fails",
+         without_lsm_fails("apparmor", "apparmorProfile", "vigil-conformance-profile"))
+register("process.selinuxLabel.without-selinux-fails",
+         without_lsm_fails("selinux", "selinuxLabel", "system_u:system_r:container_t:s0:c1,c2"))
 
 
 # -- list ---------------------------------------------------------------------------
@@ -388,9 +393,5 @@ def _(c):
     if not memory_on_v1:
         c.skip("the memory controller is not on a v1 hierarchy here")
     c.linux.setdefault("resources", {})["unified"] = {"memory.high": "100000000"}
-    c.set_args("/bin/true")
-    cid = c.new_id()
-    r = c.run(cid)
-    failed(c, r, "run with linux.resources.unified on a v1 memory controller")
+    r = run_fails_leaving_nothing(c, "run with linux.resources.unified on a v1 memory controller")
     c.expect("unified" in r.err, "the error does not name unified: %s" % r)
-    c.eq(c.status(cid), None, "a container left behind")

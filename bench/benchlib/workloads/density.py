@@ -31,7 +31,7 @@ def one_round(ctx, rt, bundle, count):
     avail_before = proc.mem_available_kib()
     start = time.perf_counter()
     with ThreadPoolExecutor(WORKERS) as pool:
-        started = [s for s in pool.map(lambda _: sandboxes.start_sleeper(ctx, rt, bundle, NAME),
+        started = [s for s in pool.map(lambda _: sandboxes.start_container(ctx, rt, bundle, NAME),
                                        range(count)) if s]
     elapsed = time.perf_counter() - start
     time.sleep(1.0)

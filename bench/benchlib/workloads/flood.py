@@ -13,6 +13,7 @@ import glob
 import os
 import time
 
+from . import sandboxes
 from .. import bundles, proc
 
 NAME = "flood"
@@ -62,16 +63,11 @@ def run(ctx):
     runtimes = [rt for rt in [*ctx.runtimes, *ctx.mediated]
                 if rt.name in ("vigil", "runc", "vigil+agent")]
     for _, rt in ctx.interleaved(rounds, runtimes):
-        cid = ctx.new_id("flood")
-        pid_file = ctx.path("pids", cid)
-        out = rt.create(bundle.path, cid, pid_file)
-        if out.ok:
-            out = rt.start(cid)
-        if not out.ok:
-            ctx.problem(NAME, rt.name, "create/start failed: " + out.describe())
-            rt.delete(cid, force=True)
+        sandbox = sandboxes.start_container(ctx, rt, bundle, NAME)
+        if not sandbox:
             continue
-        pid = supervisor_of(rt, int(proc.read(pid_file, "0") or 0))
+        cid, init = sandbox
+        pid = supervisor_of(rt, init)
         started = time.time()
         reported, container = 0.0, 0.0
         while time.time() - started < seconds + 30:

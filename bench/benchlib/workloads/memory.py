@@ -17,7 +17,7 @@ def run(ctx):
     bundle.write_config(bundles.config(["sleep", "100000"]))
     rounds = ctx.rounds(2, 5)
     for _, rt in ctx.interleaved(rounds):
-        started = sandboxes.start_sleeper(ctx, rt, bundle, NAME)
+        started = sandboxes.start_container(ctx, rt, bundle, NAME)
         if not started:
             continue
         cid, pid = started

@@ -6,15 +6,16 @@ import os
 from .. import proc
 
 
-def start_sleeper(ctx, rt, bundle, tag):
-    """create + start of a `sleep` container; (cid, pid from --pid-file) or None."""
+def start_container(ctx, rt, bundle, tag):
+    """create + start of a container of `bundle`; (cid, pid from --pid-file:
+    the container's init) or None, the problem recorded."""
     cid = ctx.new_id(tag)
     pid_file = ctx.path("pids", cid)
     out = rt.create(bundle.path, cid, pid_file)
     if out.ok:
         out = rt.start(cid)
     if not out.ok:
-        ctx.problem(tag, rt.name, "create/start of sleep failed: " + out.describe())
+        ctx.problem(tag, rt.name, "create/start failed: " + out.describe())
         rt.delete(cid, force=True)
         return None
     pid = int(proc.read(pid_file, "0") or 0)
