@@ -2,6 +2,12 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "base/strings.h"
+#include "runtime/container/state_dir.h"
 
 namespace vigil::runtime {
 namespace {
@@ -12,6 +18,22 @@ config::Spec WithAnnotations(std::map<std::string, std::string> annotations) {
   config::Spec spec;
   spec.annotations = std::move(annotations);
   return spec;
+}
+
+// The annotation (a pod's choice, only within kAuditAnnotationDir), then
+// --audit, then the state directory.
+TEST(AuditPathTest, TheAnnotationThenTheFlagThenTheStateDirectory) {
+  char root[] = "/tmp/vigil-audit-path-XXXXXX";
+  ASSERT_NE(::mkdtemp(root), nullptr);
+  Result<StateDir> dir = StateDir::Create(root, "c1");
+  ASSERT_TRUE(dir) << dir.error().message;
+  const config::Spec annotated = WithAnnotations({{std::string(kAuditAnnotation), "pod.jsonl"}});
+  EXPECT_EQ(ResolveAuditPath(annotated, "/srv/all.jsonl", *dir).value_or(""),
+            StrCat(kAuditAnnotationDir, "/pod.jsonl"));
+  EXPECT_EQ(ResolveAuditPath(config::Spec{}, "/srv/all.jsonl", *dir).value_or(""),
+            "/srv/all.jsonl");
+  EXPECT_EQ(ResolveAuditPath(config::Spec{}, "", *dir).value_or(""), dir->DefaultAuditLogPath());
+  std::filesystem::remove_all(root);
 }
 
 TEST(AuditRotationTest, DefaultsFlagsAndAnnotationsThatTighten) {
