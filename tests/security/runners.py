@@ -1,0 +1,158 @@
+"""How each attack of tests/security/run is run and judged: most run once
+and report their own verdict (run_plain); a few need the host to act during
+the run or to measure it (RUNNERS). Each runner takes an AttackRun and
+returns (verdict, detail[, output])."""
+
+import glob
+import json
+import os
+import time
+
+CPU_PERCENT = 20       # the containers' CPU quota, % of one CPU
+CWD_FDS = range(3, 9)  # process.cwd = /proc/self/fd/N (CVE-2024-21626)
+EXECS = 5              # `exec`s into the container during exe-overwrite
+
+
+def parse_line(text, attack):
+    for line in text.splitlines():
+        if line.startswith("{"):
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            if d.get("attack") == attack:
+                return d
+    return None
+
+
+def one_line(text, limit=300):
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def run_plain(a):
+    r = a.run()
+    d = parse_line(r.out, a.attack)
+    if d is None:
+        return "ERROR", "no result line: %s" % one_line(r)
+    return d["result"], d["detail"], r.out + r.err
+
+
+def run_cwd(a):
+    """process.cwd = /proc/self/fd/N: refusing to start is contained."""
+    details, outputs, verdict = [], "", "CONTAINED"
+    for fd in CWD_FDS:
+        r = a.run(cwd="/proc/self/fd/%d" % fd)
+        outputs += r.out + r.err
+        d = parse_line(r.out, a.attack)
+        if d is None:
+            details.append("fd %d: not started (%s)" % (fd, one_line(r.err, 80) or r.rc))
+            continue
+        details.append("fd %d: %s" % (fd, d["detail"]))
+        if d["result"] == "ESCAPED":
+            verdict = "ESCAPED"
+    return verdict, "; ".join(details), outputs
+
+
+def run_exe(a):
+    """create + start the watcher, then `exec` into the container EXECS times."""
+    a.write_config()
+    cid = a.new_id()
+    r = a.rt("create", "--bundle", a.bundle, "--pid-file", os.path.join(a.tmp, "pid"), cid)
+    if not r.ok:
+        return "ERROR", "create: %s" % one_line(r)
+    out_path = r.out_path
+    r = a.rt("start", cid)
+    if not r.ok:
+        return "ERROR", "start: %s" % one_line(r)
+    deadline = time.time() + 10
+    while time.time() < deadline and "READY" not in open(out_path).read():
+        time.sleep(0.05)
+    execs = []
+    for _ in range(EXECS):
+        e = a.rt("exec", cid, "/attack", "noop", timeout=20)
+        execs.append(str(e.rc))
+    deadline = time.time() + 15
+    d = None
+    while time.time() < deadline:
+        d = parse_line(open(out_path).read(), a.attack)
+        if d:
+            break
+        time.sleep(0.1)
+    output = open(out_path).read()
+    if d is None:
+        return "ERROR", "no result line; execs exited %s" % ",".join(execs)
+    return d["result"], d["detail"] + " (execs exited %s)" % ",".join(execs), output
+
+
+# audit-flood: what the flood may cost the host beside the container.
+FLOOD_CPU_SLACK = 10          # percentage points of one CPU above the quota
+FLOOD_AUDIT_CAP = 3 * (10 << 20)  # vigil's default cap: 10 MiB x 3 files
+
+
+def stat_fields(pid):
+    """/proc/PID/stat after the command name (field 3 on), or None."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def cpu_seconds(pid):
+    """utime + stime of `pid` (all its threads, not its children), or None."""
+    fields = stat_fields(pid)
+    return None if fields is None else (int(fields[11]) + int(fields[12])) / os.sysconf(
+        "SC_CLK_TCK")
+
+
+def parent_of(pid):
+    fields = stat_fields(pid)
+    return None if fields is None else int(fields[1])
+
+
+def run_flood(a):
+    """create + start the flood, then watch the pid the runtime reported
+    (the container's init) and, when it is a runtime's process (vigil's
+    supervisor, outside the container's pid namespace; runc leaves none),
+    its parent: together they must stay within the container's CPU quota,
+    and the audit the runtime leaves in its state directory within the cap."""
+    a.write_config()
+    cid = a.new_id()
+    pid_file = os.path.join(a.tmp, "pid")
+    r = a.rt("create", "--bundle", a.bundle, "--pid-file", pid_file, cid)
+    if not r.ok:
+        return "ERROR", "create: %s" % one_line(r)
+    out_path = r.out_path
+    pid = int(open(pid_file).read().strip() or 0)
+    parent = parent_of(pid)
+    watched = [pid] + ([parent] if parent not in (None, 0, 1, os.getpid()) else [])
+    started = time.time()
+    r = a.rt("start", cid)
+    if not r.ok:
+        return "ERROR", "start: %s" % one_line(r)
+    used, audit = 0.0, 0
+    while time.time() - started < 30:
+        now = [cpu_seconds(p) for p in watched]
+        if None in now:
+            break
+        used = sum(now)
+        audit = max(audit, sum(os.path.getsize(p) for p in
+                               glob.glob(os.path.join(a.root, cid, "audit.jsonl*"))))
+        if parse_line(open(out_path).read(), a.attack):
+            break
+        time.sleep(0.1)
+    wall = max(time.time() - started, 0.001)
+    output = open(out_path).read()
+    d = parse_line(output, a.attack)
+    if d is None:
+        return "ERROR", "no result line"
+    percent = 100 * used / wall
+    detail = ("%s; the init and the runtime's process above it used %.1f %% of one CPU "
+              "(quota %d %%), audit %d KiB" % (d["detail"], percent, CPU_PERCENT, audit >> 10))
+    if percent > CPU_PERCENT + FLOOD_CPU_SLACK or audit > FLOOD_AUDIT_CAP:
+        return "ESCAPED", detail, output
+    return "CONTAINED", detail, output
+
+
+RUNNERS = {"cwd-check": run_cwd, "exe-overwrite": run_exe, "audit-flood": run_flood}
