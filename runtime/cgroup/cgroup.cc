@@ -165,8 +165,6 @@ Result<Cgroup> Cgroup::Create(const std::vector<Hierarchy>& hierarchies, const s
       return tl::unexpected(std::move(made).error().Wrap(StrCat("create cgroup ", path)));
     }
   }
-  // Two containers in one cgroup would share limits and be killed and
-  // removed together; refuse, as runc does.
   // A frozen cgroup would freeze the init mid-setup and create would hang
   // (runc refuses it too).
   if (Result<bool> frozen = cgroup.Frozen(); frozen && *frozen) {
@@ -174,6 +172,8 @@ Result<Cgroup> Cgroup::Create(const std::vector<Hierarchy>& hierarchies, const s
     return Fail(StrCat("create cgroup ", path,
                        ": it is frozen (thaw it: freezer.state THAWED, cgroup.freeze 0)"));
   }
+  // Two containers in one cgroup would share limits and be killed and
+  // removed together; refuse, as runc does.
   Result<std::vector<pid_t>> present = cgroup.Processes();
   if (present && !present->empty()) {
     undo();

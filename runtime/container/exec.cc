@@ -117,6 +117,14 @@ Result<void> HandToSupervisor(const StateDir& dir, pid_t pid, const Message& ann
   return {};
 }
 
+// The process started when a later step failed: it must not run
+// on unmanaged.
+tl::unexpected<Error> Abandon(pid_t pid, Error error) {
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  return tl::unexpected(std::move(error));
+}
+
 }  // namespace
 
 Result<config::Process> ContainerProcess(const std::string& root, const std::string& id) {
@@ -129,12 +137,11 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(requested.root, requested.id));
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
   const ContainerStatus status = CurrentStatus(record);
-  if (status == ContainerStatus::kPaused && !requested.ignore_paused) {
-    return Fail(StrCat("container ", Quote(requested.id),
-                       " is paused: cannot exec in it (--ignore-paused to do it anyway)"));
-  }
   if (status != ContainerStatus::kPaused) {
     RETURN_IF_ERROR(CheckTransition(Verb::kExec, status, requested.id));
+  } else if (!requested.ignore_paused) {
+    return Fail(StrCat("container ", Quote(requested.id),
+                       " is paused: cannot exec in it (--ignore-paused to do it anyway)"));
   }
   ASSIGN_OR_RETURN(config::Spec spec, dir.LoadConfig());
   ASSIGN_OR_RETURN(UniqueFd init, PidfdOpen(record.init_pid));
@@ -209,14 +216,10 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
       if (joined) joined = cg->AddProcessBeneath(pid, sub.path, sub.controllers);
     }
     if (!joined) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
-      return tl::unexpected(joined.error());
+      return Abandon(pid, std::move(joined).error());
     }
   } else if (!options.sub_cgroups.empty()) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-    return Fail("--cgroup: the container has no cgroup");
+    return Abandon(pid, Error{.message = "--cgroup: the container has no cgroup"});
   }
   // In a paused container the process now sits frozen until `resume`,
   // which must not wait behind this exec's lock.
@@ -229,9 +232,7 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   if (outcome && (outcome->type == MessageType::kSentryListener ||
                   outcome->type == MessageType::kSentryTracee)) {
     if (Result<void> handed = HandToSupervisor(dir, pid, *outcome); !handed) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
-      return tl::unexpected(handed.error());
+      return Abandon(pid, std::move(handed).error());
     }
     RETURN_IF_ERROR(ours.Send(MessageType::kProceed));
     outcome = ours.Receive();
@@ -246,9 +247,7 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
     if (Result<void> written = WriteFileAtomic(options.pid_file, StrCat(pid), 0644,
                                                /*overwrite=*/true, Durability::kSkipFsync);
         !written) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
-      return tl::unexpected(written.error());
+      return Abandon(pid, std::move(written).error());
     }
   }
   if (options.detach) return 0;
@@ -256,9 +255,7 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   if (own_console) {
     Result<UniqueFd> master = own_console->Receive();
     if (!master) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
-      return tl::unexpected(master.error());
+      return Abandon(pid, std::move(master).error());
     }
     return RelayTerminal(master->Get(), pid);
   }
