@@ -459,7 +459,18 @@ def _(c):
     t = c.parse_probe(r.out, r)["terminal"]
     c.eq((t["stdin"], t["stdout"], t["stderr"]), (True, True, True), "isatty 0, 1, 2")
     c.expect(t.get("name", "").startswith("/dev/pts/"), "tty name %r" % t.get("name"))
-    c.eq((t.get("rows"), t.get("cols")), (37, 101), "the caller's window size")
+
+
+# runc sizes the terminal just after the process starts (vigil before), so
+# the process waits up to 5 s for a size before it reports it.
+@case("process.terminal.run-foreground-size")
+def _(c):
+    c.process["terminal"] = True
+    c.set_args("/bin/sh", "-c", 'i=0; while [ "$(stty size)" = "0 0" ] && [ $i -lt 50 ]; do '
+               'sleep 0.1; i=$((i+1)); done; echo "size: $(stty size)"')
+    r = c.run_in_terminal(size=(37, 101))
+    c.eq(r.rc, 0, "exit status of run (%s)" % r)
+    c.expect("size: 37 101" in r.out, "the caller's window size did not reach it: %r" % r.out)
 
 
 @case("process.terminal.run-foreground-input")
