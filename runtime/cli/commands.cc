@@ -90,24 +90,30 @@ const Command* FindCommand(std::string_view name) {
   return nullptr;
 }
 
+// Help text in runc's layout (urfave/cli's NAME, USAGE, OPTIONS sections), which
+// scripts and people used to runc read.
 std::string MainHelp() {
-  std::string out =
-      "vigil: an OCI container runtime whose containers run under a syscall supervisor\n\n"
-      "usage: vigil [global flags] <command> [flags] [arguments]\n\ncommands:\n";
+  std::string out = StrCat(
+      "NAME:\n   vigil - an OCI container runtime whose containers run under a syscall "
+      "supervisor\n\nUSAGE:\n   vigil [global options] command [command options] "
+      "[arguments...]\n\nVERSION:\n   ",
+      VersionText().substr(std::string_view("vigil version ").size()), "\nCOMMANDS:\n");
+  size_t width = 0;
+  for (const Command& command : kCommands) width = std::max(width, command.name.size());
   for (const Command& command : kCommands) {
-    out += StrCat("   ", command.name,
-                  std::string(12 - std::min<size_t>(command.name.size(), 11), ' '), command.summary,
-                  "\n");
+    out += StrCat("   ", command.name, std::string(width + 2 - command.name.size(), ' '),
+                  command.summary, "\n");
   }
-  out += "\nglobal flags:\n" + FlagHelp(kGlobalFlags);
+  out += "\nGLOBAL OPTIONS:\n" + FlagHelp(kGlobalFlags);
   return out;
 }
 
 std::string CommandHelp(const Command& command) {
-  std::string out = StrCat("vigil ", command.name, ": ", command.summary, "\n\nusage: vigil ",
-                           command.name, command.flags.empty() ? "" : " [flags]",
+  std::string out = StrCat("NAME:\n   vigil ", command.name, " - ", command.summary,
+                           "\n\nUSAGE:\n   vigil ", command.name,
+                           command.flags.empty() ? "" : " [command options]",
                            command.usage.empty() ? "" : " ", command.usage, "\n");
-  if (!command.flags.empty()) out += "\nflags:\n" + FlagHelp(command.flags);
+  if (!command.flags.empty()) out += "\nOPTIONS:\n" + FlagHelp(command.flags);
   return out;
 }
 

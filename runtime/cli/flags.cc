@@ -1,6 +1,8 @@
 #include "runtime/cli/flags.h"
 
+#include <algorithm>
 #include <charconv>
+#include <vector>
 
 #include "base/strings.h"
 
@@ -95,13 +97,21 @@ Result<ParsedFlags> ParseFlags(std::span<const FlagSpec> specs, std::span<const 
 }
 
 std::string FlagHelp(std::span<const FlagSpec> specs) {
-  std::string out;
+  // "--name VALUE, -a VALUE" as urfave/cli (runc) writes them, help aligned
+  // two columns after the widest.
+  std::vector<std::string> names;
+  size_t width = 0;
   for (const FlagSpec& spec : specs) {
-    std::string names = StrCat("--", spec.name);
-    if (!spec.alias.empty()) names += StrCat(", -", spec.alias);
-    if (spec.takes_value) names += StrCat(" ", spec.value_name);
-    out += StrCat("   ", names, std::string(names.size() < 28 ? 28 - names.size() : 1, ' '),
-                  spec.help, "\n");
+    const std::string value = spec.takes_value ? StrCat(" ", spec.value_name) : "";
+    std::string name = StrCat("--", spec.name, value);
+    if (!spec.alias.empty()) name += StrCat(", -", spec.alias, value);
+    width = std::max(width, name.size());
+    names.push_back(std::move(name));
+  }
+  std::string out;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    out += StrCat("   ", names[i], std::string(width + 2 - names[i].size(), ' '), specs[i].help,
+                  "\n");
   }
   return out;
 }
