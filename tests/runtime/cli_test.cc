@@ -178,7 +178,7 @@ TEST_F(CliTest, HelpAndVersionDeriveFromTheTables) {
   for (const Command& command : Commands()) EXPECT_THAT(help.out, HasSubstr(command.name));
   EXPECT_EQ(Vigil("--help").out, help.out);
   Outcome spec_help = Vigil("help spec");
-  EXPECT_THAT(spec_help.out, HasSubstr("--bundle, -b DIR"));
+  EXPECT_THAT(spec_help.out, HasSubstr("--bundle DIR, -b DIR"));
   EXPECT_EQ(Vigil("spec --help").out, spec_help.out);
   Outcome version = Vigil("--version");
   EXPECT_THAT(version.out, StartsWith("vigil version "));

@@ -85,7 +85,7 @@ TEST(FlagsTest, CountsAreNonNegativeIntegers) {
 
 TEST(FlagsTest, HelpListsEveryFlag) {
   std::string help = FlagHelp(kSpecs);
-  EXPECT_THAT(help, HasSubstr("--bundle, -b DIR"));
+  EXPECT_THAT(help, HasSubstr("--bundle DIR, -b DIR"));
   EXPECT_THAT(help, HasSubstr("--detach, -d"));
 }
 
