@@ -250,6 +250,28 @@ def _(c):
     c.eq(c.status(cid), None, "a container left behind")
 
 
+# A cgroupsPath that already holds a process (a job's, another
+# container's): runc 1.1 warns and runs the container, and its delete leaves
+# that process alone.
+@case("linux.cgroupsPath.non-empty-warns")
+def _(c):
+    host = c.spawn_host(["sleep", "600"])
+    # runc 1.1 looks in the devices hierarchy alone (on v1).
+    for controller in ("devices", "pids", "memory"):
+        d = c.cgroup_dir(controller)
+        if not os.path.isdir(os.path.dirname(d)):
+            c.skip("no v1 %s hierarchy" % controller)
+        os.makedirs(d, exist_ok=True)  # removed with the case's cgroups
+        c.write(os.path.join(d, "cgroup.procs"), str(host.pid))
+    c.set_args("/bin/sh", "-c", "exit 3")
+    r = c.run()
+    c.eq(r.rc, 3, "exit status of run into a non-empty cgroup (%s)" % r)
+    c.expect("not empty" in r.err, "no warning that the cgroup is not empty: %r" % r.err)
+    c.expect(host.poll() is None, "the process that was in the cgroup was killed")
+    c.expect(str(host.pid) in c.cgroup_file("pids", "cgroup.procs").split(),
+             "the process that was in the cgroup was moved out")
+
+
 # -- events ------------------------------------------------------------------------
 
 def watch_events(c, cid):

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/log.h"
 #include "base/strings.h"
 #include "runtime/cgroup/controllers.h"
 #include "runtime/cgroup/knob.h"
@@ -172,14 +173,15 @@ Result<Cgroup> Cgroup::Create(const std::vector<Hierarchy>& hierarchies, const s
     return Fail(StrCat("create cgroup ", path,
                        ": it is frozen (thaw it: freezer.state THAWED, cgroup.freeze 0)"));
   }
-  // Two containers in one cgroup would share limits and be killed and
-  // removed together; refuse, as runc does.
+  // Processes already there (another container's, a job's) would share the
+  // container's limits and stats. runc 1.1 warns and goes on, and scripts
+  // rely on it; so does vigil, and `delete` leaves those processes alone
+  // (runtime/container/delete.cc).
   Result<std::vector<pid_t>> present = cgroup.Processes();
   if (present && !present->empty()) {
-    undo();
-    return Fail(StrCat("create cgroup ", path, ": it already holds ", present->size(),
-                       " process(es), e.g. pid ", present->front(),
-                       " (another container's cgroupsPath?)"));
+    log::Warning(StrCat("cgroup ", path, " is not empty: ", present->size(),
+                        " process(es) found, e.g. pid ", present->front(),
+                        "; they will share the container's limits"));
   }
   return cgroup;
 }

@@ -39,10 +39,11 @@ class Cgroup {
   // process's own cgroup there. Then, on cgroup2, enables in each ancestor's
   // cgroup.subtree_control every controller its cgroup.controllers offers,
   // where the kernel allows it (an ancestor holding processes refuses); on
-  // v1 cpuset, fills empty cpuset.cpus/mems from the parent. Fails if the
-  // cgroup already holds processes (another container's). On failure removes
-  // the directories it made. Directories above the container's own (e.g.
-  // /vigil) are shared and are never removed.
+  // v1 cpuset, fills empty cpuset.cpus/mems from the parent. Warns if the
+  // cgroup already holds processes (another container's) and goes on, as
+  // runc 1.1 does. On failure removes the directories it made. Directories
+  // above the container's own (e.g. /vigil) are shared and are never
+  // removed.
   static Result<Cgroup> Create(const std::vector<Hierarchy>& hierarchies, const std::string& path,
                                const Fs& fs = Fs::Real());
 

@@ -97,9 +97,9 @@ int NamespaceFlags(const config::Linux& linux_spec) {
   return flags;
 }
 
-bool CreatesUserNamespace(const config::Linux& linux_spec) {
-  const config::Namespace* user = linux_spec.FindNamespace(NamespaceType::kUser);
-  return user != nullptr && user->path.empty();
+bool CreatesNamespace(const config::Linux& linux_spec, NamespaceType type) {
+  const config::Namespace* ns = linux_spec.FindNamespace(type);
+  return ns != nullptr && ns->path.empty();
 }
 
 namespace {

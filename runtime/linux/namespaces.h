@@ -24,8 +24,13 @@ std::uint64_t CloneFlags(const config::Linux& linux_spec);
 // joined: what `exec` passes to setns(init's pidfd, flags).
 int NamespaceFlags(const config::Linux& linux_spec);
 
+// Whether the container gets a new namespace of `type` (listed, no path).
+bool CreatesNamespace(const config::Linux& linux_spec, config::NamespaceType type);
+
 // Whether the container gets a new user namespace (mappings to write).
-bool CreatesUserNamespace(const config::Linux& linux_spec);
+inline bool CreatesUserNamespace(const config::Linux& linux_spec) {
+  return CreatesNamespace(linux_spec, config::NamespaceType::kUser);
+}
 
 // The caller's own pid and time namespaces, kept while PrepareChildNamespaces
 // points its children elsewhere. Restore them once the init is cloned: while
