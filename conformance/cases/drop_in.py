@@ -395,6 +395,38 @@ for verb, has_options in HELP_VERBS.items():
 register("help-layout.kill-h", help_layout_case("kill", True, "-h"))
 
 
+# What the process finds at start, as runc sets it up: the loopback
+# interface of a new network namespace up, and HOME from the container's
+# /etc/passwd when the config does not set it.
+@case("process.start.loopback-up")
+def _(c):
+    c.set_args("/bin/cat", "/sys/class/net/lo/flags")
+    r = c.run()
+    c.expect(r.ok, "run: %s" % r)
+    flags = r.out.strip()
+    c.expect(flags.startswith("0x") and int(flags, 16) & 1, "lo is down: flags %r" % flags)
+
+
+@case("process.start.home-from-passwd")
+def _(c):
+    os.makedirs(c.rootfs + "/etc", exist_ok=True)
+    c.write(c.rootfs + "/etc/passwd", "root:x:0:0:root:/root-home:/bin/sh\n"
+                                      "user:x:1234:1234::/home/user:/bin/sh\n")
+    c.process["env"] = [e for e in c.process.get("env", []) if not e.startswith("HOME=")]
+    c.set_args("/bin/sh", "-c", "echo HOME=$HOME")
+    r = c.run()
+    c.eq(r.out.strip(), "HOME=/root-home", "HOME of uid 0 (%s)" % r)
+    c.process["user"] = {"uid": 1234, "gid": 1234}
+    r = c.run()
+    c.eq(r.out.strip(), "HOME=/home/user", "HOME of uid 1234 (%s)" % r)
+    c.process["user"] = {"uid": 777, "gid": 777}
+    r = c.run()
+    c.eq(r.out.strip(), "HOME=/", "HOME of a uid not in /etc/passwd (%s)" % r)
+    c.process["env"].append("HOME=/given")
+    r = c.run()
+    c.eq(r.out.strip(), "HOME=/given", "HOME the config sets (%s)" % r)
+
+
 # -- user namespaces -----------------------------------------------------------------
 
 # A bind source the mapped root cannot reach (a 0700 directory of the host's

@@ -2,11 +2,13 @@
 
 #include <cap-ng.h>
 #include <grp.h>
+#include <pwd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "base/strings.h"
 #include "config/oci/names.h"
@@ -80,6 +82,27 @@ Result<void> BecomeUser(const config::Process& process) {
   }
   ::umask(user.umask.value_or(022));
   return {};
+}
+
+std::vector<std::string> WithHome(const std::vector<std::string>& env, uid_t uid) {
+  for (const std::string& entry : env) {
+    if (entry.starts_with("HOME=")) return env;
+  }
+  std::string home = "/";
+  // fgetpwent reads the given file only: no NSS module of the host's is
+  // loaded into the container's process.
+  if (std::FILE* file = std::fopen("/etc/passwd", "re")) {
+    while (const passwd* entry = ::fgetpwent(file)) {
+      if (entry->pw_uid == uid) {
+        if (entry->pw_dir != nullptr && entry->pw_dir[0] != '\0') home = entry->pw_dir;
+        break;
+      }
+    }
+    std::fclose(file);
+  }
+  std::vector<std::string> with_home = env;
+  with_home.push_back("HOME=" + home);
+  return with_home;
 }
 
 }  // namespace vigil::runtime

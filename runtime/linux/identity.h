@@ -2,6 +2,11 @@
 // no_new_privs, umask.
 #pragma once
 
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
 #include "base/result.h"
 #include "config/oci/process.h"
 
@@ -16,5 +21,10 @@ Result<void> DropBoundingSet(const config::Process& process);
 // effective, permitted, inheritable and ambient sets, no_new_privs and the
 // umask.
 Result<void> BecomeUser(const config::Process& process);
+
+// `env` with HOME added when it has none, as runc does: the home directory
+// of `uid` in the container's /etc/passwd (read in the current root), or
+// "/" when the file or the user is not there.
+std::vector<std::string> WithHome(const std::vector<std::string>& env, uid_t uid);
 
 }  // namespace vigil::runtime

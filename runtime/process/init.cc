@@ -9,6 +9,7 @@
 #include "base/strings.h"
 #include "config/oci/sysctl.h"
 #include "runtime/linux/exec.h"
+#include "runtime/linux/loopback.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/rootfs.h"
@@ -58,6 +59,9 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
   }
   RETURN_IF_ERROR(JoinNamespaces(linux_spec));
   RETURN_IF_ERROR(UnshareLate(linux_spec));
+  if (CreatesNamespace(linux_spec, config::NamespaceType::kNetwork)) {
+    RETURN_IF_ERROR(BringUpLoopback());
+  }
   if (::setsid() < 0) return FailErrno("setsid");
   RETURN_IF_ERROR(SetUtsNames(spec));
   if (process.oom_score_adj) {

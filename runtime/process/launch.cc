@@ -85,6 +85,8 @@ Result<void> BecomeAndExec(const config::Process& process, const std::string& ex
   // profile need not allow close_range; what is opened after is
   // close-on-exec, or (the ptrace platform's channel) meant to stay.
   RETURN_IF_ERROR(CloexecFrom(3 + static_cast<unsigned>(options.preserve_fds)));
+  // Read before any filter or the user switch, which may lose /etc/passwd.
+  const std::vector<std::string> env = WithHome(process.env, process.user.uid);
   // Landlock next: landlock_restrict_self needs CAP_SYS_ADMIN (held until
   // the user switch) or no_new_privs (which the process may not ask for),
   // and the filters come after it so that its setup syscalls never meet
@@ -100,7 +102,7 @@ Result<void> BecomeAndExec(const config::Process& process, const std::string& ex
   RETURN_IF_ERROR(DropBoundingSet(process));
   RETURN_IF_ERROR(BecomeUser(process));
   if (process.no_new_privileges) RETURN_IF_ERROR(InstallSeccomp(options));
-  return Exec(executable, process.args, process.env);
+  return Exec(executable, process.args, env);
 }
 
 }  // namespace vigil::runtime

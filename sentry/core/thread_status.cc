@@ -3,6 +3,9 @@
 #include <charconv>
 #include <string>
 
+#include "base/file.h"
+#include "base/strings.h"
+
 namespace vigil::sentry {
 namespace {
 
@@ -68,6 +71,20 @@ Result<ThreadStatus> ParseThreadStatus(std::string_view text) {
   status.ns_tgid = tgids.back();
   status.ns_tid = tids.back();
   return status;
+}
+
+bool SignalDeliverable(std::string_view text) {
+  auto mask = [&](std::string_view key) {
+    std::vector<std::uint64_t> value = Numbers<std::uint64_t>(Field(text, key), 16);
+    return value.empty() ? 0 : value.front();
+  };
+  const std::uint64_t pending = mask("SigPnd") | mask("ShdPnd");
+  return (pending & ~mask("SigBlk") & ~mask("SigIgn")) != 0;
+}
+
+bool SignalDeliverableTo(pid_t tid) {
+  Result<std::string> text = ReadFile(StrCat("/proc/", tid, "/status"), 8192);
+  return text && SignalDeliverable(*text);
 }
 
 }  // namespace vigil::sentry

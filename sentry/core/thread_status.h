@@ -33,4 +33,19 @@ struct ThreadStatus {
 // them: the sentry's, i.e. the host's).
 Result<ThreadStatus> ParseThreadStatus(std::string_view text);
 
+// Whether /proc/TID/status `text` shows a signal the thread would take now:
+// pending for it (SigPnd) or its process (ShdPnd), not blocked (SigBlk)
+// and not ignored (SigIgn). A call the sentry makes wait must then end as
+// the kernel's interrupted call would (kRestartSys).
+bool SignalDeliverable(std::string_view text);
+
+// The kernel's ERESTARTSYS (not in the uapi headers): returned as a
+// syscall's error while a signal is deliverable, the kernel restarts the
+// call after the handler if it has SA_RESTART and makes it EINTR if not.
+inline constexpr int kRestartSys = 512;
+
+// SignalDeliverable for thread `tid` (in the sentry's pid namespace), read
+// now; false if its status cannot be read.
+bool SignalDeliverableTo(pid_t tid);
+
 }  // namespace vigil::sentry

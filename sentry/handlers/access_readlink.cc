@@ -64,11 +64,13 @@ std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatu
   return Target{std::move(*file), std::move(*where), given ? *given : ""};
 }
 
-// The text of /proc/self or /proc/thread-self (`link`, from SelfLink) for
-// the caller: its ids in the container, as the kernel writes it for the
+// The text of one of procfs's links to the caller's own (`link`, from
+// SelfLink): its ids in the container, as the kernel writes it for the
 // reader. The sentry, outside the container's pid namespace, has none there.
 std::string SelfLinkText(const std::string& link, const ThreadStatus& thread) {
   if (link == "/proc/self") return StrCat(thread.ns_tgid);
+  if (link == "/proc/mounts") return "self/mounts";
+  if (link == "/proc/net") return "self/net";
   return StrCat(thread.ns_tgid, "/task/", thread.ns_tid);
 }
 
@@ -127,8 +129,8 @@ Verdict HandleReadlink(HandlerContext& context) {
   if (::fstat(target.file.Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
   std::vector<char> text(PATH_MAX);
   ssize_t n = 0;
-  if (std::optional<std::string> link = SelfLink(target.given); link && S_ISDIR(st.st_mode)) {
-    // Rewritten to the caller's /proc/TGID (paths.h): the link's own text.
+  if (std::optional<std::string> link = SelfLink(target.given)) {
+    // Rewritten to the caller's own (paths.h): the link's own text.
     const std::string self = SelfLinkText(*link, *thread);
     n = static_cast<ssize_t>(self.size());
     std::copy(self.begin(), self.end(), text.begin());

@@ -68,8 +68,10 @@ Result<std::vector<char>> TranslateControl(Tracee& tracee, std::vector<char> con
       return FailErrno(EPERM, "SCM_CREDENTIALS");
     }
     if (header.cmsg_level == SOL_SOCKET && header.cmsg_type == SCM_RIGHTS) {
+      // None is a message without descriptors, as the kernel's scm_fp_copy
+      // takes it.
       const std::size_t count = (header.cmsg_len - CMSG_LEN(0)) / sizeof(int);
-      if (count == 0 || count > kMaxPassedDescriptors) {
+      if (count > kMaxPassedDescriptors) {
         return FailErrno(EINVAL, "SCM_RIGHTS descriptor count");
       }
       char* fds = control.data() + offset + CMSG_LEN(0);

@@ -24,6 +24,7 @@
 #include "base/file.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "sentry/core/thread_status.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/open_how.h"
@@ -131,6 +132,9 @@ Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread, int
     ::timerfd_settime(timer.Get(), 0, &later, nullptr);
     RETURN_IF_ERROR(context.wait(timer.Get(), EPOLLIN));
     if (!context.tracee.Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
+    // A signal ends the wait as it would end the kernel's: restarted after
+    // an SA_RESTART handler, EINTR otherwise, the process killed if fatal.
+    if (SignalDeliverableTo(context.event.tid)) return FailErrno(kRestartSys, "interrupted");
   }
 }
 

@@ -59,6 +59,9 @@ std::string RewriteSelf(const std::string& given, const ThreadStatus& thread) {
   const std::string process = StrCat("/proc/", thread.ns_tgid);
   if (ReplacePrefix(path, "/proc/self", process)) return path;
   if (ReplacePrefix(path, "/proc/thread-self", StrCat(process, "/task/", thread.ns_tid))) return path;
+  // procfs's own links to self/mounts and self/net.
+  if (ReplacePrefix(path, "/proc/mounts", process + "/mounts")) return path;
+  if (ReplacePrefix(path, "/proc/net", process + "/net")) return path;
   if (ReplacePrefix(path, "/dev/fd", process + "/fd")) return path;
   if (ReplacePrefix(path, "/dev/stdin", process + "/fd/0")) return path;
   if (ReplacePrefix(path, "/dev/stdout", process + "/fd/1")) return path;
@@ -71,7 +74,10 @@ std::optional<std::string> SelfLink(const std::string& given) {
   for (char c : given) {
     if (c != '/' || path.empty() || path.back() != '/') path += c;
   }
-  if (path == "/proc/self" || path == "/proc/thread-self") return path;
+  if (path == "/proc/self" || path == "/proc/thread-self" || path == "/proc/mounts" ||
+      path == "/proc/net") {
+    return path;
+  }
   return std::nullopt;
 }
 

@@ -28,12 +28,13 @@ Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, in
                                   const std::string& path, bool rewrite_self = true);
 
 // /proc/self -> /proc/TGID, /proc/thread-self -> /proc/TGID/task/TID,
-// /dev/fd/N and /dev/std{in,out,err} -> /proc/TGID/fd/N (ids in the
+// /proc/mounts and /proc/net -> /proc/TGID/mounts and /net, /dev/fd/N and /dev/std{in,out,err} -> /proc/TGID/fd/N (ids in the
 // container's pid namespace); "//" collapsed.
 std::string RewriteSelf(const std::string& path, const ThreadStatus& thread);
 
-// The link itself when `given` is exactly /proc/self or /proc/thread-self
-// (slashes collapsed), which RewriteSelf turns into the caller's directory:
+// The link itself when `given` is exactly /proc/self, /proc/thread-self,
+// /proc/mounts or /proc/net (slashes collapsed), which RewriteSelf turns
+// into the caller's own:
 // those two paths normalised, for the calls that do not follow a last
 // symlink (lstat, readlink). nullopt for any other path.
 std::optional<std::string> SelfLink(const std::string& given);

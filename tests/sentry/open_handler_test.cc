@@ -451,10 +451,32 @@ TEST(Paths, CallerOwnNamesAreRewritten) {
   EXPECT_EQ(RewriteSelf("/proc/thread-self/comm", thread), "/proc/7/task/9/comm");
   EXPECT_EQ(RewriteSelf("//dev//stdin", thread), "/proc/7/fd/0");
   EXPECT_EQ(RewriteSelf("/proc/selfish", thread), "/proc/selfish");
+  // procfs's links to self/mounts and self/net; the link itself unfollowed.
+  EXPECT_EQ(RewriteSelf("/proc/mounts", thread), "/proc/7/mounts");
+  EXPECT_EQ(RewriteSelf("/proc/net/tcp", thread), "/proc/7/net/tcp");
+  EXPECT_EQ(RewriteSelf("/proc/netstat", thread), "/proc/netstat");
+  EXPECT_EQ(SelfLink("/proc//net"), "/proc/net");
+  EXPECT_EQ(SelfLink("/proc/net/dev"), std::nullopt);
   EXPECT_EQ(OwnDescriptor("/proc/7/fd/12", thread), 12);
   EXPECT_EQ(OwnDescriptor("/proc/7/task/9/fd/3", thread), 3);
   EXPECT_EQ(OwnDescriptor("/proc/8/fd/3", thread), std::nullopt);
   EXPECT_EQ(OwnDescriptor("/proc/7/fd/3/x", thread), std::nullopt);
+}
+
+// A wait the sentry makes for a thread ends only on a signal the thread
+// would take now.
+TEST(ThreadStatusTest, SignalDeliverableIsPendingNeitherBlockedNorIgnored) {
+  const std::string none = "SigPnd:\t0000000000000000\nShdPnd:\t0000000000000000\n"
+                           "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n";
+  EXPECT_FALSE(SignalDeliverable(none));
+  // SIGALRM (14: bit 13) pending for the process.
+  EXPECT_TRUE(SignalDeliverable("SigPnd:\t0000000000000000\nShdPnd:\t0000000000002000\n"
+                                "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"));
+  EXPECT_TRUE(SignalDeliverable("SigPnd:\t0000000000002000\nShdPnd:\t0000000000000000\n"));
+  EXPECT_FALSE(SignalDeliverable("SigPnd:\t0000000000002000\nShdPnd:\t0000000000000000\n"
+                                 "SigBlk:\t0000000000002000\nSigIgn:\t0000000000000000\n"));
+  EXPECT_FALSE(SignalDeliverable("SigPnd:\t0000000000002000\nShdPnd:\t0000000000000000\n"
+                                 "SigBlk:\t0000000000000000\nSigIgn:\t0000000000002000\n"));
 }
 
 TEST(ThreadStatusTest, ParsesCredentialsAndNamespaceIds) {

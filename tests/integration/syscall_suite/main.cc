@@ -30,8 +30,10 @@ int main() {
   // Fixed, so every mode a case creates is the same under each runtime.
   ::umask(022);
   std::vector<Case> cases;
-  for (auto family : {OpenCases, Openat2Cases, StatCases, AccessCases, NameCases, AttributeCases,
-                      XattrCases, SystemCases, NetworkCases}) {
+  // FidelityCases first: its first cases look at the process as it started.
+  for (auto family : {FidelityCases, OpenCases, Openat2Cases, StatCases, AccessCases, NameCases,
+                      AttributeCases, XattrCases, SystemCases, NetworkCases, LimitCases,
+                      MessageCases}) {
     for (Case& c : family()) cases.push_back(std::move(c));
   }
   for (const Case& c : cases) {

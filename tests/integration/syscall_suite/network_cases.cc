@@ -5,10 +5,8 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -51,20 +49,6 @@ int Accept(int fd) {
   pollfd p{.fd = fd, .events = POLLIN, .revents = 0};
   if (::poll(&p, 1, 2000) != 1) return -1;
   return ::accept4(fd, nullptr, nullptr, SOCK_CLOEXEC);
-}
-
-// Brings the loopback interface up if it is down: vigil's runtime leaves it
-// down in a new network namespace where runc brings it up (docs/security.md),
-// and the cases are about connect/sendto/sendmsg, not that. "0" once it is up.
-std::string LoopbackUp() {
-  Socket s(AF_INET, SOCK_DGRAM);
-  ifreq request{};
-  std::strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
-  if (::ioctl(s.fd(), SIOCGIFFLAGS, &request) < 0) return "SIOCGIFFLAGS " + Rc(-1);
-  if ((request.ifr_flags & IFF_UP) != 0) return "0";
-  request.ifr_flags |= IFF_UP;
-  if (::ioctl(s.fd(), SIOCSIFFLAGS, &request) < 0) return "SIOCSIFFLAGS " + Rc(-1);
-  return "0";
 }
 
 long Connect(int fd, const void* address, socklen_t size) {
@@ -277,7 +261,6 @@ std::vector<Case> BindCases() {
 std::vector<Case> NetworkCases() {
   std::vector<Case> cases = {
       {"network-fixture", [] { return MakeFixture("network"); }},
-      {"network-loopback-up", [] { return LoopbackUp(); }},
       {"connect-unix-stream",
        [] {
          Socket server(AF_UNIX, SOCK_STREAM);

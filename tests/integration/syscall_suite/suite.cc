@@ -120,20 +120,14 @@ std::string MakeFixture(const std::string& name) {
   return "0";
 }
 
-std::string AsUser(uid_t ruid, uid_t euid, gid_t gid, const std::function<std::string()>& body) {
+std::string InChild(const std::function<std::string()>& body) {
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) < 0) return "pipe " + Rc(-1);
   pid_t pid = ::fork();
   if (pid < 0) return "fork " + Rc(-1);
   if (pid == 0) {
     ::close(pipe_fds[0]);
-    std::string result;
-    if (::setgroups(0, nullptr) < 0 || ::setresgid(gid, gid, gid) < 0 ||
-        ::setresuid(ruid, euid, euid) < 0) {
-      result = "drop " + Rc(-1);
-    } else {
-      result = body();
-    }
+    std::string result = body();
     (void)!::write(pipe_fds[1], result.data(), result.size());
     ::_exit(0);
   }
@@ -146,6 +140,16 @@ std::string AsUser(uid_t ruid, uid_t euid, gid_t gid, const std::function<std::s
   ::waitpid(pid, &status, 0);
   if (!WIFEXITED(status)) return "child died: " + std::to_string(status);
   return result;
+}
+
+std::string AsUser(uid_t ruid, uid_t euid, gid_t gid, const std::function<std::string()>& body) {
+  return InChild([&] {
+    if (::setgroups(0, nullptr) < 0 || ::setresgid(gid, gid, gid) < 0 ||
+        ::setresuid(ruid, euid, euid) < 0) {
+      return "drop " + Rc(-1);
+    }
+    return body();
+  });
 }
 
 const char* PathTooLong() {

@@ -47,6 +47,9 @@ std::vector<Case> AttributeCases();
 std::vector<Case> XattrCases();
 std::vector<Case> SystemCases();
 std::vector<Case> NetworkCases();
+std::vector<Case> FidelityCases();
+std::vector<Case> LimitCases();
+std::vector<Case> MessageCases();
 
 // A family's fixture: /tmp/suite/NAME holding
 //   file     "hello\n", 0644       secret   "s", 0600
@@ -95,6 +98,10 @@ std::string WithFd(const char* path, int flags, Body body) {
   ::close(fd);
   return text;
 }
+
+// Runs `body` in a forked child (for cases that change the process: its
+// limits, umask, signal handlers), returning what it returned.
+std::string InChild(const std::function<std::string()>& body);
 
 // Runs `body` in a forked child whose real, effective and saved ids are
 // uid/gid (no supplementary groups), returning what it returned. An id of
