@@ -28,8 +28,9 @@ namespace {
 // kWithArguments says), personality. ptrace is allowed only for
 // the requests in kPtraceRequests.
 constexpr std::string_view kAllowed[] = {
-    // The event loop: epoll, timers, signals, the control socket.
-    "epoll_wait", "epoll_pwait", "epoll_pwait2", "epoll_ctl", "poll", "ppoll",
+    // The event loop: epoll, timers, signals, the control socket; an epoll
+    // set of its own for a handler that waits for a descriptor or a time.
+    "epoll_create1", "epoll_wait", "epoll_pwait", "epoll_pwait2", "epoll_ctl", "poll", "ppoll",
     "timerfd_create", "timerfd_settime", "timerfd_gettime", "accept4", "recvmsg", "sendmsg",
     "getsockopt", "read", "write", "readv", "writev", "close", "close_range",
     // Notifications and the workload's threads (seccomp_unotify(2), pidfds,

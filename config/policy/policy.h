@@ -107,6 +107,10 @@ std::string DumpPolicy(const Policy& policy);
 // than write): then the sentry must see the calls that name files.
 bool RestrictsFiles(const Policy& policy);
 
+// Whether some file is hidden or denied (a default or a rule): only then
+// can the policy refuse a lookup that asks for no access (O_PATH, stat).
+bool HidesOrDeniesFiles(const Policy& policy);
+
 // The access `policy` grants to `resolved_path`, an absolute normalised path
 // inside the container: the first matching rule's, else file_default.
 FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path);

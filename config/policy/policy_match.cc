@@ -44,6 +44,15 @@ bool RestrictsFiles(const Policy& policy) {
                      [](const FileRule& rule) { return rule.access != FileAccess::kWrite; });
 }
 
+bool HidesOrDeniesFiles(const Policy& policy) {
+  auto refuses = [](FileAccess access) {
+    return access == FileAccess::kHidden || access == FileAccess::kDenied;
+  };
+  return refuses(policy.file_default) ||
+         std::any_of(policy.files.begin(), policy.files.end(),
+                     [&](const FileRule& rule) { return refuses(rule.access); });
+}
+
 FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path) {
   for (const FileRule& rule : policy.files) {
     if (GlobMatches(rule.pattern, resolved_path)) return rule.access;

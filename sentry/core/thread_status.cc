@@ -61,6 +61,8 @@ Result<ThreadStatus> ParseThreadStatus(std::string_view text) {
   status.rgid = gids[0];
   status.euid = uids[1];
   status.egid = gids[1];
+  status.suid = uids[2];
+  status.sgid = gids[2];
   status.fsuid = uids[3];
   status.fsgid = gids[3];
   for (std::uint32_t gid : Numbers<std::uint32_t>(Field(text, "Groups"))) status.groups.push_back(gid);

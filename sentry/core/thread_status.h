@@ -18,6 +18,8 @@ struct ThreadStatus {
   gid_t rgid = 0;
   uid_t euid = 0;  // effective ids, what a unix socket's peer is told
   gid_t egid = 0;
+  uid_t suid = 0;  // saved ids, which SCM_CREDENTIALS may claim too
+  gid_t sgid = 0;
   uid_t fsuid = 0;
   gid_t fsgid = 0;
   std::vector<gid_t> groups;
@@ -36,13 +38,8 @@ Result<ThreadStatus> ParseThreadStatus(std::string_view text);
 // Whether /proc/TID/status `text` shows a signal the thread would take now:
 // pending for it (SigPnd) or its process (ShdPnd), not blocked (SigBlk)
 // and not ignored (SigIgn). A call the sentry makes wait must then end as
-// the kernel's interrupted call would (kRestartSys).
+// the kernel's interrupted call would (kRestartSys, verdict.h).
 bool SignalDeliverable(std::string_view text);
-
-// The kernel's ERESTARTSYS (not in the uapi headers): returned as a
-// syscall's error while a signal is deliverable, the kernel restarts the
-// call after the handler if it has SA_RESTART and makes it EINTR if not.
-inline constexpr int kRestartSys = 512;
 
 // SignalDeliverable for thread `tid` (in the sentry's pid namespace), read
 // now; false if its status cannot be read.

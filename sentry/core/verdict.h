@@ -15,6 +15,13 @@
 
 namespace vigil::sentry {
 
+// The kernel's ERESTARTSYS (not in the uapi headers), a Verdict's error for
+// a call a signal interrupted: answered through seccomp user notification
+// while the signal is pending, the kernel restarts the call after the
+// handler if it has SA_RESTART and makes it EINTR if not. The ptrace
+// platform answers EINTR (its skipped call cannot be restarted).
+inline constexpr int kRestartSys = 512;
+
 // kAllow: performed on the workload's behalf, as asked; kDeny: refused by
 // the policy; kEmulate: answered by the sentry without the host kernel
 // doing it; kKill: the workload was killed.

@@ -122,7 +122,10 @@ Verdict HandleReadlink(HandlerContext& context) {
   if (size <= 0) return Verdict::Fail(EINVAL, Decision::kAllow);
   Result<ThreadStatus> thread = context.tracee.Status();
   if (!thread) return Failed(thread.error(), Decision::kAllow);
-  auto resolved = Resolve(context, *thread, dirfd, pointer, O_NOFOLLOW, /*write=*/false);
+  // An empty path names what `dirfd` holds (the kernel's readlinkat looks
+  // up with LOOKUP_EMPTY): a symlink an O_PATH | O_NOFOLLOW open holds.
+  auto resolved = Resolve(context, *thread, dirfd, pointer, O_NOFOLLOW, /*write=*/false,
+                          /*empty_path=*/true);
   if (Verdict* verdict = std::get_if<Verdict>(&resolved)) return std::move(*verdict);
   const Target& target = std::get<Target>(resolved);
   struct stat st {};
@@ -135,7 +138,11 @@ Verdict HandleReadlink(HandlerContext& context) {
     n = static_cast<ssize_t>(self.size());
     std::copy(self.begin(), self.end(), text.begin());
   } else {
-    if (!S_ISLNK(st.st_mode)) return Verdict::Fail(EINVAL, Decision::kAllow);  // as readlink(2)
+    // As readlink(2): EINVAL for a file that is no link, ENOENT when it was
+    // named by an empty path.
+    if (!S_ISLNK(st.st_mode)) {
+      return Verdict::Fail(target.given.empty() ? ENOENT : EINVAL, Decision::kAllow);
+    }
     n = ::readlinkat(target.file.Get(), "", text.data(), text.size());
     if (n < 0) return Verdict::Fail(errno, Decision::kAllow);
   }

@@ -301,7 +301,8 @@ Result<ActingAs> ActingAs::ForBind(const ThreadStatus& thread, bool over_user_na
   return WithEffective(0, take, over_user_namespace);
 }
 
-Result<ActingAs> ActingAs::AsPeer(const ThreadStatus& thread, bool in_user_namespace) {
+Result<ActingAs> ActingAs::AsPeer(const ThreadStatus& thread, bool in_user_namespace,
+                                  bool vouch_for_pid) {
   const Result<OwnIdentity>& own = Own();
   if (!own) return tl::unexpected(own.error());
   ASSIGN_OR_RETURN(ActingAs acting, FromOwn());
@@ -314,8 +315,9 @@ Result<ActingAs> ActingAs::AsPeer(const ThreadStatus& thread, bool in_user_names
   // saved uid is still 0): raised again to set the filesystem ids.
   RETURN_IF_ERROR(SetCaps(own->caps));
   RETURN_IF_ERROR(SetFilesystemIds(thread.fsuid, thread.fsgid));
-  RETURN_IF_ERROR(SetCaps(
-      {EffectiveFor(thread, in_user_namespace, *own), own->caps.permitted, own->caps.inheritable}));
+  std::uint64_t effective = EffectiveFor(thread, in_user_namespace, *own);
+  if (vouch_for_pid) effective |= own->caps.permitted & (std::uint64_t{1} << CAP_SYS_ADMIN);
+  RETURN_IF_ERROR(SetCaps({effective, own->caps.permitted, own->caps.inheritable}));
   return acting;
 }
 

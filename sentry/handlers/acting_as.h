@@ -63,10 +63,15 @@ class ActingAs {
   // uid and gid as well. The kernel gives a connecting socket's peer the
   // caller's euid and egid (SO_PEERCRED) and a receiver with SO_PASSCRED
   // the sender's real ids (SCM_CREDENTIALS); with the sentry's own, a
-  // workload would pass for root to a server that trusts them. (The pid a
-  // peer learns stays the supervisor's, outside the container's pid
-  // namespace, where it reads 0.) Given back as soon as it ends.
-  static Result<ActingAs> AsPeer(const ThreadStatus& thread, bool in_user_namespace);
+  // workload would pass for root to a server that trusts them. The pid a
+  // connecting socket's peer learns stays the supervisor's, outside the
+  // container's pid namespace, where it reads 0; a message carries the
+  // thread's (AddSenderCredentials), which `vouch_for_pid` lets the kernel
+  // take: it asks CAP_SYS_ADMIN of a sender claiming a pid not its own, and
+  // the sentry claims only the thread's, checked by TranslateControl. Given
+  // back as soon as it ends.
+  static Result<ActingAs> AsPeer(const ThreadStatus& thread, bool in_user_namespace,
+                                 bool vouch_for_pid = false);
 
   // The sentry's own credentials back on the loop thread, for an act of its
   // own. Refused while an ActingAs lives (its owner means to act as the

@@ -13,13 +13,14 @@
 
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "sentry/core/thread_status.h"
 #include "sentry/core/tracee.h"
 
 namespace vigil::sentry {
 
-// What one call may hand the sentry to send. A stream socket sends the
-// rest on the next call; a datagram this large is refused by the kernel
-// anyway (EMSGSIZE).
+// What one call may hand the sentry to send. More is a short write on a
+// stream socket (the caller sends the rest); a datagram this large is
+// refused by the kernel anyway (EMSGSIZE).
 inline constexpr std::size_t kMaxPayload = 4 << 20;
 inline constexpr std::size_t kMaxControl = 64 << 10;
 
@@ -35,13 +36,43 @@ Result<std::vector<char>> CopyPayload(Tracee& tracee, const msghdr& message);
 // none): ENOBUFS beyond kMaxControl, EFAULT for a bad pointer.
 Result<std::vector<char>> CopyControl(Tracee& tracee, const msghdr& message);
 
+// Who sends, for the credentials a message may claim (SCM_CREDENTIALS).
+struct CredentialsSender {
+  // The sending thread; nullptr refuses every claim (EPERM).
+  const ThreadStatus* thread = nullptr;
+  // Its ids are its user namespace's, not the sentry's: claims refused.
+  bool in_user_namespace = false;
+};
+
 // `control` with the workload's descriptors (SCM_RIGHTS) replaced by the
-// sentry's duplicates, which `held` keeps open until sent. Malformed headers
-// fail with EINVAL as in the kernel's __scm_send: a length shorter than the
-// header or past the buffer, SCM_RIGHTS with no descriptor or more than the
-// kernel's SCM_MAX_FD. Credentials (SCM_CREDENTIALS) fail with EPERM: the
-// sentry's privilege would vouch for whatever the workload claims.
+// sentry's duplicates, which `held` keeps open until sent, and its
+// credentials (SCM_CREDENTIALS) checked as the kernel's scm_check_creds
+// checks the sender's claim (its own pid; its real, effective or saved uid
+// and gid, or any with CAP_SETUID / CAP_SETGID) and their pid rewritten to
+// the sender's in the sentry's pid namespace, where the sentry sends them.
+// A claim the kernel would refuse, or one vigil cannot rewrite (another
+// pid, ids in a user namespace), fails with EPERM. Malformed headers fail
+// with EINVAL as in the kernel's __scm_send: a length shorter than the
+// header or past the buffer, more descriptors than the kernel's SCM_MAX_FD,
+// credentials of the wrong size.
 Result<std::vector<char>> TranslateControl(Tracee& tracee, std::vector<char> control,
-                                           std::vector<UniqueFd>& held);
+                                           std::vector<UniqueFd>& held,
+                                           const CredentialsSender& sender = {});
+
+// Whether well-formed `control` (TranslateControl's) holds a SOL_SOCKET
+// message of `type` (SCM_RIGHTS, SCM_CREDENTIALS).
+bool Holds(const std::vector<char>& control, int type);
+
+// Whether well-formed `control` passes at least one descriptor.
+bool PassesDescriptors(const std::vector<char>& control);
+
+// The pid of every SCM_CREDENTIALS in well-formed `control` set to `pid`.
+void SetCredentialsPid(std::vector<char>& control, pid_t pid);
+
+// `control` with the credentials the kernel attaches to a unix socket's
+// message by default added: the sender's pid (in the sentry's pid
+// namespace), real uid and gid. The sentry sends with these, since the
+// kernel would attach its own.
+void AddSenderCredentials(std::vector<char>& control, const ThreadStatus& thread);
 
 }  // namespace vigil::sentry

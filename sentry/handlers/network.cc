@@ -5,6 +5,8 @@
 // continued in the kernel, whose second read of the address could differ
 // (DESIGN.md §2 rule 1).
 #include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -19,6 +21,7 @@
 #include "sentry/handlers/destination.h"
 #include "sentry/handlers/message.h"
 #include "sentry/handlers/netlink.h"
+#include "sentry/handlers/waiting.h"
 
 namespace vigil::sentry {
 namespace {
@@ -30,6 +33,14 @@ Verdict FromResult(const Error& error, Decision decision) {
 }
 
 bool Blocking(int socket) { return (::fcntl(socket, F_GETFL) & O_NONBLOCK) == 0; }
+
+// The answer when a wait ended without the call done (waiting.h): the call
+// gone, a signal to restart or interrupt it, or the wait itself failing.
+Verdict AfterWait(const Error& error) {
+  if (error.code == ENOENT) return Verdict::Stale();
+  if (error.code == kRestartSys) return FromErrno(kRestartSys, Decision::kAllow);
+  return FromErrno(EIO, Decision::kAllow);
+}
 
 // Decides the destination at `pointer`; fills `destination` when allowed.
 // Returns a verdict to answer with when the call must stop here.
@@ -63,38 +74,102 @@ std::optional<Verdict> KernelOnly(int socket, Destination& destination, bool sen
   return std::nullopt;
 }
 
-// A unix destination is reached with the workload's whole identity: the
-// kernel checks write permission on a socket file at connect and send (the
+// Whether the workload's socket (the sentry's duplicate) is a unix socket:
+// its peer learns who sent, even without a destination (connected).
+bool IsUnixSocket(int socket) {
+  int domain = 0;
+  socklen_t size = sizeof domain;
+  return ::getsockopt(socket, SOL_SOCKET, SO_DOMAIN, &domain, &size) == 0 && domain == AF_UNIX;
+}
+
+bool IsStreamSocket(int socket) {
+  int type = 0;
+  socklen_t size = sizeof type;
+  return ::getsockopt(socket, SOL_SOCKET, SO_TYPE, &type, &size) == 0 && type == SOCK_STREAM;
+}
+
+// A unix socket is used with the workload's whole identity: the kernel
+// checks write permission on a socket file at connect and send (the
 // sentry's own would reach sockets the workload may not use), and tells
-// the peer who connected or sent (ActingAs::AsPeer). Other destinations
-// need no identity. Held only for the one call, never across a wait.
-Result<std::optional<ActingAs>> IdentityFor(HandlerContext& context, const Destination& destination) {
-  if (destination.family() != AF_UNIX) return std::optional<ActingAs>();
+// the peer who connected or sent (ActingAs::AsPeer). Other sockets need no
+// identity. Held only for the one call, never across a wait.
+Result<std::optional<ActingAs>> IdentityFor(HandlerContext& context, bool unix_socket,
+                                            bool vouch_for_pid = false) {
+  if (!unix_socket) return std::optional<ActingAs>();
   ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
-  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::AsPeer(thread, context.sandbox.user_namespace));
+  ASSIGN_OR_RETURN(ActingAs acting,
+                   ActingAs::AsPeer(thread, context.sandbox.user_namespace, vouch_for_pid));
   return std::optional<ActingAs>(std::move(acting));
 }
 
+// The control data to send on the workload's behalf: its own, translated
+// (message.h), and on a unix socket the credentials the kernel would have
+// attached for the workload, its pid among them, unless it claims some.
+// The kernel takes a pid not the supervisor's only with CAP_SYS_ADMIN
+// (AsPeer's vouch_for_pid), which would also lift its limit on descriptors
+// in flight (too_many_unix_fds): a message passing descriptors carries the
+// supervisor's pid instead (0 in the container).
+Result<std::vector<char>> ControlToSend(HandlerContext& context, std::vector<char> control,
+                                        std::vector<UniqueFd>& held, bool unix_socket) {
+  ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
+  ASSIGN_OR_RETURN(control, TranslateControl(context.tracee, std::move(control), held,
+                                             {&thread, context.sandbox.user_namespace}));
+  if (unix_socket && !Holds(control, SCM_CREDENTIALS)) AddSenderCredentials(control, thread);
+  if (PassesDescriptors(control)) SetCredentialsPid(control, ::getpid());
+  return control;
+}
+
+// Whether `control` (ControlToSend's) names a pid the kernel takes only
+// from a sender with CAP_SYS_ADMIN.
+bool NeedsVouching(const std::vector<char>& control) {
+  return Holds(control, SCM_CREDENTIALS) && !PassesDescriptors(control);
+}
+
 // Sends with MSG_DONTWAIT so the loop never blocks; a socket the workload
-// left blocking gets a blocking send's behaviour by waiting in the fiber.
-Verdict SendOnBehalf(HandlerContext& context, int socket, const msghdr& message, int flags,
-                     const Destination& destination) {
+// left blocking gets a blocking send's behaviour by waiting in the fiber:
+// on a stream socket until all is sent (the control data with the first
+// bytes), ended by a signal as the kernel's send is (what was sent so far,
+// or kRestartSys before anything was).
+Verdict SendOnBehalf(HandlerContext& context, int socket, msghdr message,
+                     const std::vector<char>& control, int flags, bool unix_socket) {
   const bool wait = Blocking(socket) && (flags & MSG_DONTWAIT) == 0;
+  const bool stream = wait && IsStreamSocket(socket);
+  const bool vouch = NeedsVouching(control);
+  if (!control.empty()) {
+    message.msg_control = const_cast<char*>(control.data());
+    message.msg_controllen = control.size();
+  }
+  iovec rest = message.msg_iov[0];  // one iovec: the sentry's copy
+  message.msg_iov = &rest;
+  std::size_t total = 0;
   for (;;) {
     ssize_t sent;
     int error;
     {
-      Result<std::optional<ActingAs>> identity = IdentityFor(context, destination);
+      Result<std::optional<ActingAs>> identity = IdentityFor(context, unix_socket, vouch);
       if (!identity) return FromResult(identity.error(), Decision::kAllow);
       sent = ::sendmsg(socket, &message, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
       error = errno;
     }
-    if (sent >= 0) return Verdict::Return(sent, Decision::kAllow);
+    if (sent >= 0) {
+      total += static_cast<std::size_t>(sent);
+      if (!stream || static_cast<std::size_t>(sent) == rest.iov_len) {
+        return Verdict::Return(static_cast<std::int64_t>(total), Decision::kAllow);
+      }
+      rest.iov_base = static_cast<char*>(rest.iov_base) + sent;
+      rest.iov_len -= static_cast<std::size_t>(sent);
+      message.msg_control = nullptr;  // went with the first bytes
+      message.msg_controllen = 0;
+      continue;
+    }
     if (!wait || (error != EAGAIN && error != EWOULDBLOCK)) {
+      if (total > 0) return Verdict::Return(static_cast<std::int64_t>(total), Decision::kAllow);
       return FromErrno(error, Decision::kAllow);
     }
-    if (!context.wait(socket, EPOLLOUT)) return FromErrno(EIO, Decision::kAllow);
-    if (!context.tracee.Valid()) return Verdict::Stale();
+    if (Result<void> waited = WaitInterruptibly(context, socket, EPOLLOUT); !waited) {
+      if (total > 0) return Verdict::Return(static_cast<std::int64_t>(total), Decision::kAllow);
+      return AfterWait(waited.error());
+    }
   }
 }
 
@@ -116,23 +191,37 @@ Verdict HandleConnect(HandlerContext& context) {
   const int fd = socket->Get();
   const int flags = ::fcntl(fd, F_GETFL);
   const bool blocking = flags >= 0 && (flags & O_NONBLOCK) == 0;
-  if (blocking) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-  int rc;
-  int error;
-  {
-    Result<std::optional<ActingAs>> identity = IdentityFor(context, destination);
-    if (!identity) {
-      if (blocking) ::fcntl(fd, F_SETFL, flags);
-      return FromResult(identity.error(), Decision::kAllow);
+  const bool unix_socket = destination.family() == AF_UNIX;
+  for (;;) {
+    if (blocking) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    int rc;
+    int error;
+    {
+      Result<std::optional<ActingAs>> identity = IdentityFor(context, unix_socket);
+      if (!identity) {
+        if (blocking) ::fcntl(fd, F_SETFL, flags);
+        return FromResult(identity.error(), Decision::kAllow);
+      }
+      rc = ::connect(fd, destination.get(), destination.length);
+      error = rc == 0 ? 0 : errno;
     }
-    rc = ::connect(fd, destination.get(), destination.length);
-    error = rc == 0 ? 0 : errno;
+    if (blocking) ::fcntl(fd, F_SETFL, flags);
+    if (rc == 0) return Verdict::Return(0, Decision::kAllow);
+    // A unix listener whose backlog is full answers a non-blocking connect
+    // EAGAIN; a blocking one waits for room, which nothing can be polled
+    // for: tried again every 20 ms.
+    if (blocking && unix_socket && error == EAGAIN) {
+      if (Result<void> paused = PauseForRetry(context, 20); !paused) return AfterWait(paused.error());
+      continue;
+    }
+    if (error != EINPROGRESS || !blocking) return FromErrno(error, Decision::kAllow);
+    break;
   }
-  if (blocking) ::fcntl(fd, F_SETFL, flags);
-  if (rc == 0) return Verdict::Return(0, Decision::kAllow);
-  if (error != EINPROGRESS || !blocking) return FromErrno(error, Decision::kAllow);
-  if (!context.wait(fd, EPOLLOUT)) return FromErrno(EIO, Decision::kAllow);
-  if (!context.tracee.Valid()) return Verdict::Stale();
+  for (pollfd ready{.fd = fd, .events = POLLOUT, .revents = 0}; ::poll(&ready, 1, 0) != 1;) {
+    if (Result<void> waited = WaitInterruptibly(context, fd, EPOLLOUT); !waited) {
+      return AfterWait(waited.error());
+    }
+  }
   int outcome = 0;
   socklen_t size = sizeof outcome;
   if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &outcome, &size) != 0) outcome = errno;
@@ -172,7 +261,12 @@ Verdict HandleSendto(HandlerContext& context) {
   }
   message.msg_iov = &iov;
   message.msg_iovlen = 1;
-  return SendOnBehalf(context, socket->Get(), message, static_cast<int>(args[3]), destination);
+  const bool unix_socket = IsUnixSocket(socket->Get());
+  std::vector<UniqueFd> held;
+  Result<std::vector<char>> control = ControlToSend(context, {}, held, unix_socket);
+  if (!control) return FromResult(control.error(), Decision::kAllow);
+  return SendOnBehalf(context, socket->Get(), message, *control, static_cast<int>(args[3]),
+                      unix_socket);
 }
 
 Verdict HandleSendmsg(HandlerContext& context) {
@@ -193,16 +287,17 @@ Verdict HandleSendmsg(HandlerContext& context) {
   if (!payload) return FromResult(payload.error(), Decision::kAllow);
   Result<std::vector<char>> control = CopyControl(context.tracee, theirs);
   if (!control) return FromResult(control.error(), Decision::kAllow);
+  Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
+  if (!socket) return FromResult(socket.error(), Decision::kAllow);
+  const bool unix_socket = IsUnixSocket(socket->Get());
   std::vector<UniqueFd> held;
-  control = TranslateControl(context.tracee, std::move(*control), held);
+  control = ControlToSend(context, std::move(*control), held, unix_socket);
   if (!control) {
     // Refusing credentials is the sentry's decision; the rest are the
     // workload's mistakes (EINVAL, EBADF), answered as the kernel would.
     return FromResult(control.error(), control.error().code == EPERM ? Decision::kDeny
                                                                       : Decision::kAllow);
   }
-  Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
-  if (!socket) return FromResult(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
   iovec iov{.iov_base = payload->data(), .iov_len = payload->size()};
@@ -213,11 +308,8 @@ Verdict HandleSendmsg(HandlerContext& context) {
   }
   message.msg_iov = &iov;
   message.msg_iovlen = 1;
-  if (!control->empty()) {
-    message.msg_control = control->data();
-    message.msg_controllen = control->size();
-  }
-  return SendOnBehalf(context, socket->Get(), message, static_cast<int>(args[2]), destination);
+  return SendOnBehalf(context, socket->Get(), message, *control, static_cast<int>(args[2]),
+                      unix_socket);
 }
 
 // Several messages in one call would each need the above; libc uses

@@ -9,12 +9,11 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sched.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/statfs.h>
-#include <sys/epoll.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/timerfd.h>
 
 #include <cerrno>
 #include <climits>
@@ -24,7 +23,6 @@
 #include "base/file.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
-#include "sentry/core/thread_status.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/open_how.h"
@@ -33,6 +31,7 @@
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/proc_views.h"
 #include "sentry/handlers/resolve.h"
+#include "sentry/handlers/waiting.h"
 
 namespace vigil::sentry {
 namespace {
@@ -47,6 +46,7 @@ struct OpenRequest {
   int flags = 0;
   mode_t mode = 0;
   std::uint64_t resolve = 0;  // openat2's RESOLVE_* flags
+  bool flags_in_memory = false;  // openat2's: another thread may change them
 };
 
 // The request, with the errno the kernel answers before it reads the path:
@@ -70,7 +70,7 @@ Result<OpenRequest> RequestOf(HandlerContext& context) {
       context.AuditArg("resolve", resolve);
       // OpenHowRefusal leaves flags within 32 bits and a mode within 07777.
       return OpenRequest{static_cast<int>(a[0]), a[1], static_cast<int>(how.flags),
-                         static_cast<mode_t>(how.mode), how.resolve};
+                         static_cast<mode_t>(how.mode), how.resolve, /*flags_in_memory=*/true};
     }
     default:  // openat
       request = {static_cast<int>(a[0]), a[1], static_cast<int>(a[2]), static_cast<mode_t>(a[3])};
@@ -102,12 +102,26 @@ std::string_view DeviceAccess(int flags) {
   }
 }
 
+// Whether a writer has come to the FIFO whose non-blocking read end `fd`
+// is, as a blocking reader's open waits for one: data waiting or a writer
+// come and gone (POLLIN, POLLHUP), or one holding it open. For the last, a
+// one-byte read into an address nothing maps answers EAGAIN while a writer
+// holds it, 0 (end of file) while none does, and EFAULT when data came
+// meanwhile; it never takes a byte (pipe_read copies before it consumes).
+bool WriterCame(int fd) {
+  pollfd p{.fd = fd, .events = POLLIN, .revents = 0};
+  if (::poll(&p, 1, 0) == 1 && (p.revents & (POLLIN | POLLHUP)) != 0) return true;
+  const std::uintptr_t unmapped = 8;  // below mmap_min_addr
+  return ::syscall(SYS_read, fd, unmapped, 1) < 0;
+}
+
 // Opens the file the sentry holds as `file` anew (ReopenOwnDescriptor) as the
 // workload asked, with its credentials (`acting`, taken here if the caller
 // does not hold them already). A FIFO is opened without blocking the loop:
 // the fiber waits, in 20 ms steps, for the peer a blocking open would wait
-// for — its ActingAs ended: none may live across a wait, when other fibers
-// and the loop run.
+// for (a reader for a writer, a writer for a reader), and a signal ends the
+// wait as it would end the kernel's (waiting.h) — its ActingAs ended: none
+// may live across a wait, when other fibers and the loop run.
 Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread, int file, int flags,
                         mode_t mode, bool fifo, std::optional<ActingAs>& acting) {
   int reopen = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC;
@@ -121,20 +135,17 @@ Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread, int
     // The mode matters for O_TMPFILE, which creates a file in the directory.
     UniqueFd fd(ReopenOwnDescriptor(file, reopen, mode));
     if (fd) {
+      if (blocking_fifo && (flags & O_ACCMODE) == O_RDONLY) {
+        acting.reset();
+        while (!WriterCame(fd.Get())) RETURN_IF_ERROR(PauseForRetry(context, 20));
+      }
       if (blocking_fifo) ::fcntl(fd.Get(), F_SETFL, reopen & ~O_NONBLOCK);
       return fd;
     }
     const int error = errno;
     acting.reset();
     if (!blocking_fifo || error != ENXIO) return FailErrno(error, "reopen");
-    UniqueFd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
-    const itimerspec later{.it_interval = {}, .it_value = {.tv_sec = 0, .tv_nsec = 20'000'000}};
-    ::timerfd_settime(timer.Get(), 0, &later, nullptr);
-    RETURN_IF_ERROR(context.wait(timer.Get(), EPOLLIN));
-    if (!context.tracee.Valid()) return FailErrno(ENOENT, "the syscall no longer waits");
-    // A signal ends the wait as it would end the kernel's: restarted after
-    // an SA_RESTART handler, EINTR otherwise, the process killed if fatal.
-    if (SignalDeliverableTo(context.event.tid)) return FailErrno(kRestartSys, "interrupted");
+    RETURN_IF_ERROR(PauseForRetry(context, 20));
   }
 }
 
@@ -197,6 +208,19 @@ void AuditResolved(HandlerContext& context, const std::string& path) {
 
 // `acting`: the workload's credentials if the caller took them to resolve
 // the path (kept for the reopen), else empty.
+// An O_PATH open asks for no access to the file, so only a hidden or
+// denied file could refuse it. Under a policy with neither, the kernel's
+// own open refuses nothing the policy would, whatever the path resolves to
+// when it runs: decided and audited here, it is left to the kernel
+// (CONTINUE; the argument is in docs/security.md, "O_PATH opens"), which
+// also gives the workload the descriptor ADDFD cannot install (its fget()
+// refuses O_PATH files). Only where the flags are registers (open,
+// openat): openat2's are memory another thread could turn into a write.
+bool KernelMayOpen(const HandlerContext& context, const OpenRequest& request) {
+  return (request.flags & O_PATH) != 0 && !request.flags_in_memory &&
+         !config::HidesOrDeniesFiles(*context.sandbox.policy);
+}
+
 Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
                      const std::string& root_path, WalkedFile walked, const OpenRequest& request,
                      std::optional<ActingAs>& acting) {
@@ -207,6 +231,7 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
   if ((request.flags & O_CREAT) && (request.flags & O_EXCL)) return Verdict::Fail(EEXIST, Decision::kAllow);
   const config::FileAccess access = AccessFor(context, *resolved);
   if (int refused = Refusal(access, Writes(request.flags))) return Verdict::Fail(refused, Decision::kDeny);
+  if (KernelMayOpen(context, request)) return Verdict::Continue();
   struct stat st {};
   if (::fstat(file.Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
   if (S_ISLNK(st.st_mode)) return Verdict::Fail(ELOOP, Decision::kAllow);  // O_NOFOLLOW on a link

@@ -153,10 +153,12 @@ void PtraceServer::Release(pid_t tid, const Verdict& verdict) {
   if (verdict.kind == Verdict::Kind::kReturn) {
     user_regs_struct regs{};
     if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) return;
-    // No syscall number: the kernel skips the call and returns rax.
+    // No syscall number: the kernel skips the call and returns rax. Nor
+    // does it restart a skipped call, so an interrupted one is EINTR.
     regs.orig_rax = static_cast<unsigned long long>(-1);
-    regs.rax = verdict.error != 0 ? static_cast<unsigned long long>(-verdict.error)
-                                  : static_cast<unsigned long long>(verdict.value);
+    const int error = verdict.error == kRestartSys ? EINTR : verdict.error;
+    regs.rax = error != 0 ? static_cast<unsigned long long>(-error)
+                          : static_cast<unsigned long long>(verdict.value);
     if (::ptrace(PTRACE_SETREGS, tid, nullptr, &regs) != 0) return;
   }
   // kContinue: the kernel runs the syscall as asked (filters re-checked).

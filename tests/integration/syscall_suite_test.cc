@@ -41,25 +41,6 @@ struct KnownDifference {
 // Each entry is checked both ways: vigil must give its answer, and the
 // native run the kernel's, so an entry that no longer differs fails too.
 constexpr KnownDifference kKnownDifferences[] = {
-    // O_PATH descriptors: the sentry opens the file and installs it with
-    // SECCOMP_IOCTL_NOTIF_ADDFD, whose fget() refuses O_PATH files (EBADF);
-    // the ptrace platform's descriptor channel carries them.
-    {"open-nofollow-path-symlink", "audit-only,ptrace-audit-only", "fd mode=0120777", "-1 ELOOP",
-     "O_PATH|O_NOFOLLOW on a symlink: the sentry refuses to open a link (ELOOP) and could not "
-     "install an O_PATH descriptor anyway (ADDFD refuses them)"},
-    {"openat-path-dirfd", "audit-only", "fd mode=0100644 read=i", "-1 EBADF",
-     "an O_PATH open cannot be installed by ADDFD (EBADF)"},
-    {"newfstatat-empty-path-opath-link", "audit-only,ptrace-audit-only",
-     "mode=0120777 nlink=1 uid=0 gid=0 size=4 rdev=0:0", "open -1 ELOOP",
-     "needs an O_PATH descriptor of a symlink, which the sentry does not install"},
-    {"readlinkat-empty-path", "audit-only,ptrace-audit-only", "4 file", "open -1 ELOOP",
-     "needs an O_PATH descriptor of a symlink, which the sentry does not install"},
-    {"readlinkat-empty-path-file", "audit-only", "-1 ENOENT", "open -1 EBADF",
-     "needs an O_PATH descriptor, which ADDFD cannot install (EBADF)"},
-    {"fchmod-opath-fd", "audit-only", "-1 EBADF", "open -1 EBADF",
-     "needs an O_PATH descriptor, which ADDFD cannot install (EBADF)"},
-    {"fsetxattr-opath-fd", "audit-only", "-1 EBADF", "open -1 EBADF",
-     "needs an O_PATH descriptor, which ADDFD cannot install (EBADF)"},
     // Device nodes.
     {"mknod-char-device", "audit-only,ptrace-audit-only", "0", "-1 EPERM",
      "under a file policy the sentry makes no device nodes (EPERM), even with CAP_MKNOD: the "
@@ -83,70 +64,56 @@ constexpr KnownDifference kKnownDifferences[] = {
      "a 95-byte name fits sun_path, but not with /proc/self/fd/N/ before it"},
     // Open issue 21 (fidelity): each of these is a gap to close, not a
     // choice; docs/policy.md lists them.
-    {"fifo-open-waits-for-writer", "audit-only,ptrace-audit-only", "fd read=w", "fd read=",
-     "a FIFO is reopened with O_NONBLOCK, which a reader's open passes at once: it does not wait "
-     "for a writer (a writer's open does wait for a reader, and a signal ends that wait)"},
-    {"fifo-open-interrupted", "audit-only,ptrace-audit-only", "-1 EINTR", "fd read=",
-     "a reader's open of a FIFO does not wait, so there is nothing to interrupt"},
-    {"fifo-open-restarted", "audit-only,ptrace-audit-only", "fd read=w", "fd read=",
-     "a reader's open of a FIFO does not wait for the writer"},
     {"fsize-truncate-beyond", "audit-only,ptrace-audit-only", "-1 EFBIG SIGXFSZ", "0 no-signal",
      "truncate(2) is performed by the supervisor, under its own RLIMIT_FSIZE, not the caller's"},
     {"nofile-creat-at-the-limit", "audit-only,ptrace-audit-only", "-1 EMFILE -1 ENOENT",
      "-1 EMFILE mode=0100644 nlink=1 uid=0 gid=0 size=0 rdev=0:0",
      "the file is created before the descriptor's installation meets the caller's "
      "RLIMIT_NOFILE; the kernel looks for a free descriptor first"},
+    {"scm-credentials-and-rights", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+     "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
+     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
+     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
+     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
+     "flight"},
+    {"scm-rights-dgram", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+     "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
+     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
+     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
+     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
+     "flight"},
+    {"scm-rights-one", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+     "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
+     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
+     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
+     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
+     "flight"},
+    {"scm-rights-receiver-short-buffer", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+     "1 got 1 creds=sender uid=0 gid=0 MSG_CTRUNC",
+     "1 got 1 creds=pid-0 uid=0 gid=0 MSG_CTRUNC",
+     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
+     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
+     "flight"},
+    {"scm-rights-three", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+     "1 got 1 creds=sender uid=0 gid=0 rights=3:hello:i:s",
+     "1 got 1 creds=pid-0 uid=0 gid=0 rights=3:hello:i:s",
+     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
+     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
+     "flight"},
+    {"scm-two-rights-messages", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+     "1 got 1 creds=sender uid=0 gid=0 rights=2:hello:i",
+     "1 got 1 creds=pid-0 uid=0 gid=0 rights=2:hello:i",
+     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
+     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
+     "flight"},
+    // The ptrace platform.
+    {"fifo-open-restarted", "ptrace-audit-only", "fd read=w", "-1 EINTR",
+     "a skipped call cannot be restarted: a signal ends a wait the sentry makes with EINTR, "
+     "even after an SA_RESTART handler"},
     {"fsuid-creat", "ptrace-audit-only", "-1 EACCES", "0 uid=0 gid=0 mode=0644",
      "the ptrace platform fixes the credentials under a file policy (docs/policy.md)"},
     {"fsuid-mkdir", "ptrace-audit-only", "-1 EACCES", "0 uid=0 gid=0 mode=0755",
      "the ptrace platform fixes the credentials under a file policy (docs/policy.md)"},
-    {"scm-credentials-none-sent", "audit-only,default,egress-loopback,egress,ptrace-audit-only", "1 got 1 creds=sender uid=0 gid=0",
-     "1 got 1 creds=pid-0 uid=0 gid=0",
-     "the supervisor sends the message: the credentials attached are its own, whose pid the "
-     "container's namespace does not have (0)"},
-    {"scm-rights-dgram", "audit-only,default,egress-loopback,egress,ptrace-audit-only", "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
-     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
-     "the supervisor sends the message: the credentials attached are its own, whose pid the "
-     "container's namespace does not have (0)"},
-    {"scm-rights-one", "audit-only,default,egress-loopback,egress,ptrace-audit-only", "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
-     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
-     "the supervisor sends the message: the credentials attached are its own, whose pid the "
-     "container's namespace does not have (0)"},
-    {"scm-rights-receiver-short-buffer", "audit-only,default,egress-loopback,egress,ptrace-audit-only", "1 got 1 creds=sender uid=0 gid=0 MSG_CTRUNC",
-     "1 got 1 creds=pid-0 uid=0 gid=0 MSG_CTRUNC",
-     "the supervisor sends the message: the credentials attached are its own, whose pid the "
-     "container's namespace does not have (0)"},
-    {"scm-rights-three", "audit-only,default,egress-loopback,egress,ptrace-audit-only", "1 got 1 creds=sender uid=0 gid=0 rights=3:hello:i:s",
-     "1 got 1 creds=pid-0 uid=0 gid=0 rights=3:hello:i:s",
-     "the supervisor sends the message: the credentials attached are its own, whose pid the "
-     "container's namespace does not have (0)"},
-    {"scm-rights-zero", "audit-only,default,egress-loopback,egress,ptrace-audit-only", "1 got 1 creds=sender uid=0 gid=0",
-     "1 got 1 creds=pid-0 uid=0 gid=0",
-     "the supervisor sends the message: the credentials attached are its own, whose pid the "
-     "container's namespace does not have (0)"},
-    {"scm-two-rights-messages", "audit-only,default,egress-loopback,egress,ptrace-audit-only", "1 got 1 creds=sender uid=0 gid=0 rights=2:hello:i",
-     "1 got 1 creds=pid-0 uid=0 gid=0 rights=2:hello:i",
-     "the supervisor sends the message: the credentials attached are its own, whose pid the "
-     "container's namespace does not have (0)"},
-    {"scm-credentials-and-rights", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
-     "1 got 1 creds=sender uid=0 gid=0 rights=1:hello", "-1 EPERM",
-     "SCM_CREDENTIALS is refused: the supervisor would vouch for them with its own privileges"},
-    {"scm-credentials-other-pid", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
-     "1 got 1 creds=sender uid=0 gid=0", "-1 EPERM",
-     "SCM_CREDENTIALS is refused: the supervisor would vouch for them with its own privileges"},
-    {"scm-credentials-own", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
-     "1 got 1 creds=sender uid=0 gid=0", "-1 EPERM",
-     "SCM_CREDENTIALS is refused: the supervisor would vouch for them with its own privileges"},
-    {"scm-credentials-own-as-user", "audit-only,default,egress-loopback,egress",
-     "1 got 1 creds=sender uid=1000 gid=1000", "-1 EPERM",
-     "SCM_CREDENTIALS is refused: the supervisor would vouch for them with its own privileges"},
-    {"sendmsg-1mib-blocking-stream", "audit-only,default,egress-loopback,egress,ptrace-audit-only", "sent all all read",
-     "sent part short read",
-     "the sentry copies a bounded payload and sends it once: a short write the kernel would not "
-     "give on a blocking stream socket"},
-    {"connect-unix-full-backlog", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
-     "filled=1 then -1 EAGAIN blocking 0", "filled=1 then -1 EAGAIN blocking -1 EAGAIN",
-     "the sentry's connect on the workload's behalf does not wait for room in a full backlog"},
 };
 
 // The suite's output as (name, result) pairs in the order printed.

@@ -33,6 +33,22 @@ bool UnixAllowed(const Policy& p) {
   return EgressAllowed(p, reinterpret_cast<const sockaddr*>(&un), sizeof un);
 }
 
+// Whether an O_PATH open can be left to the kernel (open.cc KernelMayOpen):
+// only where no file is hidden or denied.
+TEST(BuiltinPoliciesTest, OnlyAgentHidesOrDeniesFiles) {
+  EXPECT_FALSE(HidesOrDeniesFiles(Builtin("default")));
+  EXPECT_FALSE(HidesOrDeniesFiles(Builtin("audit-only")));
+  EXPECT_TRUE(HidesOrDeniesFiles(Builtin("agent")));
+  Policy read_only;
+  read_only.file_default = FileAccess::kRead;
+  EXPECT_FALSE(HidesOrDeniesFiles(read_only));
+  read_only.files.push_back({"/secret", FileAccess::kDenied});
+  EXPECT_TRUE(HidesOrDeniesFiles(read_only));
+  Policy hidden_default;
+  hidden_default.file_default = FileAccess::kHidden;
+  EXPECT_TRUE(HidesOrDeniesFiles(hidden_default));
+}
+
 TEST(BuiltinPoliciesTest, Names) {
   EXPECT_THAT(BuiltinPolicyNames(), ElementsAre("default", "agent", "audit-only"));
   for (std::string_view name : BuiltinPolicyNames()) EXPECT_EQ(Builtin(name).name, name);

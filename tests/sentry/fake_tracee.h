@@ -61,12 +61,12 @@ class FakeTracee final : public Tracee {
     if (ec) return FailErrno(EBADF, "fake descriptor path");
     return path.starts_with(root) && root != "/" ? path.substr(root.size()) : path;
   }
-  // This process's own credentials; the namespace ids as set.
+  // This process's own credentials and pid; the namespace ids as set.
   Result<ThreadStatus> Status() override {
     return ThreadStatus{.ruid = ruid, .rgid = rgid, .euid = euid, .egid = egid,
-                        .fsuid = fsuid, .fsgid = fsgid,
+                        .suid = euid, .sgid = egid, .fsuid = fsuid, .fsgid = fsgid,
                         .cap_effective = capabilities, .cap_permitted = capabilities,
-                        .umask = 022, .ns_tgid = ns_tgid, .ns_tid = ns_tid};
+                        .umask = 022, .tgid = ::getpid(), .ns_tgid = ns_tgid, .ns_tid = ns_tid};
   }
 
   template <typename T>

@@ -100,14 +100,99 @@ TEST(TranslateControl, TakesRightsWithoutDescriptorsRefusesTooMany) {
   EXPECT_TRUE(held.empty());
 }
 
-TEST(TranslateControl, RefusesCredentials) {
+std::vector<char> Credentials(pid_t pid, uid_t uid, gid_t gid) {
+  return Control(CMSG_LEN(sizeof(ucred)), SOL_SOCKET, SCM_CREDENTIALS,
+                 {static_cast<int>(pid), static_cast<int>(uid), static_cast<int>(gid)},
+                 CMSG_SPACE(sizeof(ucred)));
+}
+
+// The credentials in `control`'s first message; none if it is too short.
+ucred CredentialsIn(const std::vector<char>& control) {
+  ucred got{};
+  if (control.size() < CMSG_LEN(sizeof got)) return got;
+  std::memcpy(&got, control.data() + CMSG_LEN(0), sizeof got);
+  return got;
+}
+
+// A thread of process 4242 on the host, 7 in the container, uid 1000
+// (saved 1002), gid 100 (saved 102), without capabilities.
+ThreadStatus Sender() {
+  return ThreadStatus{.ruid = 1000, .rgid = 100, .euid = 1001, .egid = 101, .suid = 1002,
+                      .sgid = 102, .tgid = 4242, .ns_tgid = 7, .ns_tid = 9};
+}
+
+TEST(TranslateControl, RefusesCredentialsWithoutASender) {
   FakeTracee tracee;
   std::vector<UniqueFd> held;
-  EXPECT_EQ(ErrorOf(TranslateControl(tracee,
-                                     Control(CMSG_LEN(sizeof(ucred)), SOL_SOCKET, SCM_CREDENTIALS,
-                                             {0, 0, 0}, CMSG_SPACE(sizeof(ucred))),
-                                     held)),
+  EXPECT_EQ(ErrorOf(TranslateControl(tracee, Credentials(0, 0, 0), held)), EPERM);
+  const ThreadStatus thread = Sender();
+  EXPECT_EQ(ErrorOf(TranslateControl(tracee, Credentials(7, 1000, 100), held,
+                                     {&thread, /*in_user_namespace=*/true})),
             EPERM);
+}
+
+// The kernel's scm_check_creds: its own pid, any of its real, effective or
+// saved ids; the pid then the one the sentry's namespace knows.
+TEST(TranslateControl, TakesTheSendersOwnCredentialsWithItsPidForTheSentry) {
+  FakeTracee tracee;
+  std::vector<UniqueFd> held;
+  const ThreadStatus thread = Sender();
+  for (auto [uid, gid] : {std::pair<uid_t, gid_t>{1000, 100}, {1001, 101}, {1002, 102}}) {
+    Result<std::vector<char>> sent =
+        TranslateControl(tracee, Credentials(7, uid, gid), held, {&thread});
+    ASSERT_TRUE(sent) << sent.error().message;
+    EXPECT_EQ(CredentialsIn(*sent).pid, 4242);
+    EXPECT_EQ(CredentialsIn(*sent).uid, uid);
+    EXPECT_EQ(CredentialsIn(*sent).gid, gid);
+  }
+}
+
+TEST(TranslateControl, RefusesCredentialsTheSenderCannotClaim) {
+  FakeTracee tracee;
+  std::vector<UniqueFd> held;
+  ThreadStatus thread = Sender();
+  EXPECT_EQ(ErrorOf(TranslateControl(tracee, Credentials(1, 1000, 100), held, {&thread})), EPERM);
+  EXPECT_EQ(ErrorOf(TranslateControl(tracee, Credentials(7, 0, 100), held, {&thread})), EPERM);
+  EXPECT_EQ(ErrorOf(TranslateControl(tracee, Credentials(7, 1000, 0), held, {&thread})), EPERM);
+  // CAP_SETUID and CAP_SETGID let it claim any ids (not another pid).
+  thread.cap_effective = (1u << 7) | (1u << 6);
+  EXPECT_EQ(ErrorOf(TranslateControl(tracee, Credentials(7, 0, 0), held, {&thread})), 0);
+  EXPECT_EQ(ErrorOf(TranslateControl(tracee, Credentials(1, 0, 0), held, {&thread})), EPERM);
+  // Credentials of the wrong size are malformed, whoever sends them.
+  EXPECT_EQ(ErrorOf(TranslateControl(
+                tracee, Control(CMSG_LEN(8), SOL_SOCKET, SCM_CREDENTIALS, {7, 0}, CMSG_SPACE(8)),
+                held, {&thread})),
+            EINVAL);
+}
+
+// What a unix socket's message carries when its sender claims nothing.
+TEST(AddSenderCredentials, AppendsTheSendersPidAndRealIdsAfterTheMessages) {
+  const ThreadStatus thread = Sender();
+  std::vector<char> control = Control(CMSG_LEN(sizeof(int)), SOL_SOCKET, SCM_RIGHTS, {5},
+                                      CMSG_SPACE(sizeof(int)));
+  EXPECT_FALSE(Holds(control, SCM_CREDENTIALS));
+  AddSenderCredentials(control, thread);
+  ASSERT_EQ(control.size(), CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(ucred)));
+  EXPECT_TRUE(Holds(control, SCM_CREDENTIALS));
+  EXPECT_TRUE(Holds(control, SCM_RIGHTS));
+  EXPECT_TRUE(PassesDescriptors(control));
+  EXPECT_FALSE(PassesDescriptors(
+      Control(CMSG_LEN(0), SOL_SOCKET, SCM_RIGHTS, {}, CMSG_SPACE(0))));
+  auto added = [&] {
+    return CredentialsIn(std::vector<char>(control.begin() + CMSG_SPACE(sizeof(int)), control.end()));
+  };
+  EXPECT_EQ(added().pid, 4242);
+  EXPECT_EQ(added().uid, 1000u);
+  EXPECT_EQ(added().gid, 100u);
+  // What a message passing descriptors carries instead (ControlToSend).
+  SetCredentialsPid(control, 77);
+  EXPECT_EQ(added().pid, 77);
+  EXPECT_EQ(added().uid, 1000u);
+  // Bytes too few for a header, which the kernel ignores, make way.
+  std::vector<char> trailer(4, '\xff');
+  AddSenderCredentials(trailer, thread);
+  EXPECT_EQ(trailer.size(), CMSG_SPACE(sizeof(ucred)));
+  EXPECT_TRUE(Holds(trailer, SCM_CREDENTIALS));
 }
 
 // Trailing bytes too few for a header are ignored, as the kernel ignores them.

@@ -322,6 +322,7 @@ TEST_F(NetworkHandlers, AUnixPeerLearnsTheWorkloadsIdsNotTheSentrys) {
   std::memcpy(&sent, CMSG_DATA(cmsg), sizeof sent);
   EXPECT_EQ(sent.uid, 1000u);
   EXPECT_EQ(sent.gid, 1001u);
+  EXPECT_EQ(sent.pid, ::getpid());  // the workload's (the fake's is this process)
   // And the sentry is itself again.
   EXPECT_EQ(::geteuid(), 0u);
   EXPECT_EQ(::getgid(), 0u);

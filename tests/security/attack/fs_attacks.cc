@@ -380,6 +380,53 @@ Outcome HiddenFilePathFlip(const Context&) {
       {path}, /*need_benign=*/true);
 }
 
+// The same flip with O_PATH opens, which ask for no access: a sentry that
+// let the kernel make them (CONTINUE) under a policy that hides a file
+// would hand out a descriptor of it, whose fstat tells the file exists and
+// what it is. Escaped if an O_PATH open ever yields a file other than the
+// benign one (the hidden file is the only other the paths resolve to).
+Outcome HiddenFileOpathFlip(const Context&) {
+  WriteBenign();
+  struct stat benign_st {};
+  if (::stat("/tmp/vsec-benign", &benign_st) != 0) return Contained("no benign file to race with");
+  constexpr std::size_t kLen = 256;
+  static char path[kLen];
+  const std::string benign = "/tmp/vsec-benign";
+  const std::string hidden[] = {"/etc/vsec-hidden", "/tmp/../etc/vsec-hidden", "/etc/./vsec-hidden"};
+  std::snprintf(path, kLen, "%s", benign.c_str());
+  std::atomic<bool> stop{false};
+  std::thread flipper([&] {
+    for (std::size_t i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+      const std::string& h = hidden[i % 3];
+      std::memcpy(path, h.c_str(), h.size() + 1);
+      std::memcpy(path, benign.c_str(), benign.size() + 1);
+    }
+  });
+  long long deadline = NowMs() + 2000;
+  long opens = 0, benign_opens = 0;
+  std::string escaped;
+  while (NowMs() < deadline && escaped.empty()) {
+    ++opens;
+    const long fd = ::syscall(SYS_openat, AT_FDCWD, path, O_PATH | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat st {};
+    if (::fstat(static_cast<int>(fd), &st) == 0) {
+      if (st.st_ino == benign_st.st_ino && st.st_dev == benign_st.st_dev) {
+        ++benign_opens;
+      } else {
+        escaped = "an O_PATH descriptor of another file (size " + std::to_string(st.st_size) + ")";
+      }
+    }
+    ::close(static_cast<int>(fd));
+  }
+  stop = true;
+  flipper.join();
+  std::string detail = std::to_string(opens) + " O_PATH opens, " + std::to_string(benign_opens) +
+                       " of the benign file in 2 s";
+  if (!escaped.empty()) return Escaped(detail + ": " + escaped);
+  return Contained(detail);
+}
+
 // A process that chroots still meets vigil's file policy by the
 // container's names: inside chroot("/etc"), "/vsec-hidden" (and
 // "vsec-hidden" from its root) is the /etc/vsec-hidden the policy hides. A
@@ -451,6 +498,8 @@ const std::vector<Attack>& FsAttacks() {
       {"path-flip-race", PathFlipRace, "flip a path in memory and a symlink while opening (2 s)"},
       {"hidden-file-path-flip", HiddenFilePathFlip,
        "the path-flip race against a file vigil's policy hides (2 s)"},
+      {"hidden-file-opath-flip", HiddenFileOpathFlip,
+       "the path-flip race with O_PATH opens against a file vigil's policy hides (2 s)"},
       {"hidden-file-chroot", HiddenFileChroot,
        "chroot into /etc, then read the file vigil's policy hides there"},
       {"read-only-file-flags", ReadOnlyFileFlags,
