@@ -1,6 +1,8 @@
 #include "sentry/core/thread_status.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <string>
 
 #include "base/file.h"
@@ -73,6 +75,22 @@ Result<ThreadStatus> ParseThreadStatus(std::string_view text) {
   status.ns_tgid = tgids.back();
   status.ns_tid = tids.back();
   return status;
+}
+
+std::uint64_t SoftFileSizeLimit(std::string_view text) {
+  constexpr std::string_view kName = "Max file size";
+  const std::size_t at = text.find(kName);
+  if (at == std::string_view::npos) return UINT64_MAX;
+  std::string_view rest = text.substr(at + kName.size());
+  rest.remove_prefix(std::min(rest.find_first_not_of(' '), rest.size()));
+  std::uint64_t limit = 0;
+  auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), limit);
+  return ec == std::errc() ? limit : UINT64_MAX;  // "unlimited"
+}
+
+std::uint64_t FileSizeLimitOf(pid_t tid) {
+  Result<std::string> text = ReadFile(StrCat("/proc/", tid, "/limits"), 8192);
+  return text ? SoftFileSizeLimit(*text) : UINT64_MAX;
 }
 
 bool SignalDeliverable(std::string_view text) {

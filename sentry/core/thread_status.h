@@ -35,6 +35,15 @@ struct ThreadStatus {
 // them: the sentry's, i.e. the host's).
 Result<ThreadStatus> ParseThreadStatus(std::string_view text);
 
+// The soft RLIMIT_FSIZE in /proc/PID/limits `text` ("Max file size"),
+// UINT64_MAX when unlimited or not found.
+std::uint64_t SoftFileSizeLimit(std::string_view text);
+
+// SoftFileSizeLimit of thread `tid` (in the sentry's pid namespace), read
+// now: /proc/TID/limits is readable by anyone, where prlimit(2) would need
+// CAP_SYS_RESOURCE for another user's process.
+std::uint64_t FileSizeLimitOf(pid_t tid);
+
 // Whether /proc/TID/status `text` shows a signal the thread would take now:
 // pending for it (SigPnd) or its process (ShdPnd), not blocked (SigBlk)
 // and not ignored (SigIgn). A call the sentry makes wait must then end as

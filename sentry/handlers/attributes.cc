@@ -6,6 +6,7 @@
 // credentials. A descriptor opened for reading does not make a read-only
 // file's mode or owner the workload's to change.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -19,6 +20,7 @@
 #include <variant>
 
 #include "base/strings.h"
+#include "sentry/core/thread_status.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
@@ -132,7 +134,11 @@ Result<std::optional<std::array<timespec, 2>>> CopyTimes(Tracee& tracee, int num
 }
 
 // Makes the change on `file` (O_PATH, the file the policy decided on).
-int Apply(const Request& request, const std::optional<std::array<timespec, 2>>& times, int file) {
+// `size_limit`: the caller's RLIMIT_FSIZE, which a truncate that grows the
+// file past it meets with EFBIG and, as the kernel's inode_newsize_ok,
+// SIGXFSZ (`over_size_limit`).
+int Apply(const Request& request, const std::optional<std::array<timespec, 2>>& times, int file,
+          std::uint64_t size_limit, bool& over_size_limit) {
   const std::string self = StrCat("/proc/self/fd/", file);
   switch (request.change) {
     case Change::kMode: {
@@ -154,6 +160,11 @@ int Apply(const Request& request, const std::optional<std::array<timespec, 2>>& 
       if (::fstatvfs(file, &mount) == 0 && (mount.f_flag & ST_RDONLY) != 0) return EROFS;
       UniqueFd writable(::open(self.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK));
       if (!writable) return errno;
+      const auto size = static_cast<std::uint64_t>(request.size);
+      if (size > static_cast<std::uint64_t>(st.st_size) && size > size_limit) {
+        over_size_limit = true;
+        return EFBIG;
+      }
       return ::ftruncate(writable.Get(), request.size) == 0 ? 0 : errno;
     }
     case Change::kTimes:
@@ -232,7 +243,21 @@ Verdict HandleAttributes(HandlerContext& context) {
   std::variant<std::string, Verdict> decided =
       DecideOnFile(context, file.Get(), *root_path, /*write=*/true);
   if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
-  if (int error = Apply(*request, times, file.Get())) return Verdict::Fail(error, Decision::kAllow);
+  const std::uint64_t size_limit =
+      request->change == Change::kSize ? FileSizeLimitOf(context.event.tid) : UINT64_MAX;
+  bool over_size_limit = false;
+  if (int error = Apply(*request, times, file.Get(), size_limit, over_size_limit)) {
+    if (over_size_limit) {
+      // Sent as the sentry: what ActingAs leaves on this thread (the
+      // sentry's euid, the workload's capabilities) passes kill(2)'s check
+      // only with CAP_KILL.
+      { ActingAs ended = std::move(*acting); }
+      if (Result<void> own = ActingAs::AsSentry(); own) {
+        ::syscall(SYS_tgkill, thread->tgid, context.event.tid, SIGXFSZ);
+      }
+    }
+    return Verdict::Fail(error, Decision::kAllow);
+  }
   return Verdict::Return(0, Decision::kAllow);
 }
 

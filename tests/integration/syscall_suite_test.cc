@@ -64,8 +64,6 @@ constexpr KnownDifference kKnownDifferences[] = {
      "a 95-byte name fits sun_path, but not with /proc/self/fd/N/ before it"},
     // Open issue 21 (fidelity): each of these is a gap to close, not a
     // choice; docs/policy.md lists them.
-    {"fsize-truncate-beyond", "audit-only,ptrace-audit-only", "-1 EFBIG SIGXFSZ", "0 no-signal",
-     "truncate(2) is performed by the supervisor, under its own RLIMIT_FSIZE, not the caller's"},
     {"nofile-creat-at-the-limit", "audit-only,ptrace-audit-only", "-1 EMFILE -1 ENOENT",
      "-1 EMFILE mode=0100644 nlink=1 uid=0 gid=0 size=0 rdev=0:0",
      "the file is created before the descriptor's installation meets the caller's "

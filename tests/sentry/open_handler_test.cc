@@ -479,6 +479,17 @@ TEST(ThreadStatusTest, SignalDeliverableIsPendingNeitherBlockedNorIgnored) {
                                  "SigBlk:\t0000000000000000\nSigIgn:\t0000000000002000\n"));
 }
 
+TEST(ThreadStatusTest, SoftFileSizeLimitFromProcLimits) {
+  const std::string header =
+      "Limit                     Soft Limit           Hard Limit           Units     \n"
+      "Max cpu time              unlimited            unlimited            seconds   \n";
+  EXPECT_EQ(SoftFileSizeLimit(header + "Max file size             10                   10                   bytes     \n"),
+            10u);
+  EXPECT_EQ(SoftFileSizeLimit(header + "Max file size             unlimited            unlimited            bytes     \n"),
+            UINT64_MAX);
+  EXPECT_EQ(SoftFileSizeLimit(header), UINT64_MAX);
+}
+
 TEST(ThreadStatusTest, ParsesCredentialsAndNamespaceIds) {
   Result<ThreadStatus> status = ParseThreadStatus(
       "Name:\tsh\nUmask:\t0027\nTgid:\t4242\nNStgid:\t4242\t7\nNSpid:\t4243\t9\n"
