@@ -37,6 +37,22 @@ int CheckCredentials(ucred& claim, const CredentialsSender& sender) {
   return 0;
 }
 
+// Calls `each` with every message header of well-formed `control`
+// (TranslateControl's) and where its data starts; returns where the last
+// one ends, aligned.
+template <typename Each>
+std::size_t ForEachMessage(const std::vector<char>& control, Each each) {
+  std::size_t offset = 0;
+  while (offset + sizeof(cmsghdr) <= control.size()) {
+    cmsghdr header;
+    std::memcpy(&header, control.data() + offset, sizeof header);
+    if (header.cmsg_len < sizeof(cmsghdr)) break;
+    each(header, offset + CMSG_LEN(0));
+    offset += CMSG_ALIGN(header.cmsg_len);
+  }
+  return std::min(offset, control.size());
+}
+
 }  // namespace
 
 Result<void> CopyBytes(Tracee& tracee, std::uint64_t pointer, std::size_t length,
@@ -120,26 +136,6 @@ Result<std::vector<char>> TranslateControl(Tracee& tracee, std::vector<char> con
   }
   return control;
 }
-
-namespace {
-
-// Calls `each` with every message header of well-formed `control`
-// (TranslateControl's) and where its data starts; returns where the last
-// one ends, aligned.
-template <typename Each>
-std::size_t ForEachMessage(const std::vector<char>& control, Each each) {
-  std::size_t offset = 0;
-  while (offset + sizeof(cmsghdr) <= control.size()) {
-    cmsghdr header;
-    std::memcpy(&header, control.data() + offset, sizeof header);
-    if (header.cmsg_len < sizeof(cmsghdr)) break;
-    each(header, offset + CMSG_LEN(0));
-    offset += CMSG_ALIGN(header.cmsg_len);
-  }
-  return std::min(offset, control.size());
-}
-
-}  // namespace
 
 bool Holds(const std::vector<char>& control, int type) {
   bool found = false;

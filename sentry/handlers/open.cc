@@ -8,8 +8,8 @@
 // opened the same way, by name, without following a symlink.
 #include <fcntl.h>
 #include <linux/magic.h>
-#include <sched.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/statfs.h>
 #include <sys/stat.h>
@@ -206,8 +206,6 @@ void AuditResolved(HandlerContext& context, const std::string& path) {
   context.AuditArg("resolved", path);
 }
 
-// `acting`: the workload's credentials if the caller took them to resolve
-// the path (kept for the reopen), else empty.
 // An O_PATH open asks for no access to the file, so only a hidden or
 // denied file could refuse it. Under a policy with neither, the kernel's
 // own open refuses nothing the policy would, whatever the path resolves to
@@ -221,6 +219,8 @@ bool KernelMayOpen(const HandlerContext& context, const OpenRequest& request) {
          !config::HidesOrDeniesFiles(*context.sandbox.policy);
 }
 
+// `acting`: the workload's credentials if the caller took them to resolve
+// the path (kept for the reopen), else empty.
 Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
                      const std::string& root_path, WalkedFile walked, const OpenRequest& request,
                      std::optional<ActingAs>& acting) {
