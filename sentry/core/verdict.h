@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,7 +46,9 @@ struct Verdict {
     kInstallFd,  // the syscall returns `fd`, installed in the workload
     // The kernel runs the syscall as the workload asked. Only for a decision
     // made on registers: memory read before could change before the kernel
-    // reads it (seccomp_unotify(2), DESIGN.md §2 rule 2).
+    // reads it (seccomp_unotify(2), DESIGN.md §2 rule 2); or where the
+    // policy answers the same whatever the memory names (docs/security.md,
+    // "O_PATH opens").
     kContinue,
   };
   Kind kind = Kind::kReturn;
@@ -56,6 +59,11 @@ struct Verdict {
   // whether that is close-on-exec.
   std::shared_ptr<UniqueFd> fd;
   bool cloexec = false;
+  // kInstallFd of a file the sentry made for the call: removes it again
+  // when the workload does not get the descriptor (EMFILE at its
+  // RLIMIT_NOFILE: the kernel looks for a free descriptor before it makes
+  // anything), so the call leaves nothing behind.
+  std::function<void()> undo;
   // kContinue of an exec: the program image the kernel must end up mapping.
   // The kernel looks the path up again after the check, so the backend
   // verifies the mapped file once the exec is done, before the new program

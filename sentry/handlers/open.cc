@@ -282,9 +282,24 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const Ope
   AuditResolved(context, target);
   const config::FileAccess access = AccessFor(context, target);
   if (int refused = Refusal(access, /*write=*/true)) return Verdict::Fail(refused, Decision::kDeny);
-  // By name in the verified parent, never through a symlink planted since.
+  // By name in the verified parent, never through a symlink planted since;
+  // exclusively, so that a file the workload cannot take is the sentry's
+  // to remove again (Verdict::undo).
   UniqueFd created(::openat(directory->Get(), name.c_str(),
-                            request.flags | O_NOFOLLOW | O_CLOEXEC, request.mode));
+                            request.flags | O_EXCL | O_NOFOLLOW | O_CLOEXEC, request.mode));
+  if (!created && errno == EEXIST && (request.flags & O_EXCL) == 0) {
+    struct stat st {};
+    if (::fstatat(directory->Get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISLNK(st.st_mode)) {
+      errno = ELOOP;  // a dangling symlink, followed below as O_CREAT does
+    } else {
+      // Made since the walk: opened as the file it now is.
+      Result<UniqueFd> existing = walk.Open(path, O_PATH | O_NOFOLLOW);
+      if (!existing) return Failed(existing.error(), Decision::kAllow);
+      return OpenExisting(context, thread, root_path, WalkedFile{std::move(*existing), {}}, request,
+                          acting);
+    }
+  }
   if (!created && errno == ELOOP && (request.flags & (O_EXCL | O_NOFOLLOW)) == 0 &&
       (request.resolve & RESOLVE_NO_SYMLINKS) == 0) {
     // The name is a dangling symlink, and O_CREAT without O_EXCL creates
@@ -313,7 +328,12 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const Ope
     return CreateNew(context, thread, walk, root_path, next, request, acting, hops + 1);
   }
   if (!created) return Verdict::Fail(errno, Decision::kAllow);
-  return Verdict::InstallFd(std::move(created), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
+  Verdict verdict =
+      Verdict::InstallFd(std::move(created), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
+  verdict.undo = [parent = std::make_shared<UniqueFd>(std::move(*directory)), name] {
+    ::unlinkat(parent->Get(), name.c_str(), 0);
+  };
+  return verdict;
 }
 
 }  // namespace

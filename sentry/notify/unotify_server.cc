@@ -58,6 +58,7 @@ bool UnotifyServer::Answer(int listener, std::uint64_t id, Verdict& verdict) {
         verdict.value = *installed;
         return true;
       }
+      if (verdict.undo) verdict.undo();
       if (installed.error().code == ENOENT) return false;
       verdict = Verdict::Fail(installed.error().code, verdict.decision);
       sent = unotify::Respond(listener, id, 0, verdict.error);

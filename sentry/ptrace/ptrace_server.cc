@@ -251,6 +251,7 @@ void PtraceServer::SendAndReceive(pid_t tid, std::uint64_t hold, const SyscallEv
                       const std::int64_t answer =
                           read ? ReceivedDescriptor(received, result) : -EFAULT;
                       const Decision decision = decided->verdict.decision;
+                      if (answer < 0 && decided->verdict.undo) decided->verdict.undo();
                       decided->verdict = answer >= 0
                                              ? Verdict::Return(answer, decision)
                                              : Verdict::Fail(static_cast<int>(-answer), decision);
@@ -262,6 +263,7 @@ void PtraceServer::SendAndReceive(pid_t tid, std::uint64_t hold, const SyscallEv
 
 void PtraceServer::Refuse(pid_t tid, const SyscallEvent& event, Mediator::Decided& decided,
                           int error) {
+  if (decided.verdict.undo) decided.verdict.undo();  // a file made for a descriptor not sent
   decided.verdict = Verdict::Fail(error, decided.verdict.decision);
   Release(tid, decided.verdict);
   mediator_.Record(event, decided);

@@ -38,6 +38,11 @@ struct KnownDifference {
   std::string_view reason;
 };
 
+constexpr std::string_view kDescriptorPassingPid =
+    "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
+    "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
+    "flight";
+
 // Each entry is checked both ways: vigil must give its answer, and the
 // native run the kernel's, so an entry that no longer differs fails too.
 constexpr KnownDifference kKnownDifferences[] = {
@@ -62,48 +67,32 @@ constexpr KnownDifference kKnownDifferences[] = {
      "audit-only,default,egress-loopback,egress,ptrace-audit-only",
      "0 mode=0140755 nlink=1 uid=0 gid=0 size=0 rdev=0:0", "-1 ENAMETOOLONG -1 ENOENT",
      "a 95-byte name fits sun_path, but not with /proc/self/fd/N/ before it"},
-    // Open issue 21 (fidelity): each of these is a gap to close, not a
-    // choice; docs/policy.md lists them.
-    {"nofile-creat-at-the-limit", "audit-only,ptrace-audit-only", "-1 EMFILE -1 ENOENT",
-     "-1 EMFILE mode=0100644 nlink=1 uid=0 gid=0 size=0 rdev=0:0",
-     "the file is created before the descriptor's installation meets the caller's "
-     "RLIMIT_NOFILE; the kernel looks for a free descriptor first"},
+    // A trade docs/policy.md gives the reason for: the sentry vouches for
+    // the sender's pid only in a message that passes no descriptor.
     {"scm-credentials-and-rights", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
      "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
-     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
-     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
-     "flight"},
+     kDescriptorPassingPid},
     {"scm-rights-dgram", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
      "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
-     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
-     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
-     "flight"},
+     kDescriptorPassingPid},
     {"scm-rights-one", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
      "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
-     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
-     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
-     "flight"},
+     kDescriptorPassingPid},
     {"scm-rights-receiver-short-buffer", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
      "1 got 1 creds=sender uid=0 gid=0 MSG_CTRUNC",
      "1 got 1 creds=pid-0 uid=0 gid=0 MSG_CTRUNC",
-     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
-     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
-     "flight"},
+     kDescriptorPassingPid},
     {"scm-rights-three", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
      "1 got 1 creds=sender uid=0 gid=0 rights=3:hello:i:s",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=3:hello:i:s",
-     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
-     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
-     "flight"},
+     kDescriptorPassingPid},
     {"scm-two-rights-messages", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
      "1 got 1 creds=sender uid=0 gid=0 rights=2:hello:i",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=2:hello:i",
-     "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
-     "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
-     "flight"},
+     kDescriptorPassingPid},
     // The ptrace platform.
     {"fifo-open-restarted", "ptrace-audit-only", "fd read=w", "-1 EINTR",
      "a skipped call cannot be restarted: a signal ends a wait the sentry makes with EINTR, "
