@@ -482,11 +482,15 @@ def _(c):
     c.expect("got:hello" in r.out, "the input did not reach the container: %r" % r.out)
 
 
+# The runtime's own first sizing may reach the shell as a SIGWINCH too (runc
+# sizes the terminal just after the process starts): the shell waits for
+# the size the case sets, up to 10 s.
 @case("process.terminal.run-foreground-resize")
 def _(c):
     c.process["terminal"] = True
     c.set_args("/bin/sh", "-c",
-               'trap "stty size; exit 0" WINCH; echo ready; while :; do sleep 0.1; done')
+               'trap \'s=$(stty size); echo "$s"; [ "$s" = "50 150" ] && exit 0\' WINCH; '
+               'echo ready; i=0; while [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; exit 1')
     r = c.run_in_terminal(size=(24, 80),
                           steps=[(b"ready", lambda m: set_window_size(m, 50, 150))])
     c.eq(r.rc, 0, "exit status of run (%s)" % r)

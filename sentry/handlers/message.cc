@@ -154,6 +154,17 @@ bool PassesDescriptors(const std::vector<char>& control) {
   return found;
 }
 
+std::vector<char> CredentialsOf(const std::vector<char>& control) {
+  std::vector<char> credentials;
+  ForEachMessage(control, [&](const cmsghdr& header, std::size_t data) {
+    if (header.cmsg_level == SOL_SOCKET && header.cmsg_type == SCM_CREDENTIALS) {
+      const char* begin = control.data() + data - CMSG_LEN(0);
+      credentials.insert(credentials.end(), begin, begin + CMSG_SPACE(sizeof(ucred)));
+    }
+  });
+  return credentials;
+}
+
 void SetCredentialsPid(std::vector<char>& control, pid_t pid) {
   ForEachMessage(control, [&](const cmsghdr& header, std::size_t data) {
     if (header.cmsg_level == SOL_SOCKET && header.cmsg_type == SCM_CREDENTIALS) {

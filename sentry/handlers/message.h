@@ -66,6 +66,11 @@ bool Holds(const std::vector<char>& control, int type);
 // Whether well-formed `control` passes at least one descriptor.
 bool PassesDescriptors(const std::vector<char>& control);
 
+// Only the SCM_CREDENTIALS of well-formed `control`: what goes with every
+// part of a message a stream socket sends in several (the kernel attaches
+// one call's credentials to each part, its descriptors to the first).
+std::vector<char> CredentialsOf(const std::vector<char>& control);
+
 // The pid of every SCM_CREDENTIALS in well-formed `control` set to `pid`.
 void SetCredentialsPid(std::vector<char>& control, pid_t pid);
 

@@ -125,20 +125,24 @@ bool NeedsVouching(const std::vector<char>& control) {
   return Holds(control, SCM_CREDENTIALS) && !PassesDescriptors(control);
 }
 
+// Points `message` at `control` (none if empty).
+void SetControl(msghdr& message, const std::vector<char>& control) {
+  message.msg_control = control.empty() ? nullptr : const_cast<char*>(control.data());
+  message.msg_controllen = control.size();
+}
+
 // Sends with MSG_DONTWAIT so the loop never blocks; a socket the workload
 // left blocking gets a blocking send's behaviour by waiting in the fiber:
-// on a stream socket until all is sent (the control data with the first
-// bytes), ended by a signal as the kernel's send is (what was sent so far,
-// or kRestartSys before anything was).
+// on a stream socket until all is sent (the descriptors with the first
+// part, the credentials with each), ended by a signal as the kernel's send
+// is (what was sent so far, or kRestartSys before anything was).
 Verdict SendOnBehalf(HandlerContext& context, int socket, msghdr message,
                      const std::vector<char>& control, int flags, bool unix_socket) {
   const bool wait = Blocking(socket) && (flags & MSG_DONTWAIT) == 0;
   const bool stream = wait && IsStreamSocket(socket);
   const bool vouch = NeedsVouching(control);
-  if (!control.empty()) {
-    message.msg_control = const_cast<char*>(control.data());
-    message.msg_controllen = control.size();
-  }
+  SetControl(message, control);
+  const std::vector<char> with_each_part = CredentialsOf(control);
   iovec rest = message.msg_iov[0];  // one iovec: the sentry's copy
   message.msg_iov = &rest;
   std::size_t total = 0;
@@ -158,8 +162,7 @@ Verdict SendOnBehalf(HandlerContext& context, int socket, msghdr message,
       }
       rest.iov_base = static_cast<char*>(rest.iov_base) + sent;
       rest.iov_len -= static_cast<std::size_t>(sent);
-      message.msg_control = nullptr;  // went with the first bytes
-      message.msg_controllen = 0;
+      SetControl(message, with_each_part);
       continue;
     }
     if (!wait || (error != EAGAIN && error != EWOULDBLOCK)) {

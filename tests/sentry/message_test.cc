@@ -195,6 +195,19 @@ TEST(AddSenderCredentials, AppendsTheSendersPidAndRealIdsAfterTheMessages) {
   EXPECT_TRUE(Holds(trailer, SCM_CREDENTIALS));
 }
 
+// What goes with each part of a message sent in several: the credentials,
+// not the descriptors.
+TEST(CredentialsOf, KeepsOnlyTheCredentials) {
+  std::vector<char> control = Control(CMSG_LEN(sizeof(int)), SOL_SOCKET, SCM_RIGHTS, {5},
+                                      CMSG_SPACE(sizeof(int)));
+  EXPECT_TRUE(CredentialsOf(control).empty());
+  AddSenderCredentials(control, Sender());
+  const std::vector<char> credentials = CredentialsOf(control);
+  ASSERT_EQ(credentials.size(), CMSG_SPACE(sizeof(ucred)));
+  EXPECT_FALSE(Holds(credentials, SCM_RIGHTS));
+  EXPECT_EQ(CredentialsIn(credentials).pid, 4242);
+}
+
 // Trailing bytes too few for a header are ignored, as the kernel ignores them.
 TEST(TranslateControl, IgnoresATrailerShorterThanAHeader) {
   FakeTracee tracee;

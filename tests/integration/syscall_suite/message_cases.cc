@@ -152,7 +152,8 @@ long SendCredentials(Outgoing& out, int fd, ucred credentials) {
 ucred Own() { return ucred{::getpid(), ::getuid(), ::getgid()}; }
 
 // Sends `size` bytes in one sendmsg on a blocking stream socket while a
-// child reads them slowly: what sendmsg returned and what the child read.
+// child reads them slowly: what sendmsg returned and what the child read
+// (with the credentials of every part: the sender's).
 std::string LargeSend(std::size_t size) {
   Pair pair;
   if (!pair.ok()) return "socketpair " + Rc(-1);
@@ -160,9 +161,25 @@ std::string LargeSend(std::size_t size) {
   if (reader == 0) {
     std::vector<char> buffer(65536);
     std::size_t total = 0;
+    bool others = false;  // credentials other than the sender's on some part
     ::usleep(100'000);  // let the sender fill the socket first
-    for (long n; (n = ::read(pair.receiver(), buffer.data(), buffer.size())) > 0;) total += n;
-    ::_exit(total == size ? 0 : 1);
+    for (;;) {
+      iovec iov{buffer.data(), buffer.size()};
+      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(ucred))] = {};
+      msghdr in{};
+      in.msg_iov = &iov;
+      in.msg_iovlen = 1;
+      in.msg_control = control;
+      in.msg_controllen = sizeof control;
+      const long n = ::recvmsg(pair.receiver(), &in, 0);
+      if (n <= 0) break;
+      total += static_cast<std::size_t>(n);
+      const cmsghdr* c = CMSG_FIRSTHDR(&in);
+      ucred got{};
+      if (c != nullptr && c->cmsg_type == SCM_CREDENTIALS) std::memcpy(&got, CMSG_DATA(c), sizeof got);
+      others |= got.pid != ::getppid();
+    }
+    ::_exit(total != size ? 1 : others ? 2 : 0);
   }
   ::close(pair.receiver());
   std::vector<char> data(size, 'd');
@@ -177,7 +194,8 @@ std::string LargeSend(std::size_t size) {
   ::shutdown(pair.sender(), SHUT_WR);
   int status = 0;
   ::waitpid(reader, &status, 0);
-  return text + (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? " all read" : " short read");
+  const int read = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return text + (read == 0 ? " all read" : read == 2 ? " all read, other credentials" : " short read");
 }
 
 // A unix listener at `path` whose backlog (0: one pending connection) is
