@@ -1,5 +1,7 @@
 #include "sentry/core/thread_status.h"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -98,8 +100,14 @@ bool SignalDeliverable(std::string_view text) {
     std::vector<std::uint64_t> value = Numbers<std::uint64_t>(Field(text, key), 16);
     return value.empty() ? 0 : value.front();
   };
+  // Signals whose default action is to be ignored (SIGCHLD, SIGCONT,
+  // SIGURG, SIGWINCH) end nothing unless caught: a traced thread (the
+  // ptrace platform) keeps them pending where the kernel discards them.
+  constexpr auto bit = [](int signal) { return std::uint64_t{1} << (signal - 1); };
+  constexpr std::uint64_t kIgnoredByDefault = bit(SIGCHLD) | bit(SIGCONT) | bit(SIGURG) | bit(SIGWINCH);
   const std::uint64_t pending = mask("SigPnd") | mask("ShdPnd");
-  return (pending & ~mask("SigBlk") & ~mask("SigIgn")) != 0;
+  const std::uint64_t ignored = mask("SigIgn") | (kIgnoredByDefault & ~mask("SigCgt"));
+  return (pending & ~mask("SigBlk") & ~ignored) != 0;
 }
 
 bool SignalDeliverableTo(pid_t tid) {

@@ -477,6 +477,13 @@ TEST(ThreadStatusTest, SignalDeliverableIsPendingNeitherBlockedNorIgnored) {
                                  "SigBlk:\t0000000000002000\nSigIgn:\t0000000000000000\n"));
   EXPECT_FALSE(SignalDeliverable("SigPnd:\t0000000000002000\nShdPnd:\t0000000000000000\n"
                                  "SigBlk:\t0000000000000000\nSigIgn:\t0000000000002000\n"));
+  // SIGCHLD (17: bit 16), ignored by default: only a handler makes it count.
+  EXPECT_FALSE(SignalDeliverable("SigPnd:\t0000000000010000\nShdPnd:\t0000000000000000\n"
+                                 "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"
+                                 "SigCgt:\t0000000000000000\n"));
+  EXPECT_TRUE(SignalDeliverable("SigPnd:\t0000000000010000\nShdPnd:\t0000000000000000\n"
+                                "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"
+                                "SigCgt:\t0000000000010000\n"));
 }
 
 TEST(ThreadStatusTest, SoftFileSizeLimitFromProcLimits) {
