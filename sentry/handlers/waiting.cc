@@ -10,9 +10,10 @@
 
 namespace vigil::sentry {
 
-bool Interrupted(const HandlerContext& context) { return SignalDeliverableTo(context.event.tid); }
-
 namespace {
+
+// Whether a signal the calling thread would take is pending now.
+bool Interrupted(const HandlerContext& context) { return SignalDeliverableTo(context.event.tid); }
 
 Result<UniqueFd> TimerIn(int milliseconds) {
   UniqueFd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));

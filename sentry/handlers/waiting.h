@@ -10,12 +10,10 @@
 
 namespace vigil::sentry {
 
-// Whether a signal the calling thread would take is pending now.
-bool Interrupted(const HandlerContext& context);
-
 // Suspends the handler for `milliseconds`, for a condition nothing can be
 // polled for (a FIFO's other end, room in a unix listener's backlog). Then
-// fails with kRestartSys if Interrupted, and ENOENT if the call is gone.
+// fails with kRestartSys if a signal the thread would take is pending, and
+// ENOENT if the call is gone.
 Result<void> PauseForRetry(HandlerContext& context, int milliseconds);
 
 // Suspends the handler until `fd` has one of `events` or 50 ms pass,
