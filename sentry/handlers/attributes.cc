@@ -133,12 +133,12 @@ Result<std::optional<std::array<timespec, 2>>> CopyTimes(Tracee& tracee, int num
   return std::optional(times);
 }
 
-// Makes the change on `file` (O_PATH, the file the policy decided on).
-// `size_limit`: the caller's RLIMIT_FSIZE, which a truncate that grows the
-// file past it meets with EFBIG and, as the kernel's inode_newsize_ok,
-// SIGXFSZ (`over_size_limit`).
+// Makes the change on `file` (O_PATH, the file the policy decided on) for
+// thread `tid`, whose RLIMIT_FSIZE a truncate that grows the file past it
+// meets with EFBIG and, as the kernel's inode_newsize_ok, SIGXFSZ
+// (`over_size_limit`).
 int Apply(const Request& request, const std::optional<std::array<timespec, 2>>& times, int file,
-          std::uint64_t size_limit, bool& over_size_limit) {
+          pid_t tid, bool& over_size_limit) {
   const std::string self = StrCat("/proc/self/fd/", file);
   switch (request.change) {
     case Change::kMode: {
@@ -161,7 +161,7 @@ int Apply(const Request& request, const std::optional<std::array<timespec, 2>>& 
       UniqueFd writable(::open(self.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK));
       if (!writable) return errno;
       const auto size = static_cast<std::uint64_t>(request.size);
-      if (size > static_cast<std::uint64_t>(st.st_size) && size > size_limit) {
+      if (size > static_cast<std::uint64_t>(st.st_size) && size > FileSizeLimitOf(tid)) {
         over_size_limit = true;
         return EFBIG;
       }
@@ -243,10 +243,8 @@ Verdict HandleAttributes(HandlerContext& context) {
   std::variant<std::string, Verdict> decided =
       DecideOnFile(context, file.Get(), *root_path, /*write=*/true);
   if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
-  const std::uint64_t size_limit =
-      request->change == Change::kSize ? FileSizeLimitOf(context.event.tid) : UINT64_MAX;
   bool over_size_limit = false;
-  if (int error = Apply(*request, times, file.Get(), size_limit, over_size_limit)) {
+  if (int error = Apply(*request, times, file.Get(), context.event.tid, over_size_limit)) {
     if (over_size_limit) {
       // Sent as the sentry: what ActingAs leaves on this thread (the
       // sentry's euid, the workload's capabilities) passes kill(2)'s check
