@@ -111,6 +111,13 @@ bool RestrictsFiles(const Policy& policy);
 // can the policy refuse a lookup that asks for no access (O_PATH, stat).
 bool HidesOrDeniesFiles(const Policy& policy);
 
+// Whether the network rules refuse nothing: every destination may be
+// connected and sent to and every address bound (egress allowed, unix
+// sockets allowed). Then a connect, send or bind the sentry has decided
+// and audited may be left to the kernel (docs/security.md, "Where the
+// sentry lets the kernel act").
+bool RefusesNoAddress(const Policy& policy);
+
 // The access `policy` grants to `resolved_path`, an absolute normalised path
 // inside the container: the first matching rule's, else file_default.
 FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path);

@@ -53,6 +53,10 @@ bool HidesOrDeniesFiles(const Policy& policy) {
                      [&](const FileRule& rule) { return refuses(rule.access); });
 }
 
+bool RefusesNoAddress(const Policy& policy) {
+  return !policy.egress_default_deny && policy.unix_sockets;
+}
+
 FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path) {
   for (const FileRule& rule : policy.files) {
     if (GlobMatches(rule.pattern, resolved_path)) return rule.access;

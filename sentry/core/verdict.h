@@ -48,7 +48,7 @@ struct Verdict {
     // made on registers: memory read before could change before the kernel
     // reads it (seccomp_unotify(2), DESIGN.md §2 rule 2); or where the
     // policy answers the same whatever the memory names (docs/security.md,
-    // "O_PATH opens").
+    // "Where the sentry lets the kernel act").
     kContinue,
   };
   Kind kind = Kind::kReturn;

@@ -11,6 +11,10 @@
 // workload's would be. The kernel keeps the address it was given: the
 // socket's name (getsockname, a peer's recvfrom) is that rewritten path
 // (docs/policy.md).
+//
+// Under a policy that refuses no address and no file, a decided and
+// audited bind is the kernel's to make (KernelMayBind), which binds to the
+// name as the workload wrote it.
 #include <fcntl.h>
 #include <linux/netlink.h>
 #include <sys/socket.h>
@@ -23,6 +27,7 @@
 #include <string>
 
 #include "base/strings.h"
+#include "config/policy/policy.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/caller.h"
 #include "sentry/handlers/destination.h"
@@ -152,6 +157,18 @@ Verdict BindAddress(HandlerContext& context, int socket, const Destination& addr
   return Bound(rc, errno);
 }
 
+// Whether the kernel may make this bind itself, once decided and audited:
+// under a policy that refuses no address (RefusesNoAddress) and lets every
+// file be written, whatever address or socket a racing thread puts in
+// place is one the policy allows, a socket file included, and the kernel
+// checks the workload's own capabilities and permissions (docs/security.md,
+// "Where the sentry lets the kernel act"). The socket keeps the name the
+// workload gave, where the sentry's bind names /proc/self/fd/N/NAME.
+bool KernelMayBind(const HandlerContext& context) {
+  return config::RefusesNoAddress(*context.sandbox.policy) &&
+         !config::RestrictsFiles(*context.sandbox.policy);
+}
+
 }  // namespace
 
 Verdict HandleBind(HandlerContext& context) {
@@ -169,6 +186,7 @@ Verdict HandleBind(HandlerContext& context) {
   if (int refused = BindVerdict(context.sandbox, address); refused != 0) {
     return Verdict::Fail(refused, refused == EINVAL ? Decision::kAllow : Decision::kDeny);
   }
+  if (KernelMayBind(context)) return Verdict::Continue();
   if (!context.tracee.Valid()) return Verdict::Stale();
   // A unix path on a unix socket creates a file; on any other socket the
   // family is refused (EAFNOSUPPORT, EINVAL) and nothing is looked up.

@@ -21,6 +21,7 @@
 #include <variant>
 
 #include "base/strings.h"
+#include "config/policy/policy.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/caller.h"
 #include "sentry/handlers/handler.h"
@@ -117,9 +118,10 @@ bool TreeMovable(const HandlerContext& context, const Entry& entry) {
 
 // Resolves the one name a call changes, decides, and if the policy lets
 // the workload change it runs `act` (a syscall's return) on it as the
-// workload.
+// workload — or, with `kernel_acts`, leaves the call to the kernel.
 template <typename Act>
-Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer, Act act) {
+Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer, Act act,
+                      bool kernel_acts = false) {
   auto caller_or = CallerOf(context);
   if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
   Caller& caller = std::get<Caller>(caller_or);
@@ -131,6 +133,7 @@ Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer,
   if (Verdict* verdict = std::get_if<Verdict>(&entry)) return std::move(*verdict);
   const Entry& e = std::get<Entry>(entry);
   if (int refused = ChangeRefusal(context, e)) return Refused(refused);
+  if (kernel_acts) return Verdict::Continue();
   return Done(act(e.directory.Get(), e.call_name.c_str()));
 }
 
@@ -174,8 +177,14 @@ Verdict HandleCreate(HandlerContext& context) {
       return Verdict::Fail(EINVAL, Decision::kAllow);
     }
   }
-  // Device nodes: the container has the devices it was given.
-  if (type == S_IFCHR || type == S_IFBLK) return Refused(EPERM);
+  // Device nodes: under a policy that restricts files the container has the
+  // devices it was given. Under one that refuses no file, the kernel makes
+  // them as it would for the workload (CAP_MKNOD, the device cgroup's "m"),
+  // since any name it may resolve is one the policy lets be written: what a
+  // node gives access to is the device cgroup's to decide at open, and the
+  // sentry's own opens are judged on the same rules (Sandbox::device_allowed).
+  const bool device_node = type == S_IFCHR || type == S_IFBLK;
+  if (device_node && config::RestrictsFiles(*context.sandbox.policy)) return Refused(EPERM);
   std::string contents;
   if (type == S_IFLNK) {
     Result<std::string> copied = CopyPath(context.tracee, target);
@@ -187,7 +196,7 @@ Verdict HandleCreate(HandlerContext& context) {
     if (type == S_IFDIR) return ::mkdirat(at, name, mode & 07777);
     if (type == S_IFLNK) return ::symlinkat(contents.c_str(), at, name);
     return ::mknodat(at, name, type | (mode & 07777), device);
-  });
+  }, /*kernel_acts=*/device_node);
 }
 
 Verdict HandleRemove(HandlerContext& context) {
@@ -256,8 +265,18 @@ Verdict HandleLink(HandlerContext& context) {
     return Failed(given.error(), Decision::kAllow);
   }
   if (!given) {
-    // linkat(fd, "", ..., AT_EMPTY_PATH): the workload's descriptor, which
-    // the kernel lets only CAP_DAC_READ_SEARCH link.
+    // linkat(fd, "", ..., AT_EMPTY_PATH) links the file a descriptor holds:
+    // since Linux 6.10 its opener may (the kernel compares the credentials
+    // it was opened with), others need CAP_DAC_READ_SEARCH. The sentry
+    // cannot tell who opened a file it opened for the workload, so under a
+    // policy that refuses no file it leaves the call to the kernel, which
+    // can: any name the new link may get is one the policy lets be written.
+    // Under other policies the older rule holds.
+    if (!config::RestrictsFiles(*context.sandbox.policy)) {
+      auto to_path = NamedPath(context, caller, to_dirfd, to, "to");
+      if (Verdict* verdict = std::get_if<Verdict>(&to_path)) return std::move(*verdict);
+      return Verdict::Continue();
+    }
     if ((caller.thread.cap_effective & (std::uint64_t{1} << CAP_DAC_READ_SEARCH)) == 0 ||
         context.sandbox.user_namespace) {
       return Verdict::Fail(ENOENT, Decision::kAllow);

@@ -1,10 +1,12 @@
 // connect, sendto, sendmsg and sendmmsg under an egress policy (or for a
 // workload that may hold CAP_NET_ADMIN, whose netlink sends go here). The
 // destination is copied once and decided on; the operation is then
-// performed by the sentry on the workload's own socket (pidfd_getfd), never
+// performed by the sentry on the workload's own socket (pidfd_getfd), not
 // continued in the kernel, whose second read of the address could differ
-// (DESIGN.md §2 rule 1).
+// (DESIGN.md §2 rule 1) — except where no second read can reach anything
+// the policy refuses (KernelMaySend).
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <unistd.h>
 #include <sys/epoll.h>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "base/strings.h"
+#include "config/policy/policy.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/destination.h"
 #include "sentry/handlers/message.h"
@@ -59,6 +62,23 @@ std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer,
     return FromResult(anchored.error(), Decision::kAllow);
   }
   return std::nullopt;
+}
+
+// Whether the kernel may make this connect or send itself, once decided
+// and audited: under a policy that refuses no address, whatever address or
+// socket a racing thread puts in the copy's place is one the policy allows,
+// and the one refusal the sentry adds on top, netlink messages to the
+// kernel only and only as queries, the kernel makes itself for a thread
+// that cannot hold CAP_NET_ADMIN (netlink_sendmsg, rtnetlink). Its
+// permitted set is read while the call waits: only the thread's own calls
+// change it, and a signal ends the notification first. The kernel then
+// gives the peer the workload's own pid and credentials and waits, blocks
+// and restarts as for any call (docs/security.md, "Where the sentry lets
+// the kernel act").
+bool KernelMaySend(HandlerContext& context) {
+  if (!config::RefusesNoAddress(*context.sandbox.policy)) return false;
+  Result<ThreadStatus> thread = context.tracee.Status();
+  return thread && (thread->cap_permitted & (std::uint64_t{1} << CAP_NET_ADMIN)) == 0;
 }
 
 // A netlink destination must be the kernel (NetlinkDestinationVerdict).
@@ -184,6 +204,7 @@ Verdict HandleConnect(HandlerContext& context) {
   if (std::optional<Verdict> stop = Decide(context, args[1], args[2], destination, Egress::kConnect)) {
     return *stop;
   }
+  if (KernelMaySend(context)) return Verdict::Continue();
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
   if (!socket) return FromResult(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
@@ -247,6 +268,7 @@ Verdict HandleSendto(HandlerContext& context) {
   if (std::optional<Verdict> stop = Decide(context, args[4], args[5], destination, Egress::kSend)) {
     return *stop;
   }
+  if (KernelMaySend(context)) return Verdict::Continue();
   std::vector<char> payload;
   if (Result<void> copied = CopyBytes(context.tracee, args[1], std::min<std::uint64_t>(args[2], kMaxPayload), payload);
       !copied) {
@@ -286,6 +308,7 @@ Verdict HandleSendmsg(HandlerContext& context) {
       return *stop;
     }
   }
+  if (KernelMaySend(context)) return Verdict::Continue();
   Result<std::vector<char>> payload = CopyPayload(context.tracee, theirs);
   if (!payload) return FromResult(payload.error(), Decision::kAllow);
   Result<std::vector<char>> control = CopyControl(context.tracee, theirs);
@@ -316,7 +339,11 @@ Verdict HandleSendmsg(HandlerContext& context) {
 }
 
 // Several messages in one call would each need the above; libc uses
-// sendmmsg only as an optimisation and falls back on ENOSYS.
-Verdict HandleSendmmsg(HandlerContext&) { return Verdict::Fail(ENOSYS, Decision::kDeny); }
+// sendmmsg only as an optimisation and falls back on ENOSYS. Where the
+// kernel may send (KernelMaySend), it sends them all.
+Verdict HandleSendmmsg(HandlerContext& context) {
+  if (KernelMaySend(context)) return Verdict::Continue();
+  return Verdict::Fail(ENOSYS, Decision::kDeny);
+}
 
 }  // namespace vigil::sentry

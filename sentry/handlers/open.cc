@@ -210,10 +210,11 @@ void AuditResolved(HandlerContext& context, const std::string& path) {
 // denied file could refuse it. Under a policy with neither, the kernel's
 // own open refuses nothing the policy would, whatever the path resolves to
 // when it runs: decided and audited here, it is left to the kernel
-// (CONTINUE; the argument is in docs/security.md, "O_PATH opens"), which
-// also gives the workload the descriptor ADDFD cannot install (its fget()
-// refuses O_PATH files). Only where the flags are registers (open,
-// openat): openat2's are memory another thread could turn into a write.
+// (CONTINUE; the argument is in docs/security.md, "Where the sentry lets
+// the kernel act"), which also gives the workload the descriptor ADDFD
+// cannot install (its fget() refuses O_PATH files). Only where the flags
+// are registers (open, openat): openat2's are memory another thread could
+// turn into a write.
 bool KernelMayOpen(const HandlerContext& context, const OpenRequest& request) {
   return (request.flags & O_PATH) != 0 && !request.flags_in_memory &&
          !config::HidesOrDeniesFiles(*context.sandbox.policy);

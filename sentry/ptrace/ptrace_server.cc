@@ -14,6 +14,7 @@
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "sentry/core/platform.h"
+#include "sentry/core/thread_status.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/exec.h"
 #include "sentry/ptrace/channel_guard.h"
@@ -83,6 +84,7 @@ bool PtraceServer::OnChildEvent(const siginfo_t& child) {
 
 void PtraceServer::OnExit(pid_t tid) {
   held_.erase(tid);
+  interrupted_.erase(tid);
   execs_.Forget(tid);
   auto it = injections_.find(tid);
   if (it == injections_.end()) return;
@@ -154,12 +156,18 @@ void PtraceServer::Release(pid_t tid, const Verdict& verdict) {
     user_regs_struct regs{};
     if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) return;
     // No syscall number: the kernel skips the call and returns rax. Nor
-    // does it restart a skipped call, so an interrupted one is EINTR.
+    // does it restart a skipped call: an interrupted one is stopped again
+    // at its exit (PTRACE_SYSCALL), where its number is put back.
+    const long number = static_cast<long>(regs.orig_rax);
     regs.orig_rax = static_cast<unsigned long long>(-1);
     const int error = verdict.error == kRestartSys ? EINTR : verdict.error;
     regs.rax = error != 0 ? static_cast<unsigned long long>(-error)
                           : static_cast<unsigned long long>(verdict.value);
     if (::ptrace(PTRACE_SETREGS, tid, nullptr, &regs) != 0) return;
+    if (verdict.error == kRestartSys && ::ptrace(PTRACE_SYSCALL, tid, nullptr, 0) == 0) {
+      interrupted_[tid] = number;
+      return;
+    }
   }
   // kContinue: the kernel runs the syscall as asked (filters re-checked).
   ::ptrace(PTRACE_CONT, tid, nullptr, 0);
@@ -173,7 +181,33 @@ void PtraceServer::Inject(pid_t tid, Injection injection, DescriptorChannel* cha
   if (channel != nullptr) DescriptorChannels::Next(*channel);
 }
 
+// At the exit of a skipped call a signal interrupted: the call's number
+// and ERESTARTSYS, which the kernel's signal delivery turns into a restart
+// after an SA_RESTART handler and into EINTR otherwise, as for a call it
+// made wait itself. Should the signal be gone by now (another thread took
+// it), nothing would deliver it: the call is restarted here.
+void PtraceServer::Restartable(pid_t tid, long number) {
+  user_regs_struct regs{};
+  if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) == 0) {
+    regs.orig_rax = static_cast<unsigned long long>(number);
+    if (SignalDeliverableTo(tid)) {
+      regs.rax = static_cast<unsigned long long>(-kRestartSys);
+    } else {
+      regs.rax = static_cast<unsigned long long>(number);
+      regs.rip -= 2;  // the syscall instruction again
+    }
+    ::ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
+  }
+  ::ptrace(PTRACE_CONT, tid, nullptr, 0);
+}
+
 void PtraceServer::OnSyscallStop(pid_t tid) {
+  if (auto interrupted = interrupted_.find(tid); interrupted != interrupted_.end()) {
+    const long number = interrupted->second;
+    interrupted_.erase(interrupted);
+    Restartable(tid, number);
+    return;
+  }
   auto it = injections_.find(tid);
   if (it == injections_.end()) {
     ::ptrace(PTRACE_CONT, tid, nullptr, 0);  // not a call the sentry made

@@ -63,6 +63,7 @@ class PtraceServer final : public Backend {
 
   void OnSeccompStop(pid_t tid);
   void OnSyscallStop(pid_t tid);
+  void Restartable(pid_t tid, long number);
   void OnExec(pid_t pid);
   void OnExit(pid_t tid);
   void Serve(pid_t tid, std::uint64_t hold, const SyscallEvent& event);
@@ -90,6 +91,9 @@ class PtraceServer final : public Backend {
   DescriptorChannels channels_;
   std::map<pid_t, std::uint64_t> held_;  // tid -> which stop (a serial)
   std::map<pid_t, Injecting> injections_;
+  // Threads whose skipped call a signal interrupted, with the call's number:
+  // at their syscall-exit stop the call is made restartable (Restartable).
+  std::map<pid_t, long> interrupted_;
   std::uint64_t next_hold_ = 1;
 };
 

@@ -251,7 +251,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "readlink", "readlinkat"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kCreate, 0,
-       "the directory resolved as the workload, the policy decided on directory + name, created there by name with the workload's credentials; no device nodes (EPERM)",
+       "the directory resolved as the workload, the policy decided on directory + name, created there by name with the workload's credentials; device nodes: EPERM under a policy that restricts files, else left to the kernel (the device cgroup decides their use)",
        Names{
           "mkdir", "mkdirat", "mknod", "mknodat", "symlink", "symlinkat"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kRemove, 0,
@@ -263,7 +263,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "rename", "renameat", "renameat2"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kLink, 0,
-       "a new name for a file the workload may write, decided like a create, linked from the file the sentry resolved",
+       "a new name for a file the workload may write, decided like a create, linked from the file the sentry resolved; linkat(fd, \"\", AT_EMPTY_PATH) is left to the kernel under a policy that restricts no file",
        Names{
           "link", "linkat"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kAttributes, 0,
@@ -297,23 +297,23 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "openat2"}},
       {Tier::kMediated, Guard::kNone, Scope::kNetworkPolicy, Handler::kConnect, 0,
-       "decided on the copied address against the egress policy, performed on the workload's socket",
+       "decided on the copied address against the egress policy, performed on the workload's socket; under a policy that refuses no address, left to the kernel for a thread without CAP_NET_ADMIN",
        Names{
           "connect"}},
       {Tier::kMediated, Guard::kWithAddress, Scope::kNetworkPolicy, Handler::kSendto, 0,
-       "with a destination: decided like connect and sent by the sentry; without one, fast",
+       "with a destination: decided like connect and sent by the sentry (or left to the kernel as connect is); without one, fast",
        Names{
           "sendto"}},
       {Tier::kMediated, Guard::kNone, Scope::kNetworkPolicy, Handler::kSendmsg, 0,
-       "the message is copied once; its destination, if any, decided like connect; descriptors passed along",
+       "the message is copied once; its destination, if any, decided like connect; descriptors passed along (or left to the kernel as connect is)",
        Names{
           "sendmsg"}},
       {Tier::kMediated, Guard::kNone, Scope::kNetworkPolicy, Handler::kSendmmsg, 0,
-       "refused with ENOSYS under an egress policy: libc falls back to sendto/sendmsg",
+       "refused with ENOSYS where the sentry sends: libc falls back to sendto/sendmsg; left to the kernel as connect is",
        Names{
           "sendmmsg"}},
       {Tier::kMediated, Guard::kNone, Scope::kNetworkPolicy, Handler::kBind, 0,
-       "decided on the copied address (an IP address by the allow-list, a unix socket by network.unix) and performed on the workload's socket; a unix path is created as the workload in the directory resolved in the container, under the file policy, and named /proc/self/fd/N/NAME (ENAMETOOLONG past 108 bytes); without a network policy, fast (Landlock bounds the path)",
+       "decided on the copied address (an IP address by the allow-list, a unix socket by network.unix) and performed on the workload's socket; a unix path is created as the workload in the directory resolved in the container, under the file policy, and named /proc/self/fd/N/NAME (ENAMETOOLONG past 108 bytes); under a policy that refuses no address and restricts no file, left to the kernel; without a network policy, fast (Landlock bounds the path)",
        Names{
           "bind"}},
       {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,

@@ -38,68 +38,72 @@ struct KnownDifference {
   std::string_view reason;
 };
 
+// Under a policy that refuses no address, a thread that cannot hold
+// CAP_NET_ADMIN has its sends made by the kernel; the suite's container
+// may hold it, so the sentry sends for it (docs/policy.md).
 constexpr std::string_view kDescriptorPassingPid =
-    "a message passing descriptors names the supervisor's pid, 0 in the container: the kernel "
-    "takes another only with CAP_SYS_ADMIN, which would also lift its limit on descriptors in "
-    "flight";
+    "a message passing descriptors that the sentry sends names the supervisor's pid, 0 in the "
+    "container: the kernel takes another only with CAP_SYS_ADMIN, which would also lift its "
+    "limit on descriptors in flight";
+
+// The policies under which the sentry binds and sends itself: those that
+// refuse some address, and (for sends) any, for a container that may hold
+// CAP_NET_ADMIN.
+constexpr std::string_view kSentryBinds = "egress-loopback,egress";
+constexpr std::string_view kSentrySends =
+    "audit-only,default,egress-loopback,egress,ptrace-audit-only";
 
 // Each entry is checked both ways: vigil must give its answer, and the
 // native run the kernel's, so an entry that no longer differs fails too.
 constexpr KnownDifference kKnownDifferences[] = {
-    // Device nodes.
-    {"mknod-char-device", "audit-only,ptrace-audit-only", "0", "-1 EPERM",
-     "under a file policy the sentry makes no device nodes (EPERM), even with CAP_MKNOD: the "
-     "container has the devices it was given (`vigil syscalls`, mknod)"},
-    {"mknod-block-device", "audit-only,ptrace-audit-only", "0", "-1 EPERM",
-     "under a file policy the sentry makes no device nodes (EPERM), even with CAP_MKNOD"},
-    {"linkat-empty-path", "audit-only,ptrace-audit-only", "0 mode=0100644 nlink=5 uid=0 gid=0 size=1 rdev=0:0",
-     "-1 ENOENT -1 ENOENT",
-     "linkat(fd, \"\", AT_EMPTY_PATH) without CAP_DAC_READ_SEARCH: Linux 6.10 allows it to the "
-     "descriptor's opener (same credentials); under a file policy the sentry opened the file, "
-     "and cannot tell who did, so it keeps the older rule (ENOENT)"},
-    // bind of a unix path, mediated under every policy the suite runs
-    // (the container may hold CAP_NET_ADMIN): the sentry binds to
-    // /proc/self/fd/N/NAME, the directory it resolved (docs/policy.md).
-    {"bind-unix-getsockname", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
-     "0 as given", "0 other",
+    // bind of a unix path under a policy that refuses some address: the
+    // sentry binds to /proc/self/fd/N/NAME, the directory it resolved
+    // (docs/policy.md).
+    {"bind-unix-getsockname", kSentryBinds, "0 as given", "0 other",
      "the kernel keeps the address it was given: the sentry's /proc/self/fd/N/NAME"},
-    {"bind-unix-name-too-long-for-the-sentry",
-     "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+    {"bind-unix-name-too-long-for-the-sentry", kSentryBinds,
      "0 mode=0140755 nlink=1 uid=0 gid=0 size=0 rdev=0:0", "-1 ENAMETOOLONG -1 ENOENT",
      "a 95-byte name fits sun_path, but not with /proc/self/fd/N/ before it"},
     // A trade docs/policy.md gives the reason for: the sentry vouches for
     // the sender's pid only in a message that passes no descriptor.
-    {"scm-credentials-and-rights", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+    {"scm-credentials-and-rights", kSentrySends,
      "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
      kDescriptorPassingPid},
-    {"scm-rights-dgram", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+    {"scm-rights-dgram", kSentrySends,
      "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
      kDescriptorPassingPid},
-    {"scm-rights-one", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+    {"scm-rights-one", kSentrySends,
      "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
      kDescriptorPassingPid},
-    {"scm-rights-receiver-short-buffer", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+    {"scm-rights-receiver-short-buffer", kSentrySends,
      "1 got 1 creds=sender uid=0 gid=0 MSG_CTRUNC",
      "1 got 1 creds=pid-0 uid=0 gid=0 MSG_CTRUNC",
      kDescriptorPassingPid},
-    {"scm-rights-three", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+    {"scm-rights-three", kSentrySends,
      "1 got 1 creds=sender uid=0 gid=0 rights=3:hello:i:s",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=3:hello:i:s",
      kDescriptorPassingPid},
-    {"scm-two-rights-messages", "audit-only,default,egress-loopback,egress,ptrace-audit-only",
+    {"scm-two-rights-messages", kSentrySends,
      "1 got 1 creds=sender uid=0 gid=0 rights=2:hello:i",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=2:hello:i",
      kDescriptorPassingPid},
+    // A file the sentry opened for the workload (under audit-only every
+    // open is) was opened with the sentry's credentials.
+    {"linkat-empty-path",
+     "audit-only,ptrace-audit-only,audit-only-docker-caps,ptrace-audit-only-docker-caps",
+     "0 mode=0100644 nlink=5 uid=0 gid=0 size=1 rdev=0:0", "-1 ENOENT -1 ENOENT",
+     "linkat(fd, \"\", AT_EMPTY_PATH) without CAP_DAC_READ_SEARCH: since Linux 6.10 the kernel "
+     "allows it to the credentials that opened the file, and a file the sentry opened for the "
+     "workload was opened with the sentry's (the kernel decides: the sentry leaves it the call)"},
     // The ptrace platform.
-    {"fifo-open-restarted", "ptrace-audit-only", "fd read=w", "-1 EINTR",
-     "a skipped call cannot be restarted: a signal ends a wait the sentry makes with EINTR, "
-     "even after an SA_RESTART handler"},
-    {"fsuid-creat", "ptrace-audit-only", "-1 EACCES", "0 uid=0 gid=0 mode=0644",
+    {"fsuid-creat", "ptrace-audit-only,ptrace-audit-only-docker-caps", "-1 EACCES",
+     "0 uid=0 gid=0 mode=0644",
      "the ptrace platform fixes the credentials under a file policy (docs/policy.md)"},
-    {"fsuid-mkdir", "ptrace-audit-only", "-1 EACCES", "0 uid=0 gid=0 mode=0755",
+    {"fsuid-mkdir", "ptrace-audit-only,ptrace-audit-only-docker-caps", "-1 EACCES",
+     "0 uid=0 gid=0 mode=0755",
      "the ptrace platform fixes the credentials under a file policy (docs/policy.md)"},
 };
 
@@ -147,11 +151,12 @@ class SentrySyscallSuiteTest : public RuntimeTest {
     std::vector<std::string> caps = {
         "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FSETID", "CAP_FOWNER", "CAP_MKNOD", "CAP_NET_RAW",
         "CAP_SETGID", "CAP_SETUID", "CAP_SETFCAP", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE",
-        "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE",
-        // So that connect, sendto, sendmsg and bind are mediated under
-        // `default` too (a process that may hold it could reconfigure the
-        // network namespace): the network cases meet the sentry.
-        "CAP_NET_ADMIN"};
+        "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE"};
+    // So that connect, sendto, sendmsg and bind are mediated under
+    // `default` too, and made by the sentry (a process that may hold it
+    // could reconfigure the network namespace): the network cases meet
+    // the sentry's own sends.
+    if (may_hold_network_admin_) caps.push_back("CAP_NET_ADMIN");
     config.capabilities = Capabilities{.bounding = caps, .effective = caps, .permitted = caps};
     config.readonly_root = true;
     config.extra_mounts_json.push_back(
@@ -183,6 +188,9 @@ class SentrySyscallSuiteTest : public RuntimeTest {
     }
     return run;
   }
+
+  // Off: Docker's default capabilities exactly, as most containers run.
+  bool may_hold_network_admin_ = true;
 
   // Compares vigil's lines under `policy` with the native ones: equal,
   // except the known differences for that policy, which must match both
@@ -320,6 +328,35 @@ TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndOnThePtracePlatform) {
   ASSERT_TRUE(observed.ok()) << observed;
   ExpectSameAsNative(native.out, observed.out, "ptrace-audit-only", /*credentials_fixed=*/true);
   EXPECT_THAT(ReadWholeFile(files_audit), HasSubstr(R"("resolved":"/tmp/suite/open/file")"));
+}
+
+// What most containers are (Docker's default capabilities, without
+// CAP_NET_ADMIN) under audit-only: every call seen and audited, and the
+// program cannot tell, on either platform, but for the two differences
+// kKnownDifferences gives reasons for (a descriptor's link, the ptrace
+// platform's fixed credentials); under default, none.
+TEST_P(SentrySyscallSuiteTest, AuditOnlyIsTransparentWithDockersDefaultCapabilities) {
+  may_hold_network_admin_ = false;
+  Outcome native = RunSuite(kRunc, "");
+  ASSERT_TRUE(native.ok()) << native;
+  const std::string audit = scratch_ + "/audit-only-docker-caps.jsonl";
+  Outcome observed = RunSuite(GetParam().binary, "audit-only", audit);
+  ASSERT_TRUE(observed.ok()) << observed;
+  ExpectSameAsNative(native.out, observed.out, "audit-only-docker-caps");
+  Outcome plain = RunSuite(GetParam().binary, "default");
+  ASSERT_TRUE(plain.ok()) << plain;
+  ExpectSameAsNative(native.out, plain.out, "default-docker-caps");
+  const std::string records = ReadWholeFile(audit);
+  for (const char* syscall : {"connect", "sendto", "sendmsg", "bind", "mknod", "linkat"}) {
+    EXPECT_THAT(records, HasSubstr(StrCat(R"("syscall":")", syscall, R"(")")))
+        << "no audit record under audit-only for " << syscall;
+  }
+
+  const std::string ptrace_audit = scratch_ + "/ptrace-audit-only-docker-caps.jsonl";
+  Outcome traced = RunSuite(GetParam().binary, "audit-only", ptrace_audit, {"--platform=ptrace"});
+  ASSERT_TRUE(traced.ok()) << traced;
+  ExpectSameAsNative(native.out, traced.out, "ptrace-audit-only-docker-caps",
+                     /*credentials_fixed=*/true);
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtimes, SentrySyscallSuiteTest,

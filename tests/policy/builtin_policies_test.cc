@@ -49,6 +49,19 @@ TEST(BuiltinPoliciesTest, OnlyAgentHidesOrDeniesFiles) {
   EXPECT_TRUE(HidesOrDeniesFiles(hidden_default));
 }
 
+TEST(BuiltinPoliciesTest, OnlyAgentRefusesSomeAddress) {
+  EXPECT_TRUE(RefusesNoAddress(Builtin("default")));
+  EXPECT_TRUE(RefusesNoAddress(Builtin("audit-only")));
+  EXPECT_FALSE(RefusesNoAddress(Builtin("agent")));
+  Policy no_unix;
+  no_unix.unix_sockets = false;
+  EXPECT_FALSE(RefusesNoAddress(no_unix));
+  Policy deny;
+  deny.egress_default_deny = true;
+  deny.egress.push_back({});
+  EXPECT_FALSE(RefusesNoAddress(deny));
+}
+
 TEST(BuiltinPoliciesTest, Names) {
   EXPECT_THAT(BuiltinPolicyNames(), ElementsAre("default", "agent", "audit-only"));
   for (std::string_view name : BuiltinPolicyNames()) EXPECT_EQ(Builtin(name).name, name);

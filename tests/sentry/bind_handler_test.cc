@@ -253,6 +253,27 @@ TEST_F(BindHandler, TheFilePolicyDecidesTheSocketFile) {
   EXPECT_TRUE(std::filesystem::is_socket(root.path + "/run/x.sock"));
 }
 
+// Under a policy that refuses no address and no file, a bind is decided,
+// audited and left to the kernel, which keeps the name as written; a file
+// rule that takes anything away keeps it the sentry's.
+TEST_F(BindHandler, UnderAPolicyRefusingNoAddressNorFileTheKernelBinds) {
+  policy_ = Parse("{}");
+  FakeRoot root;
+  tracee_.root = root.path;
+  UniqueFd socket = Socket(AF_UNIX, SOCK_STREAM);
+  EXPECT_EQ(BindTo(socket.Get(), UnixAddress("/run/x.sock")).kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Audited("address"), "unix:/run/x.sock");
+  EXPECT_FALSE(std::filesystem::exists(root.path + "/run/x.sock"));
+  UniqueFd ip = Socket(AF_INET, SOCK_STREAM);
+  EXPECT_EQ(BindTo(ip.Get(), Ipv4("127.0.0.1", 0)).kind, Verdict::Kind::kContinue);
+
+  policy_ = Parse(R"({"files": {"default": "read", "rules": [{"path": "/run/**", "access": "write"}]}})");
+  Verdict made = BindTo(socket.Get(), UnixAddress("/run/x.sock"));
+  EXPECT_EQ(made.kind, Verdict::Kind::kReturn);
+  EXPECT_EQ(made.error, 0);
+  EXPECT_TRUE(std::filesystem::is_socket(root.path + "/run/x.sock"));
+}
+
 TEST_F(BindHandler, ARewrittenPathThatDoesNotFitIsTooLong) {
   policy_.unix_sockets = true;
   FakeRoot root;

@@ -5,6 +5,7 @@
 // link would otherwise open.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -220,6 +221,35 @@ TEST_F(FileChanges, CreatesInWritablePlacesOnly) {
   EXPECT_EQ(Symlink("/etc/secret", "/tmp/link").error, 0);
   EXPECT_EQ(fs::read_symlink(root_ + "/tmp/link"), "/etc/secret");
   EXPECT_EQ(Symlink("x", "/etc/link").error, EACCES);
+}
+
+// Under a policy that refuses no file (audit-only's), the two calls the
+// sentry cannot make as the kernel would are decided, audited and left to
+// it: a device node (the device cgroup decides its use) and a link to the
+// file a descriptor holds (its opener may, since Linux 6.10). Under a
+// policy that restricts files they stay the sentry's.
+TEST_F(FileChanges, UnderAPolicyRefusingNoFileTheKernelMakesDevicesAndDescriptorLinks) {
+  config::Policy open_policy;
+  sandbox_.policy = &open_policy;
+  EXPECT_EQ(Mknod("/tmp/null", S_IFCHR | 0666, makedev(1, 3)).kind, Verdict::Kind::kContinue);
+  EXPECT_FALSE(Exists("/tmp/null")) << "made by the sentry, not left to the kernel";
+  EXPECT_EQ(Mknod("/nowhere/null", S_IFCHR | 0666, makedev(1, 3)).error, ENOENT);
+  EXPECT_EQ(Mknod("/tmp/fifo", S_IFIFO | 0600).kind, Verdict::Kind::kReturn);
+
+  UniqueFd mine(::open((root_ + "/tmp/mine").c_str(), O_RDONLY | O_CLOEXEC));
+  ASSERT_TRUE(mine);
+  Put(kFirst, "");
+  Put(kSecond, "/tmp/linked");
+  const std::array<std::uint64_t, 6> link_args = {static_cast<std::uint64_t>(mine.Get()), kFirst,
+                                                  static_cast<std::uint64_t>(AT_FDCWD), kSecond,
+                                                  AT_EMPTY_PATH};
+  EXPECT_EQ(Call(Handler::kLink, SYS_linkat, link_args).kind, Verdict::Kind::kContinue);
+  EXPECT_FALSE(Exists("/tmp/linked"));
+
+  sandbox_.policy = &policy_;
+  EXPECT_EQ(Mknod("/tmp/null", S_IFCHR | 0666, makedev(1, 3)).error, EPERM);
+  tracee_.capabilities = ~(std::uint64_t{1} << CAP_DAC_READ_SEARCH);
+  EXPECT_EQ(Call(Handler::kLink, SYS_linkat, link_args).error, ENOENT);
 }
 
 // A trailing slash asks for a directory: the kernel's answer for each call,

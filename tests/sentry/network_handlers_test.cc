@@ -2,6 +2,7 @@
 // process: its sockets are real, so the operations the sentry performs on
 // its behalf can be observed.
 #include <arpa/inet.h>
+#include <linux/capability.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -385,6 +386,50 @@ TEST_F(NetworkHandlers, SendmsgPassesDescriptorsAlong) {
 
 TEST_F(NetworkHandlers, SendmmsgIsRefusedSoLibcFallsBack) {
   EXPECT_EQ(Call(SYS_sendmmsg, {0, 0, 0}).error, ENOSYS);
+}
+
+// Under a policy that refuses no address, a thread that cannot hold
+// CAP_NET_ADMIN has its connects and sends decided, audited and left to
+// the kernel (KernelMaySend); one that may hold it still has them made by
+// the sentry, which sends netlink messages without their address.
+TEST_F(NetworkHandlers, UnderAPolicyRefusingNoAddressTheKernelSendsForThreadsWithoutNetAdmin) {
+  config::Policy open_policy;
+  sandbox_.policy = &open_policy;
+  tracee_.capabilities = ~(std::uint64_t{1} << CAP_NET_ADMIN);
+  UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, Loopback(listener_.port)));
+  const std::array<std::uint64_t, 6> connect_args = {static_cast<std::uint64_t>(socket.Get()),
+                                                     kAddress, sizeof(sockaddr_in)};
+  Verdict left = Call(SYS_connect, connect_args);
+  EXPECT_EQ(left.kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(audit_args_.at(0).second, StrCat("127.0.0.1:", listener_.port));
+  sockaddr_in peer{};
+  socklen_t size = sizeof peer;
+  EXPECT_NE(::getpeername(socket.Get(), reinterpret_cast<sockaddr*>(&peer), &size), 0)
+      << "the sentry connected it itself";
+  EXPECT_EQ(Call(SYS_sendto, {static_cast<std::uint64_t>(socket.Get()), kPayload, 1, 0, kAddress,
+                              sizeof(sockaddr_in)})
+                .kind,
+            Verdict::Kind::kContinue);
+  EXPECT_EQ(Call(SYS_sendmsg, {static_cast<std::uint64_t>(socket.Get()), kHeader, 0}).kind,
+            Verdict::Kind::kContinue);
+  EXPECT_EQ(Call(SYS_sendmmsg, {0, 0, 0}).kind, Verdict::Kind::kContinue);
+
+  tracee_.capabilities = ~std::uint64_t{0};
+  Verdict made = Call(SYS_connect, connect_args);
+  EXPECT_EQ(made.kind, Verdict::Kind::kReturn);
+  EXPECT_EQ(made.error, 0);
+  EXPECT_EQ(::getpeername(socket.Get(), reinterpret_cast<sockaddr*>(&peer), &size), 0);
+  EXPECT_EQ(Call(SYS_sendmmsg, {0, 0, 0}).error, ENOSYS);
+
+  // A policy that refuses some address: the sentry makes every call.
+  sandbox_.policy = &policy_;
+  tracee_.capabilities = ~(std::uint64_t{1} << CAP_NET_ADMIN);
+  UniqueFd other(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  Verdict decided = Call(SYS_connect, {static_cast<std::uint64_t>(other.Get()), kAddress,
+                                       sizeof(sockaddr_in)});
+  EXPECT_EQ(decided.kind, Verdict::Kind::kReturn);
+  EXPECT_EQ(decided.error, 0);
 }
 
 // A unix socket path is reached through the socket file opened inside the

@@ -12,9 +12,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
+#include <thread>
 
 #include "attack.h"
 
@@ -144,6 +146,52 @@ Outcome EgressLocalhost(const Context& c) {
   return escaped ? Escaped(detail) : Contained(detail);
 }
 
+// The address of a UDP connect flipped by another thread, for 2 s, between
+// one the policy allows (192.0.2.1, TEST-NET-1) and the host's loopback
+// listener, which it refuses (run from the host's network namespace): a
+// sentry that decided on its own read of the address and then let the
+// kernel read it again would leave sockets connected to the listener. UDP
+// connects at once, so the race runs thousands of times.
+Outcome EgressAddressFlip(const Context& c) {
+  const sockaddr_in allowed{.sin_family = AF_INET, .sin_port = htons(9),
+                            .sin_addr = {htonl(0xc0000201)}};
+  const sockaddr_in refused{.sin_family = AF_INET,
+                            .sin_port = htons(static_cast<unsigned short>(c.port)),
+                            .sin_addr = {htonl(INADDR_LOOPBACK)}};
+  static sockaddr_in address;
+  address = allowed;
+  std::atomic<bool> stop{false};
+  std::thread flipper([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+      std::memcpy(&address, &refused, sizeof address);
+      std::memcpy(&address, &allowed, sizeof address);
+    }
+  });
+  const long long deadline = NowMs() + 2000;
+  long connects = 0, to_allowed = 0;
+  bool reached = false;
+  while (NowMs() < deadline && !reached) {
+    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) break;
+    ++connects;
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) {
+      sockaddr_in peer{};
+      socklen_t size = sizeof peer;
+      if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &size) == 0) {
+        reached = peer.sin_addr.s_addr == refused.sin_addr.s_addr;
+        to_allowed += reached ? 0 : 1;
+      }
+    }
+    ::close(fd);
+  }
+  stop = true;
+  flipper.join();
+  const std::string detail = std::to_string(connects) + " connects in 2 s, " +
+                             std::to_string(to_allowed) + " to the allowed address";
+  if (reached) return Escaped(detail + "; one reached 127.0.0.1:" + std::to_string(c.port));
+  return Contained(detail);
+}
+
 // A process that gave up root connects to a unix server in the container,
 // which asks who connected (SO_PEERCRED): told uid 0, a server that trusts
 // peer credentials (a local agent, D-Bus) would obey the process as root.
@@ -195,6 +243,8 @@ const std::vector<Attack>& NetAttacks() {
        "the same from the host's network namespace (no namespace of its own) under egress deny"},
       {"host-netns-joined", EgressLocalhost,
        "the same from the host's namespace joined by path (/proc/PID/ns/net) under egress deny"},
+      {"egress-address-flip", EgressAddressFlip,
+       "a connect's address flipped between an allowed one and the host's loopback (2 s)"},
       {"unix-peer-root", UnixPeerAsRoot, "an unprivileged unix connect the server takes for root's"},
   };
   return kAttacks;
