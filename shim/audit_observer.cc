@@ -8,12 +8,16 @@
 namespace vigil::shim {
 namespace {
 
-bool Wanted(config::AuditLevel level, sentry::Decision decision) {
+bool Wanted(config::AuditLevel level, const sentry::DecisionRecord& record) {
+  const sentry::Decision decision = record.verdict.decision;
+  const bool refused = decision == sentry::Decision::kDeny || decision == sentry::Decision::kKill;
   switch (level) {
     case config::AuditLevel::kOff:
       return false;
     case config::AuditLevel::kDenied:
-      return decision == sentry::Decision::kDeny || decision == sentry::Decision::kKill;
+      return refused;
+    case config::AuditLevel::kActions:
+      return refused || !sentry::OnlyLooks(record.event.number, record.event.args);
     case config::AuditLevel::kAll:
       return true;
   }
@@ -23,7 +27,7 @@ bool Wanted(config::AuditLevel level, sentry::Decision decision) {
 }  // namespace
 
 void AuditObserver::Record(const sentry::DecisionRecord& decision) {
-  if (!Wanted(level_, decision.verdict.decision)) return;
+  if (!Wanted(level_, decision)) return;
   sentry::audit::Record* record = writer_->Claim();
   if (record == nullptr) return;  // the ring is full: dropped, and counted
   // Filled in place: a slot's strings and args keep their capacity from one

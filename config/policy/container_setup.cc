@@ -66,7 +66,8 @@ void AddWritableDirectories(const Policy& policy, Spec& spec) {
 void GrantWorkingDirectory(Policy& policy, const std::string& cwd) {
   if (cwd == "/") return;
   auto after = std::find_if(policy.files.begin(), policy.files.end(), [](const FileRule& rule) {
-    return rule.access != FileAccess::kHidden && rule.access != FileAccess::kDenied;
+    return rule.access != FileAccess::kHidden && rule.access != FileAccess::kDenied &&
+           rule.access != FileAccess::kMasked;
   });
   policy.files.insert(after, FileRule{.pattern = cwd + std::string(kWholeTree),
                                       .access = FileAccess::kWrite});
@@ -75,6 +76,22 @@ void GrantWorkingDirectory(Policy& policy, const std::string& cwd) {
 bool Writable(const Mount& mount) {
   const bool bind = mount.type == "bind" || HasOption(mount, "bind") || HasOption(mount, "rbind");
   return (mount.type == "tmpfs" || bind) && !HasOption(mount, "ro");
+}
+
+// Each "masked" rule's path joins linux.maskedPaths, which the runtime
+// masks as runc does (a file with /dev/null, a directory with an empty
+// read-only tmpfs; a path the image lacks is left alone).
+void AddMasks(const Policy& policy, Spec& spec) {
+  for (const FileRule& rule : policy.files) {
+    if (rule.access != FileAccess::kMasked) continue;
+    std::optional<std::string> target = MaskTarget(rule.pattern);
+    if (!target) continue;  // ParsePolicy refuses it
+    if (!spec.linux_spec) spec.linux_spec.emplace();
+    std::vector<std::string>& masked = spec.linux_spec->masked_paths;
+    if (std::find(masked.begin(), masked.end(), *target) == masked.end()) {
+      masked.push_back(*target);
+    }
+  }
 }
 
 }  // namespace
@@ -91,6 +108,7 @@ void ApplyPolicyToSpec(Policy& policy, Spec& spec) {
     AddWritableDirectories(policy, spec);
   }
   AddImpliedRules(policy, spec);
+  AddMasks(policy, spec);
   if (policy.noexec_writable) {
     for (Mount& mount : spec.mounts) {
       if (Writable(mount) && !HasOption(mount, "noexec")) mount.options.push_back("noexec");

@@ -16,6 +16,7 @@ namespace vigil::config {
 //   image has it, a tmpfs if not.
 // - noexecWritable: "noexec" on every writable tmpfs and bind mount.
 // - noSetuid: process.noNewPrivileges.
+// - "masked" rules: their paths join linux.maskedPaths.
 // With readOnlyRoot the policy gains a `<cwd>/**` write rule after its
 // leading hidden and denied rules, so that the file policy agrees with the
 // writable working directory (docs/policy.md).

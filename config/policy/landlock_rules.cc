@@ -130,7 +130,8 @@ LandlockRuleset LandlockRulesFor(const Policy& policy, int abi) {
   std::vector<std::string> visible;
   for (const FileRule& rule : policy.files) {
     if (rule.access == FileAccess::kWrite) writable.push_back(LiteralDirectory(rule.pattern));
-    if (rule.access == FileAccess::kWrite || rule.access == FileAccess::kRead) {
+    if (rule.access == FileAccess::kWrite || rule.access == FileAccess::kRead ||
+        rule.access == FileAccess::kMasked) {
       visible.push_back(LiteralDirectory(rule.pattern));
     }
   }

@@ -19,6 +19,16 @@ Result<void> CheckPolicy(const Policy& policy) {
                   "has no effect unless policy.network.egress is \"deny\"");
   }
   if (policy.name.empty()) return FailAt(root.Key("name"), "must not be empty");
+  for (std::size_t i = 0; i < policy.files.size(); ++i) {
+    const FileRule& rule = policy.files[i];
+    if (rule.access == FileAccess::kMasked && !MaskTarget(rule.pattern)) {
+      return FailAt(root.Key("files").Key("rules").Index(i).Key("path"),
+                    StrCat(Quote(rule.pattern),
+                           " cannot be masked: a mask is a mount made at start, so its path "
+                           "must be literal (\"/proc/kcore\") or a literal directory's tree "
+                           "(\"/proc/acpi/**\"), and not /"));
+    }
+  }
   // A built-in profile's name vouches for its decisions in audit logs and
   // `vigil state`: a policy may carry it only if it is that profile.
   std::span<const std::string_view> builtins = BuiltinPolicyNames();

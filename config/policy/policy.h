@@ -20,7 +20,11 @@ namespace vigil::config {
 
 // What a file rule grants. kHidden makes the path look absent (ENOENT);
 // kDenied makes it visible but refuses access (EACCES).
-enum class FileAccess { kWrite, kRead, kHidden, kDenied };
+// kMasked: readable, but what is there is covered by a mount made at start,
+// as runc's maskedPaths: a file reads as /dev/null, a directory as an empty
+// read-only one. The kernel enforces it, so a policy whose only refusals
+// are masks and read-only rules needs no sentry for reads.
+enum class FileAccess { kWrite, kRead, kHidden, kDenied, kMasked };
 
 // A glob over absolute, normalised container paths (see glob.h) and the access
 // it grants.
@@ -54,7 +58,10 @@ struct EgressRule {
 };
 
 // Which mediated decisions the sentry writes to the audit log.
-enum class AuditLevel { kOff, kDenied, kAll };
+// kActions: refusals and every allowed call but those that only look at
+// files (stat, a read-only open, a directory listing, ...): what the
+// workload did, not what it read.
+enum class AuditLevel { kOff, kDenied, kActions, kAll };
 
 struct Policy {
   std::string name = "custom";  // a built-in profile's name, or the policy's own label
@@ -111,12 +118,24 @@ bool RestrictsFiles(const Policy& policy);
 // can the policy refuse a lookup that asks for no access (O_PATH, stat).
 bool HidesOrDeniesFiles(const Policy& policy);
 
+// Whether reads and lookups of files need the sentry: some file is hidden
+// or denied (only the sentry can refuse a lookup), the policy audits every
+// allowed call (`audit: "all"`), or observes. Otherwise the policy refuses
+// no read (masked paths are mounts the kernel serves), and reads are the
+// kernel's.
+bool MediatesReads(const Policy& policy);
+
 // Whether the network rules refuse nothing: every destination may be
 // connected and sent to and every address bound (egress allowed, unix
 // sockets allowed). Then a connect, send or bind the sentry has decided
 // and audited may be left to the kernel (docs/security.md, "Where the
 // sentry lets the kernel act").
 bool RefusesNoAddress(const Policy& policy);
+
+// The path a "masked" rule's mount covers: the pattern itself when it is a
+// literal path, the directory of a "DIR/**"; nullopt for any other glob
+// (a mount is made once, at start, on one path) and for "/".
+std::optional<std::string> MaskTarget(std::string_view pattern);
 
 // The access `policy` grants to `resolved_path`, an absolute normalised path
 // inside the container: the first matching rule's, else file_default.

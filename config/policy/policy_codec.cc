@@ -40,16 +40,18 @@ std::optional<std::uint16_t> ParsePort(std::string_view text) {
 
 }  // namespace
 
-const std::pair<std::string_view, FileAccess> kFileAccessChoices[4] = {
+const std::pair<std::string_view, FileAccess> kFileAccessChoices[5] = {
     {"read", FileAccess::kRead},
     {"write", FileAccess::kWrite},
     {"hidden", FileAccess::kHidden},
     {"deny", FileAccess::kDenied},
+    {"masked", FileAccess::kMasked},
 };
 
-const std::pair<std::string_view, AuditLevel> kAuditChoices[3] = {
+const std::pair<std::string_view, AuditLevel> kAuditChoices[4] = {
     {"off", AuditLevel::kOff},
     {"denied", AuditLevel::kDenied},
+    {"actions", AuditLevel::kActions},
     {"all", AuditLevel::kAll},
 };
 

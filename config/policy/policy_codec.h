@@ -55,8 +55,8 @@ Result<void> DecodeStrict(json::Value v, const JsonPath& path, std::span<const F
 template <typename E>
 using Choices = std::span<const std::pair<std::string_view, E>>;
 
-extern const std::pair<std::string_view, FileAccess> kFileAccessChoices[4];
-extern const std::pair<std::string_view, AuditLevel> kAuditChoices[3];
+extern const std::pair<std::string_view, FileAccess> kFileAccessChoices[5];
+extern const std::pair<std::string_view, AuditLevel> kAuditChoices[4];
 extern const std::pair<std::string_view, bool> kEgressDefaultChoices[2];  // true = deny
 
 // `expected one of "a", "b", got string "c"` unless `v` is one of `choices`.

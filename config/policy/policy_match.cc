@@ -53,6 +53,19 @@ bool HidesOrDeniesFiles(const Policy& policy) {
                      [&](const FileRule& rule) { return refuses(rule.access); });
 }
 
+bool MediatesReads(const Policy& policy) {
+  return policy.observe || policy.audit == AuditLevel::kAll || HidesOrDeniesFiles(policy);
+}
+
+std::optional<std::string> MaskTarget(std::string_view pattern) {
+  constexpr std::string_view kWholeTree = "/**";
+  if (pattern.ends_with(kWholeTree)) pattern.remove_suffix(kWholeTree.size());
+  if (pattern.empty() || pattern == "/" || pattern.find_first_of("*?[\\") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return std::string(pattern);
+}
+
 bool RefusesNoAddress(const Policy& policy) {
   return !policy.egress_default_deny && policy.unix_sockets;
 }

@@ -65,6 +65,7 @@ int Refusal(config::FileAccess access, bool write) {
     case config::FileAccess::kDenied:
       return EACCES;
     case config::FileAccess::kRead:
+    case config::FileAccess::kMasked:  // the mount is what is read
       return write ? EACCES : 0;
     case config::FileAccess::kWrite:
       return 0;

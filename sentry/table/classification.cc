@@ -234,19 +234,23 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "accept", "recvfrom", "recvmsg", "shutdown", "listen", "getsockname",
           "getpeername", "socketpair", "setsockopt", "getsockopt", "accept4", "recvmmsg"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpen, 0,
-       "resolved in the container's root, decided on the opened file against the file policy, reopened with the workload's credentials and installed with ADDFD (on the ptrace platform, through the descriptor channel)",
+      {Tier::kMediated, Guard::kWriteOpens, Scope::kFilePolicy, Handler::kOpen, 0,
+       "resolved in the container's root, decided on the opened file against the file policy, reopened with the workload's credentials and installed with ADDFD (on the ptrace platform, through the descriptor channel); where reads are the kernel's (a policy that hides and denies nothing and does not audit reads), only opens that write, create or truncate",
        Names{
-          "open", "creat", "openat"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kStat, 0,
+          "open", "openat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpen, 0,
+       "served like open with O_CREAT|O_WRONLY|O_TRUNC",
+       Names{
+          "creat"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFileReads, Handler::kStat, 0,
        "resolved and decided like open (a hidden file does not exist); the sentry stats the file it resolved to",
        Names{
           "stat", "lstat", "newfstatat", "statx"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kAccess, 0,
+      {Tier::kMediated, Guard::kNone, Scope::kFileReads, Handler::kAccess, 0,
        "resolved and decided like open (a read-only file is not writable, a hidden one does not exist); checked as the workload's real or effective ids",
        Names{
           "access", "faccessat", "faccessat2"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kReadlink, 0,
+      {Tier::kMediated, Guard::kNone, Scope::kFileReads, Handler::kReadlink, 0,
        "the link resolved like open without following it, decided on its own path, read by the sentry",
        Names{
           "readlink", "readlinkat"}},
@@ -271,15 +275,18 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        Names{
           "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
           "truncate", "utime", "utimes", "futimesat", "utimensat"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kGetdents, 0,
+      {Tier::kMediated, Guard::kNone, Scope::kFileReads, Handler::kGetdents, 0,
        "read by the sentry through the workload's own descriptor; entries the policy hides are left out",
        Names{
           "getdents", "getdents64"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kXattr, 0,
-       "resolved like open (or the descriptor's file): reading needs a file the workload may see, changing one it may write; done by the sentry on the file it resolved",
+      {Tier::kMediated, Guard::kNone, Scope::kFileReads, Handler::kXattr, 0,
+       "resolved like open: reading needs a file the workload may see; done by the sentry on the file it resolved",
        Names{
-          "getxattr", "lgetxattr", "listxattr", "llistxattr", "setxattr", "lsetxattr",
-          "removexattr", "lremovexattr", "fsetxattr", "fremovexattr"}},
+          "getxattr", "lgetxattr", "listxattr", "llistxattr"}},
+      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kXattr, 0,
+       "resolved like open (or the descriptor's file): changing an attribute needs a file the workload may write; done by the sentry on the file it resolved",
+       Names{
+          "setxattr", "lsetxattr", "removexattr", "lremovexattr", "fsetxattr", "fremovexattr"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kFallBack, 0,
        "refused with ENOSYS under a file policy: callers fall back to getxattr and the like",
        Names{
@@ -288,8 +295,8 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "refused with ENOSYS under a file policy (file_setattr would change a file the policy keeps read-only, file_getattr tell a hidden one exists): callers fall back to the FS_IOC_FSGETXATTR ioctl",
        Names{
           "file_getattr", "file_setattr"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kFallBack, 0,
-       "refused with ENOSYS under a file policy (its handle would tell a hidden file exists, and name it beyond the policy's reach): callers treat file handles as unsupported and use paths",
+      {Tier::kMediated, Guard::kNone, Scope::kFileReads, Handler::kFallBack, 0,
+       "refused with ENOSYS where reads are mediated (its handle would tell a hidden file exists, and name it beyond the policy's reach): callers treat file handles as unsupported and use paths",
        Names{
           "name_to_handle_at"}},
       {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kOpen, 0,
@@ -331,11 +338,11 @@ const std::vector<SyscallGroup>& SyscallGroups() {
        "a workload may confine itself further",
        Names{
           "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kStatfs, 0,
+      {Tier::kMediated, Guard::kNone, Scope::kFileReads, Handler::kStatfs, 0,
        "resolved and decided like stat (a hidden path has no filesystem); the sentry asks fstatfs of the file it resolved",
        Names{
           "statfs"}},
-      {Tier::kMediated, Guard::kNone, Scope::kFilePolicy, Handler::kInotifyWatch, 0,
+      {Tier::kMediated, Guard::kNone, Scope::kFileReads, Handler::kInotifyWatch, 0,
        "resolved and decided like stat (a hidden directory's events would name its files); the watch is added on the workload's inotify descriptor to the file the sentry resolved, with the workload's credentials",
        Names{
           "inotify_add_watch"}},

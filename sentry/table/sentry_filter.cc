@@ -84,6 +84,7 @@ Result<void> AddGuarded(RuleSink& sink, Guard guard, std::uint32_t route = SCMP_
     case Guard::kNone:
     case Guard::kWithAddress:       // only mediated calls look at the address
     case Guard::kInodeIoctlTypes:   // only mediated calls look at the command
+    case Guard::kWriteOpens:        // only mediated calls look at the flags
       return sink.Add(SCMP_ACT_ALLOW);
     case Guard::kCloneNoNamespaces:
       RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A0(SCMP_CMP_MASKED_EQ, kNamespaceFlags, 0)}));
@@ -133,8 +134,9 @@ Result<void> AddGuarded(RuleSink& sink, Guard guard, std::uint32_t route = SCMP_
   return Fail("unknown guard");
 }
 
-Result<void> AddMediated(RuleSink& sink, Guard guard, bool traced) {
-  const std::uint32_t mediate = traced ? SCMP_ACT_TRACE(0) : SCMP_ACT_NOTIFY;
+Result<void> AddMediated(RuleSink& sink, const SyscallEntry& entry, const FilterOptions& options) {
+  const Guard guard = entry.guard;
+  const std::uint32_t mediate = options.traced ? SCMP_ACT_TRACE(0) : SCMP_ACT_NOTIFY;
   // socket: only NETLINK_ROUTE goes to the sentry, every other family
   // keeps its fast-path answer.
   if (guard == Guard::kSocketFamilies) return AddGuarded(sink, guard, mediate);
@@ -152,6 +154,22 @@ Result<void> AddMediated(RuleSink& sink, Guard guard, bool traced) {
     }
     return {};
   }
+  if (guard == Guard::kWriteOpens && !options.mediate_reads) {
+    // The flags are a register (open's second argument, openat's third):
+    // an open that only reads is the kernel's, whatever else it asks.
+    // Masked: the kernel reads an int, so the bits above do not count.
+    const unsigned flags_arg = entry.number == SCMP_SYS(open) ? 1 : 2;
+    auto flags = [&](scmp_compare op) {
+      return scmp_arg_cmp{.arg = flags_arg, .op = op, .datum_a = kWriteOpenFlags, .datum_b = 0};
+    };
+    RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {flags(SCMP_CMP_MASKED_EQ)}));
+    for (std::uint64_t bit = 1; bit <= kWriteOpenFlags; bit <<= 1) {
+      if ((kWriteOpenFlags & bit) == 0) continue;
+      RETURN_IF_ERROR(sink.Add(mediate, {scmp_arg_cmp{.arg = flags_arg, .op = SCMP_CMP_MASKED_EQ,
+                                                      .datum_a = bit, .datum_b = bit}}));
+    }
+    return {};
+  }
   if (guard != Guard::kWithAddress) return sink.Add(mediate);
   // sendto's destination pointer is a register: without one the call
   // cannot reach a new peer and stays on the fast path.
@@ -165,7 +183,7 @@ Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry, const Filt
     case Tier::kFast:
       return AddGuarded(sink, entry.guard);
     case Tier::kMediated:
-      return AddMediated(sink, entry.guard, options.traced);
+      return AddMediated(sink, entry, options);
     case Tier::kTraced:
       return sink.Add(SCMP_ACT_TRACE(0));
     case Tier::kDenied:
@@ -205,6 +223,7 @@ Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options) 
 FilterOptions FilterOptionsFor(const config::Policy& policy, Platform platform) {
   return {.mediate_network = policy.observe || policy.egress_default_deny || !policy.unix_sockets,
           .mediate_files = policy.observe || config::RestrictsFiles(policy),
+          .mediate_reads = config::MediatesReads(policy),
           .traced = platform == Platform::kPtrace};
 }
 

@@ -134,6 +134,15 @@ std::string_view NameOf(Handler handler) {
   return "?";
 }
 
+bool OnlyLooks(int number, const std::array<std::uint64_t, 6>& args) {
+  const SyscallEntry* entry = FindSyscall(number);
+  if (entry == nullptr) return false;
+  if (entry->scope == Scope::kFileReads) return true;
+  if (entry->guard != Guard::kWriteOpens) return false;
+  const std::uint64_t flags = args[entry->name == "open" ? 1 : 2];
+  return (flags & kWriteOpenFlags) == 0;
+}
+
 Tier EffectiveTier(const SyscallEntry& entry, const FilterOptions& options) {
   if (entry.tier != Tier::kMediated) return entry.tier;
   switch (entry.scope) {
@@ -143,6 +152,8 @@ Tier EffectiveTier(const SyscallEntry& entry, const FilterOptions& options) {
       return options.mediate_network ? Tier::kMediated : Tier::kFast;
     case Scope::kFilePolicy:
       return options.mediate_files ? Tier::kMediated : Tier::kFast;
+    case Scope::kFileReads:
+      return options.mediate_files && options.mediate_reads ? Tier::kMediated : Tier::kFast;
   }
   return Tier::kMediated;
 }

@@ -32,6 +32,10 @@ enum class Guard : std::uint8_t {
   // those that change a file's inode through any descriptor of it (arg 1's
   // low 32 bits, all the kernel reads); every other command stays fast.
   kInodeIoctlTypes,
+  // open, openat: where reads are the kernel's (FilterOptions.mediate_reads
+  // off), mediated only when the flags (arg 1, arg 2) ask to write, create
+  // or truncate; a read-only open stays fast.
+  kWriteOpens,
 };
 
 // When a mediated syscall is mediated: always, or only when the sandbox's
@@ -41,6 +45,10 @@ enum class Scope : std::uint8_t {
   kAlways,
   kNetworkPolicy,  // the policy restricts egress or unix sockets
   kFilePolicy,     // the policy restricts files (a default or a rule other than write)
+  // A lookup or read of a file (stat, access, readlink, getdents, ...):
+  // mediated only when the policy restricts files and must also decide or
+  // audit reads (FilterOptions.mediate_reads).
+  kFileReads,
 };
 
 // The sentry handler serving a mediated syscall.
@@ -77,6 +85,12 @@ enum class Handler : std::uint8_t {
   kChroot,       // the root that paths resolve from
 };
 
+// The open flags that make an open more than a read: an access mode other
+// than O_RDONLY (O_WRONLY, O_RDWR, and 3, which asks for both), O_CREAT,
+// O_TRUNC and O_TMPFILE's own bit (glibc's O_TMPFILE adds O_DIRECTORY, which
+// every opendir asks for).
+inline constexpr std::uint64_t kWriteOpenFlags = 03 | 0100 | 01000 | 020000000;
+
 struct SyscallEntry {
   int number = -1;
   std::string_view name;
@@ -95,6 +109,11 @@ std::span<const SyscallEntry> SyscallTable();
 const SyscallEntry* FindSyscall(int number);
 const SyscallEntry* FindSyscall(std::string_view name);
 
+// Whether syscall `number` with `args` only looks at files: a kFileReads
+// entry, or an open or openat whose flags ask for nothing of
+// kWriteOpenFlags. What `audit: "actions"` leaves out.
+bool OnlyLooks(int number, const std::array<std::uint64_t, 6>& args);
+
 std::string_view NameOf(Tier tier);
 std::string_view NameOf(Handler handler);
 
@@ -102,6 +121,10 @@ std::string_view NameOf(Handler handler);
 struct FilterOptions {
   bool mediate_network = false;
   bool mediate_files = false;
+  // Reads and lookups of files go to the sentry too: the policy hides or
+  // denies some file, or audits every read (config::MediatesReads). Off,
+  // they are the kernel's, and only calls that change files are mediated.
+  bool mediate_reads = false;
   // The ptrace platform: mediated syscalls stop the thread for its tracer
   // (SECCOMP_RET_TRACE) instead of notifying a listener.
   bool traced = false;

@@ -40,6 +40,27 @@ TEST_P(SentryFilesTest, AgentProfileConfinesWritesAndExecution) {
             "root=read-only\ntmp=writable\ncwd=writable\ntmp=noexec\nNoNewPrivs:\t1\n");
 }
 
+// Under agent reads are the kernel's: its masked paths are mounts (a file
+// is /dev/null, char 1:3; a directory is empty), what only reads is
+// neither decided nor audited, and what writes is both.
+TEST_P(SentryFilesTest, AgentReadsAreTheKernelsAndItsMasksAreMounts) {
+  std::ofstream(bundle_ + "/rootfs/etc/motd") << "hello\n";
+  BundleConfig config;
+  config.readonly_root = false;
+  config.no_new_privileges = false;
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  config.args = {"sh", "-c",
+                 "stat -c %t:%T /proc/kmsg; ls -A /sys/kernel/debug | wc -l; "
+                 "cat /etc/motd; touch /etc/x 2>/dev/null || echo refused"};
+  auto [run, records] = RunAudited(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "1:3\n0\nhello\nrefused\n");
+  EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/x"},"decision":"deny","errno":"EACCES")"));
+  EXPECT_THAT(records, HasSubstr(R"("syscall":"execve")"));
+  EXPECT_THAT(records, Not(HasSubstr("/etc/motd"))) << "a read-only open was audited";
+  EXPECT_THAT(records, Not(HasSubstr(R"("syscall":"newfstatat")"))) << "a stat was audited";
+}
+
 // The policy exec reads back from the record: with a working directory the
 // agent profile gains a write rule for it, and the profile so edited no
 // longer parsed under the name "agent", so exec failed.

@@ -35,10 +35,12 @@ bool UnixAllowed(const Policy& p) {
 
 // Whether an O_PATH open can be left to the kernel (open.cc KernelMayOpen):
 // only where no file is hidden or denied.
-TEST(BuiltinPoliciesTest, OnlyAgentHidesOrDeniesFiles) {
+// agent masks instead of hiding: no read needs the sentry's decision.
+TEST(BuiltinPoliciesTest, NoBuiltinHidesOrDeniesFiles) {
   EXPECT_FALSE(HidesOrDeniesFiles(Builtin("default")));
   EXPECT_FALSE(HidesOrDeniesFiles(Builtin("audit-only")));
-  EXPECT_TRUE(HidesOrDeniesFiles(Builtin("agent")));
+  EXPECT_FALSE(HidesOrDeniesFiles(Builtin("agent")));
+  EXPECT_TRUE(RestrictsFiles(Builtin("agent")));
   Policy read_only;
   read_only.file_default = FileAccess::kRead;
   EXPECT_FALSE(HidesOrDeniesFiles(read_only));
@@ -115,12 +117,12 @@ TEST(BuiltinPoliciesTest, AgentFiles) {
   EXPECT_EQ(FileAccessFor(p, "/proc/self/status"), FileAccess::kRead);
   EXPECT_EQ(FileAccessFor(p, "/proc/sys/kernel/core_pattern"), FileAccess::kRead);
   EXPECT_EQ(FileAccessFor(p, "/sys/fs/cgroup/memory.max"), FileAccess::kRead);
-  EXPECT_EQ(FileAccessFor(p, "/proc/kcore"), FileAccess::kHidden);
-  EXPECT_EQ(FileAccessFor(p, "/proc/sysrq-trigger"), FileAccess::kHidden);
-  EXPECT_EQ(FileAccessFor(p, "/proc/keys"), FileAccess::kHidden);
-  EXPECT_EQ(FileAccessFor(p, "/proc/acpi"), FileAccess::kHidden);
-  EXPECT_EQ(FileAccessFor(p, "/sys/firmware/efi/efivars"), FileAccess::kHidden);
-  EXPECT_EQ(FileAccessFor(p, "/sys/kernel/debug"), FileAccess::kHidden);
+  EXPECT_EQ(FileAccessFor(p, "/proc/kcore"), FileAccess::kMasked);
+  EXPECT_EQ(FileAccessFor(p, "/proc/sysrq-trigger"), FileAccess::kMasked);
+  EXPECT_EQ(FileAccessFor(p, "/proc/keys"), FileAccess::kMasked);
+  EXPECT_EQ(FileAccessFor(p, "/proc/acpi"), FileAccess::kMasked);
+  EXPECT_EQ(FileAccessFor(p, "/sys/firmware/efi/efivars"), FileAccess::kMasked);
+  EXPECT_EQ(FileAccessFor(p, "/sys/kernel/debug"), FileAccess::kMasked);
 }
 
 TEST(BuiltinPoliciesTest, AgentNetworkExecAndHardening) {
@@ -135,7 +137,10 @@ TEST(BuiltinPoliciesTest, AgentNetworkExecAndHardening) {
   EXPECT_TRUE(p.read_only_root);
   EXPECT_TRUE(p.no_setuid);
   EXPECT_TRUE(p.noexec_writable);
-  EXPECT_EQ(p.audit, AuditLevel::kAll);
+  // Reads neither decided nor audited: the kernel's.
+  EXPECT_EQ(p.audit, AuditLevel::kActions);
+  EXPECT_FALSE(MediatesReads(p));
+  EXPECT_TRUE(MediatesReads(Builtin("audit-only")));
 }
 
 TEST(BuiltinPoliciesTest, EveryBuiltinPassesTheParsersChecks) {

@@ -36,11 +36,16 @@ TEST(ContainerSetup, AgentGetsAReadOnlyRootWithNoexecScratchSpace) {
   Result<Policy> agent = BuiltinPolicy("agent");
   ASSERT_TRUE(agent);
   ApplyPolicyToSpec(*agent, spec);
-  // The file policy agrees: the working directory is writable, hidden
-  // paths stay hidden.
+  // The file policy agrees: the working directory is writable, masked
+  // paths stay masked, by mounts the runtime makes as for maskedPaths.
   EXPECT_EQ(FileAccessFor(*agent, "/work/out.txt"), FileAccess::kWrite);
   EXPECT_EQ(FileAccessFor(*agent, "/etc/passwd"), FileAccess::kRead);
-  EXPECT_EQ(FileAccessFor(*agent, "/proc/kcore"), FileAccess::kHidden);
+  EXPECT_EQ(FileAccessFor(*agent, "/proc/kcore"), FileAccess::kMasked);
+  ASSERT_TRUE(spec.linux_spec);
+  const std::vector<std::string>& masked = spec.linux_spec->masked_paths;
+  for (const char* path : {"/proc/kcore", "/proc/kmsg", "/proc/acpi", "/sys/kernel/debug"}) {
+    EXPECT_EQ(std::count(masked.begin(), masked.end(), path), 1) << path;
+  }
 
   EXPECT_TRUE(spec.root->readonly);
   EXPECT_TRUE(spec.process->no_new_privileges);

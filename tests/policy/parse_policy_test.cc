@@ -109,11 +109,30 @@ TEST(ParsePolicyErrorTest, NamesTheJsonPath) {
       {"path": "/a", "access": "read"}, {"path": "/b", "access": "read"},
       {"path": "/c", "access": "x"}]}})"),
             "policy.files.rules[2].access: expected one of \"read\", \"write\", \"hidden\", "
-            "\"deny\", got string \"x\"");
+            "\"deny\", \"masked\", got string \"x\"");
   EXPECT_EQ(PolicyError(R"({"audit": "verbose"})"),
-            "policy.audit: expected one of \"off\", \"denied\", \"all\", got string \"verbose\"");
+            "policy.audit: expected one of \"off\", \"denied\", \"actions\", \"all\", got string "
+            "\"verbose\"");
   EXPECT_EQ(PolicyError(R"({"network": {"egress": false}})"),
             "policy.network.egress: expected one of \"allow\", \"deny\", got boolean false");
+}
+
+// A mask is a mount made once, at start: on a literal path or a literal
+// directory's tree, never a glob that may match paths made later.
+TEST(ParsePolicyErrorTest, MaskedPathsMustBeLiteral) {
+  Result<Policy> ok = ParsePolicy(R"({"files": {"rules": [
+      {"path": "/proc/kcore", "access": "masked"}, {"path": "/proc/acpi/**", "access": "masked"}]}})");
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ok->files[0].access, FileAccess::kMasked);
+  EXPECT_EQ(MaskTarget("/proc/acpi/**"), "/proc/acpi");
+  EXPECT_EQ(MaskTarget("/proc/kcore"), "/proc/kcore");
+  EXPECT_EQ(PolicyError(R"({"files": {"rules": [
+      {"path": "/a", "access": "read"}, {"path": "/home/*/.ssh/**", "access": "masked"}]}})"),
+            "policy.files.rules[1].path: \"/home/*/.ssh/**\" cannot be masked: a mask is a mount "
+            "made at start, so its path must be literal (\"/proc/kcore\") or a literal "
+            "directory's tree (\"/proc/acpi/**\"), and not /");
+  EXPECT_THAT(PolicyError(R"({"files": {"rules": [{"path": "/**", "access": "masked"}]}})"),
+              HasSubstr("policy.files.rules[0].path: \"/**\" cannot be masked"));
 }
 
 TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {

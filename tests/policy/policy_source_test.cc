@@ -100,8 +100,8 @@ TEST(PolicyFromFlagTest, FileErrorsNameTheFile) {
   std::string file = dir.Write("bad.json", R"({"audit": "loud"})");
   EXPECT_EQ(ErrorOf(PolicyFromFlag(file)),
             "--policy: " + file +
-                ": policy.audit: expected one of \"off\", \"denied\", \"all\", got string "
-                "\"loud\"");
+                ": policy.audit: expected one of \"off\", \"denied\", \"actions\", \"all\", "
+                "got string \"loud\"");
 }
 
 TEST(PolicyFromFlagTest, MissingFileNamesThePath) {
@@ -125,7 +125,7 @@ TEST(PolicyFromAnnotationTest, InlineJson) {
   EXPECT_TRUE(p->egress_default_deny);
   EXPECT_EQ(ErrorOf(PolicyFromAnnotation(R"({"audit": 1})")),
             "annotation dev.vigil.policy: policy.audit: expected one of \"off\", \"denied\", "
-            "\"all\", got number 1");
+            "\"actions\", \"all\", got number 1");
 }
 
 TEST(PolicyFromAnnotationTest, UnknownProfile) {

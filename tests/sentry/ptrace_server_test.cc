@@ -278,7 +278,8 @@ class PtraceFilesTest : public PtraceServerTest {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  static constexpr FilterOptions kFiles{.mediate_files = true, .traced = true};
+  // The policy hides a file: reads are the sentry's too.
+  static constexpr FilterOptions kFiles{.mediate_files = true, .mediate_reads = true, .traced = true};
 
   std::string Path(const char* name) const { return dir_ + "/" + name; }
 

@@ -2,6 +2,7 @@
 // table and its guards, as the kernel applies it.
 #include "sentry/table/sentry_filter.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/fs.h>
 #include <linux/netlink.h>
@@ -12,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -209,6 +211,53 @@ TEST(SentryFilter, EveryOtherIoctlTypeStaysOnTheFastPath) {
         return unexpected == 0 && mediated == expected ? 0 : 1;
       },
       {.mediate_files = true});
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+// Where reads are the kernel's, open and openat reach the listener only
+// when their flags write, create or truncate (any bit of kWriteOpenFlags,
+// whatever the bits above 32), and the lookups never do.
+TEST(SentryFilter, OnlyOpensThatWriteReachTheSentryWhereReadsAreTheKernels) {
+  int status = RunServed(
+      [](int listener) {
+        std::atomic<bool> done{false};
+        std::vector<std::uint64_t> mediated;
+        int unexpected = 0;
+        std::thread asker([&] {
+          const std::uint64_t high = std::uint64_t{1} << 40;  // ignored by the kernel
+          for (std::uint64_t flags : {std::uint64_t{O_RDONLY}, std::uint64_t{O_RDONLY | O_CLOEXEC},
+                                      std::uint64_t{O_RDONLY | O_DIRECTORY}, O_RDONLY | high,
+                                      std::uint64_t{O_PATH}}) {
+            const long fd = ::syscall(SYS_openat, AT_FDCWD, "/", flags);
+            if (fd < 0) ++unexpected;
+            else ::close(static_cast<int>(fd));
+          }
+          for (std::uint64_t flags : {std::uint64_t{O_WRONLY}, std::uint64_t{O_RDWR},
+                                      std::uint64_t{O_RDONLY | O_CREAT}, std::uint64_t{O_TRUNC},
+                                      std::uint64_t{O_TMPFILE | O_RDWR}, O_WRONLY | high}) {
+            if (::syscall(SYS_openat, AT_FDCWD, "/", flags) != -1 || errno != EADDRNOTAVAIL) {
+              ++unexpected;
+            }
+          }
+          if (::syscall(SYS_open, "/", O_WRONLY) != -1 || errno != EADDRNOTAVAIL) ++unexpected;
+          if (::syscall(SYS_open, "/", O_RDONLY) < 0) ++unexpected;
+          struct stat st {};
+          if (::stat("/", &st) != 0) ++unexpected;
+          done = true;
+        });
+        while (!done) {
+          pollfd ready{.fd = listener, .events = POLLIN, .revents = 0};
+          if (::poll(&ready, 1, 100) != 1) continue;
+          seccomp_notif request{};
+          if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) continue;
+          mediated.push_back(request.data.nr == SYS_open ? request.data.args[1] : request.data.args[2]);
+          seccomp_notif_resp response{.id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
+          ::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response);
+        }
+        asker.join();
+        return unexpected == 0 && mediated.size() == 7 ? 0 : 1 + unexpected;
+      },
+      {.mediate_files = true, .mediate_reads = false});
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 

@@ -2,6 +2,7 @@
 // libseccomp and the running kernel.
 #include "sentry/table/syscall_table.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <seccomp.h>
 #include <sys/syscall.h>
@@ -46,7 +47,7 @@ TEST(SyscallTable, TierAndHandlerAgree) {
     EXPECT_EQ(entry.tier == Tier::kDenied, entry.deny_errno != 0);
     // A mediated entry's guard keeps some of its calls on the fast path.
     if (entry.guard == Guard::kWithAddress || entry.guard == Guard::kSocketFamilies ||
-        entry.guard == Guard::kInodeIoctlTypes) {
+        entry.guard == Guard::kInodeIoctlTypes || entry.guard == Guard::kWriteOpens) {
       EXPECT_EQ(entry.tier, Tier::kMediated);
     } else if (entry.guard != Guard::kNone) {
       EXPECT_EQ(entry.tier, Tier::kFast);
@@ -79,18 +80,60 @@ TEST(SyscallTable, DangerousSyscallsAreDenied) {
 }
 
 // What takes a path the workload names, and could tell a hidden file
-// exists or change a read-only one, is mediated under a file policy.
+// exists or change a read-only one, is mediated under a file policy: what
+// only looks, when the policy must decide or audit reads.
 TEST(SyscallTable, PathQueriesAreTheFilePolicys) {
-  for (std::string_view name : {"statfs", "inotify_add_watch", "file_getattr", "file_setattr",
-                                "name_to_handle_at", "getxattrat", "newfstatat", "getdents64"}) {
+  for (std::string_view name : {"file_getattr", "file_setattr", "getxattrat", "setxattr",
+                                "mkdir", "unlink", "rename", "chmod", "truncate", "creat"}) {
     const SyscallEntry* entry = FindSyscall(name);
     ASSERT_NE(entry, nullptr) << name;
     EXPECT_EQ(entry->tier, Tier::kMediated) << name;
     EXPECT_EQ(entry->scope, Scope::kFilePolicy) << name;
   }
+  for (std::string_view name : {"statfs", "inotify_add_watch", "name_to_handle_at", "newfstatat",
+                                "getdents64", "getxattr", "readlink", "faccessat2"}) {
+    const SyscallEntry* entry = FindSyscall(name);
+    ASSERT_NE(entry, nullptr) << name;
+    EXPECT_EQ(entry->tier, Tier::kMediated) << name;
+    EXPECT_EQ(entry->scope, Scope::kFileReads) << name;
+  }
   EXPECT_EQ(FindSyscall("file_setattr")->handler, Handler::kFallBack);
   EXPECT_EQ(FindSyscall("name_to_handle_at")->handler, Handler::kFallBack);
   EXPECT_EQ(FindSyscall("inotify_add_watch")->handler, Handler::kInotifyWatch);
+}
+
+// Where reads are the kernel's, lookups run fast and opens are mediated
+// only when they write (the guard); where the policy decides reads, all are
+// mediated.
+TEST(SyscallTable, ReadsAreTheKernelsUnlessThePolicyDecidesThem) {
+  const FilterOptions kernel_reads{.mediate_files = true, .mediate_reads = false};
+  const FilterOptions sentry_reads{.mediate_files = true, .mediate_reads = true};
+  for (std::string_view name : {"newfstatat", "statx", "getdents64", "readlink", "access"}) {
+    EXPECT_EQ(EffectiveTier(*FindSyscall(name), kernel_reads), Tier::kFast) << name;
+    EXPECT_EQ(EffectiveTier(*FindSyscall(name), sentry_reads), Tier::kMediated) << name;
+  }
+  for (std::string_view name : {"openat", "open", "creat", "openat2", "mkdir", "rename"}) {
+    EXPECT_EQ(EffectiveTier(*FindSyscall(name), kernel_reads), Tier::kMediated) << name;
+  }
+  EXPECT_EQ(FindSyscall("openat")->guard, Guard::kWriteOpens);
+  EXPECT_EQ(FindSyscall("openat2")->guard, Guard::kNone) << "its flags are memory";
+  EXPECT_EQ(EffectiveTier(*FindSyscall("newfstatat"), FilterOptions{}), Tier::kFast);
+}
+
+// An open that asks only to read looks; one that writes, creates or
+// truncates acts. What audit "actions" leaves out.
+TEST(SyscallTable, OnlyLookingCalls) {
+  EXPECT_TRUE(OnlyLooks(SYS_openat, {0, 0, O_RDONLY | O_CLOEXEC | O_DIRECTORY, 0, 0, 0}));
+  EXPECT_TRUE(OnlyLooks(SYS_open, {0, O_RDONLY | O_PATH, 0, 0, 0, 0}));
+  EXPECT_TRUE(OnlyLooks(SYS_newfstatat, {}));
+  EXPECT_FALSE(OnlyLooks(SYS_openat, {0, 0, O_WRONLY, 0, 0, 0}));
+  EXPECT_FALSE(OnlyLooks(SYS_openat, {0, 0, O_RDONLY | O_CREAT, 0, 0, 0}));
+  EXPECT_FALSE(OnlyLooks(SYS_openat, {0, 0, O_RDONLY | O_TRUNC, 0, 0, 0}));
+  EXPECT_FALSE(OnlyLooks(SYS_open, {0, O_TMPFILE | O_RDWR, 0, 0, 0, 0}));
+  EXPECT_FALSE(OnlyLooks(SYS_openat2, {}));
+  EXPECT_FALSE(OnlyLooks(SYS_mkdir, {}));
+  EXPECT_FALSE(OnlyLooks(SYS_execve, {}));
+  EXPECT_FALSE(OnlyLooks(SYS_connect, {}));
 }
 
 // The numbers are facts; libseccomp 2.5.4 knows every syscall up to Linux
