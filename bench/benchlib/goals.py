@@ -18,11 +18,12 @@ def evaluate(data):
         lines.append(("n/a" if ok is None else "PASS" if ok else "MISS", goal, measured))
 
     run = _m(data, "start", "run /bin/true")
-    for base, limit in (("runc", 0.6), ("crun", 1.0)):
-        r = stats.ratio(run, "vigil", base) if run else None
-        add(None if r is None else r <= limit, f"start (`run` of /bin/true) ≤ {limit} × {base}",
+    for rt, base, limit in (("vigil", "runc", 0.6), ("vigil", "crun", 1.0),
+                            ("vigil+agent", "runc", 0.7)):
+        r = stats.ratio(run, rt, base) if run else None
+        add(None if r is None else r <= limit, f"start (`run` of /bin/true) ≤ {limit} × {base} ({rt})",
             "not measured" if r is None else
-            f"{stats.median(run, 'vigil'):.1f} ms vs {stats.median(run, base):.1f} ms = "
+            f"{stats.median(run, rt):.1f} ms vs {stats.median(run, base):.1f} ms = "
             f"{r:.2f} × {base}")
     worst = None
     for op in FAST_PATH_OPS:
@@ -39,20 +40,34 @@ def evaluate(data):
     add(None if worst is None else worst[1] <= 1.05, "fast-path syscalls ≤ 1.05 × runc (each)",
         "not measured" if worst is None else
         f"worst {worst[0]} = {worst[1]:.2f} × runc; " + ", ".join(rows))
-    # Under the default policy files are on the fast path; under `agent`
-    # every open and stat is mediated.
-    for rt, how in (("vigil", "default policy: not mediated"),
-                    ("vigil+agent", "agent policy: mediated")):
-        for op in ("open_close", "stat"):
+    # Allowed reads (a read-only open, a stat): on the fast path under the
+    # default policy, and under `agent`, whose reads are the kernel's.
+    for rt, how in (("vigil", "default policy"), ("vigil+agent", "agent policy")):
+        for op, limit_us in (("open_close", 4), ("stat", 2)):
             m = _m(data, "syscalls", op)
             a = stats.median(m, rt) if m else None
             b = stats.median(m, "runc") if m else None
-            add(None if a is None or b is None else a - b <= 6000,
-                f"{op.replace('_', '+')} within 6 µs of runc ({how})",
+            add(None if a is None or b is None else a - b <= limit_us * 1000,
+                f"{op.replace('_', '+')} within {limit_us} µs of runc ({how})",
                 "not measured" if a is None or b is None else
                 f"{a / 1000:.2f} µs vs {b / 1000:.2f} µs: {(a - b) / 1000:+.2f} µs")
-    for rt in ("vigil", "vigil+agent"):
-        for metric, limit in (("import-heavy startup", 1.10), ("data task (200k-row CSV)", 1.05)):
+    # A call the sentry decides and audits (a write open under `agent`)
+    # against the user-notify round trip the same run measured: uname,
+    # which the sentry answers without further work.
+    m = _m(data, "syscalls", "open_write_close")
+    u = _m(data, "syscalls", "uname")
+    a = stats.median(m, "vigil+agent") if m else None
+    floor = stats.median(u, "vigil") if u else None
+    b = stats.median(m, "runc") if m else None
+    add(None if a is None or floor is None or b is None else a - b <= floor + 3000,
+        "an audited call (open for writing + close under agent) ≤ runc + the notify round trip "
+        "(uname) + 3 µs",
+        "not measured" if a is None or floor is None or b is None else
+        f"{a / 1000:.2f} µs vs runc {b / 1000:.2f} µs + round trip {floor / 1000:.2f} µs: "
+        f"{(a - b - floor) / 1000:+.2f} µs over")
+    for rt, import_limit in (("vigil", 1.10), ("vigil+agent", 1.05)):
+        for metric, limit in (("import-heavy startup", import_limit),
+                              ("data task (200k-row CSV)", 1.05)):
             m = _m(data, "python", metric)
             r = stats.ratio(m, rt) if m else None
             add(None if r is None else r <= limit, f"python {metric} ≤ {limit:.2f} × runc ({rt})",

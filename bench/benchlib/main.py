@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import ctypes
 import os
 import platform
 import shutil
@@ -66,6 +67,15 @@ def idle_wakeup_facts():
     return f"cpuidle {driver}"
 
 
+def landlock_abi():
+    """The Landlock ABI the kernel offers (landlock_create_ruleset with
+    LANDLOCK_CREATE_RULESET_VERSION), 0 without Landlock: what the kernel can
+    enforce for the sentry moves the mediated figures."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    abi = libc.syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    return max(abi, 0)
+
+
 def machine_facts(rts):
     cpu = ""
     for line in proc.read("/proc/cpuinfo").splitlines():
@@ -87,6 +97,7 @@ def machine_facts(rts):
         "runsc_flags": next((" ".join(rt.flags) for rt in rts if rt.name == "runsc"), ""),
         "loadavg_start": proc.read("/proc/loadavg").split()[:3],
         "idle": idle_wakeup_facts(),
+        "landlock_abi": landlock_abi(),
     }
 
 

@@ -114,7 +114,7 @@ def write(out_dir, data):
     lines = [f"# vigil benchmarks: {data['stamp']} ({facts['mode']} run)", "",
              f"`{data['command'].strip()}` on {facts['os']}, kernel {facts['kernel']}, "
              f"{facts['cpus']} × {facts['cpu']}, {facts['memory_gib']} GiB, cgroups "
-             f"{facts['cgroups']}, idle CPUs: {facts.get('idle', 'not recorded')}. Load average {' '.join(facts['loadavg_start'])} at the start, "
+             f"{facts['cgroups']}, idle CPUs: {facts.get('idle', 'not recorded')}, Landlock ABI {facts.get('landlock_abi', 'not recorded')}. Load average {' '.join(facts['loadavg_start'])} at the start, "
              f"{' '.join(facts['loadavg_end'])} at the end (other agents share the machine); "
              f"{facts['duration_s']} s in all.", "",
              "Runtimes: " + "; ".join(f"{k}: {v}" for k, v in facts["runtimes"].items()) +

@@ -62,6 +62,13 @@ void OpenClose(OpContext& c, std::uint64_t n) {
   }
 }
 
+void OpenWriteClose(OpContext& c, std::uint64_t n) {
+  for (std::uint64_t i = 0; i < n; ++i) {
+    long fd = ::syscall(SYS_openat, AT_FDCWD, c.file, O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) ::syscall(SYS_close, fd);
+  }
+}
+
 void Stat(OpContext& c, std::uint64_t n) {
   struct stat st;
   for (std::uint64_t i = 0; i < n; ++i) ::syscall(SYS_newfstatat, AT_FDCWD, c.file, &st, 0);
@@ -132,6 +139,8 @@ constexpr Op kOps[] = {
     {"write_4k", "pwrite64 of 4 KiB to a file in /tmp", FileSetup, Write4k, FileTeardown},
     {"open_close", "openat + close of a file in /tmp", FileSetup, OpenClose, FileTeardown},
     {"stat", "newfstatat of a file in /tmp", FileSetup, Stat, FileTeardown},
+    {"open_write_close", "openat O_WRONLY + close of a file in /tmp: decided and audited under agent",
+     FileSetup, OpenWriteClose, FileTeardown},
     {"fork_wait", "fork, child _exit(0), waitpid", NoSetup, ForkWait, NoTeardown},
     {"mmap_munmap", "mmap + munmap of 64 KiB anonymous, untouched", NoSetup, MmapMunmap,
      NoTeardown},

@@ -13,7 +13,9 @@ def run(ctx):
     bundle = bundles.Bundle(ctx.path("bundles", "start"), "busybox", ctx.busybox, None)
     bundle.write_config(bundles.config(["/bin/true"]))
     rounds = ctx.rounds(5, 20)
-    for _, rt in ctx.interleaved(rounds):
+    # vigil under agent too: its `run` also masks paths and loads Landlock.
+    agent = [rt for rt in ctx.mediated if rt.name == "vigil+agent"]
+    for _, rt in ctx.interleaved(rounds, [*ctx.runtimes, *agent]):
         cid = ctx.new_id("run")
         out = rt.run(bundle.path, cid)
         if not out.ok:
@@ -23,7 +25,8 @@ def run(ctx):
         rt.ids.discard(cid)
         ctx.add(NAME, "run /bin/true", rt.name, out.seconds * 1e3, "ms",
                 "`RUNTIME run` of /bin/true: create + start + wait + delete, one command")
-        lifecycle(ctx, rt, bundle)
+        if rt not in agent:
+            lifecycle(ctx, rt, bundle)
     ctx.note(NAME, f"{rounds} rounds; each round runs `run` once and the create/start/exit/"
                    "delete sequence once per runtime.")
 
