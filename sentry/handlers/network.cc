@@ -45,25 +45,6 @@ Verdict AfterWait(const Error& error) {
   return FromErrno(EIO, Decision::kAllow);
 }
 
-// Decides the destination at `pointer`; fills `destination` when allowed.
-// Returns a verdict to answer with when the call must stop here.
-std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer,
-                              std::uint64_t length, Destination& destination, Egress use) {
-  Result<Destination> copied = CopyDestination(context.tracee, pointer, length);
-  if (!copied) return FromResult(copied.error(), Decision::kAllow);
-  destination = std::move(*copied);
-  context.AuditArg("address", DescribeDestination(destination));
-  if (int refused = EgressVerdict(context.sandbox, destination, use); refused != 0) {
-    return FromErrno(refused, Decision::kDeny);
-  }
-  if (Result<void> anchored =
-          AnchorUnixPath(context.tracee, destination, context.sandbox.user_namespace);
-      !anchored) {
-    return FromResult(anchored.error(), Decision::kAllow);
-  }
-  return std::nullopt;
-}
-
 // Whether the kernel may make this connect or send itself, once decided
 // and audited: under a policy that refuses no address, whatever address or
 // socket a racing thread puts in the copy's place is one the policy allows,
@@ -79,6 +60,27 @@ bool KernelMaySend(HandlerContext& context) {
   if (!config::RefusesNoAddress(*context.sandbox.policy)) return false;
   Result<ThreadStatus> thread = context.tracee.Status();
   return thread && (thread->cap_permitted & (std::uint64_t{1} << CAP_NET_ADMIN)) == 0;
+}
+
+// Decides the destination at `pointer`; fills `destination` when allowed.
+// Returns a verdict to answer with when the call must stop here: a
+// refusal, a failure, or CONTINUE where the kernel may make the call.
+std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer,
+                              std::uint64_t length, Destination& destination, Egress use) {
+  Result<Destination> copied = CopyDestination(context.tracee, pointer, length);
+  if (!copied) return FromResult(copied.error(), Decision::kAllow);
+  destination = std::move(*copied);
+  context.AuditArg("address", DescribeDestination(destination));
+  if (int refused = EgressVerdict(context.sandbox, destination, use); refused != 0) {
+    return FromErrno(refused, Decision::kDeny);
+  }
+  if (KernelMaySend(context)) return Verdict::Continue();
+  if (Result<void> anchored =
+          AnchorUnixPath(context.tracee, destination, context.sandbox.user_namespace);
+      !anchored) {
+    return FromResult(anchored.error(), Decision::kAllow);
+  }
+  return std::nullopt;
 }
 
 // A netlink destination must be the kernel (NetlinkDestinationVerdict).
@@ -204,7 +206,6 @@ Verdict HandleConnect(HandlerContext& context) {
   if (std::optional<Verdict> stop = Decide(context, args[1], args[2], destination, Egress::kConnect)) {
     return *stop;
   }
-  if (KernelMaySend(context)) return Verdict::Continue();
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
   if (!socket) return FromResult(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
@@ -268,7 +269,6 @@ Verdict HandleSendto(HandlerContext& context) {
   if (std::optional<Verdict> stop = Decide(context, args[4], args[5], destination, Egress::kSend)) {
     return *stop;
   }
-  if (KernelMaySend(context)) return Verdict::Continue();
   std::vector<char> payload;
   if (Result<void> copied = CopyBytes(context.tracee, args[1], std::min<std::uint64_t>(args[2], kMaxPayload), payload);
       !copied) {
@@ -307,8 +307,9 @@ Verdict HandleSendmsg(HandlerContext& context) {
                                              theirs.msg_namelen, destination, Egress::kSend)) {
       return *stop;
     }
+  } else if (KernelMaySend(context)) {
+    return Verdict::Continue();
   }
-  if (KernelMaySend(context)) return Verdict::Continue();
   Result<std::vector<char>> payload = CopyPayload(context.tracee, theirs);
   if (!payload) return FromResult(payload.error(), Decision::kAllow);
   Result<std::vector<char>> control = CopyControl(context.tracee, theirs);

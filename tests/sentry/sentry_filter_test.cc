@@ -177,6 +177,21 @@ TEST(SentryFilter, OnlyTheInodeChangingIoctlTypesAreMediatedUnderAFilePolicy) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
+// Until `done`, answers every notification on `listener` with
+// EADDRNOTAVAIL (an errno no syscall here gives by itself), after `seen`.
+void FailEachUntil(int listener, const std::atomic<bool>& done,
+                   const std::function<void(const seccomp_notif&)>& seen) {
+  while (!done) {
+    pollfd ready{.fd = listener, .events = POLLIN, .revents = 0};
+    if (::poll(&ready, 1, 100) != 1) continue;
+    seccomp_notif request{};
+    if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) continue;
+    seen(request);
+    seccomp_notif_resp response{.id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
+    ::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response);
+  }
+}
+
 // Every one of the 256 command types: exactly 'f', 'v' and 'X' reach the
 // listener under a file policy, all others run on the fast path (ENOTTY on
 // a pipe), so the complement rules leave no type out and take none twice.
@@ -197,15 +212,9 @@ TEST(SentryFilter, EveryOtherIoctlTypeStaysOnTheFastPath) {
           }
           done = true;
         });
-        while (!done) {
-          pollfd ready{.fd = listener, .events = POLLIN, .revents = 0};
-          if (::poll(&ready, 1, 100) != 1) continue;
-          seccomp_notif request{};
-          if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) continue;
+        FailEachUntil(listener, done, [&](const seccomp_notif& request) {
           mediated.push_back((static_cast<unsigned>(request.data.args[1]) >> 8) & 0xff);
-          seccomp_notif_resp response{.id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
-          ::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response);
-        }
+        });
         asker.join();
         const std::vector<unsigned> expected = {'X', 'f', 'v'};
         return unexpected == 0 && mediated == expected ? 0 : 1;
@@ -245,15 +254,9 @@ TEST(SentryFilter, OnlyOpensThatWriteReachTheSentryWhereReadsAreTheKernels) {
           if (::stat("/", &st) != 0) ++unexpected;
           done = true;
         });
-        while (!done) {
-          pollfd ready{.fd = listener, .events = POLLIN, .revents = 0};
-          if (::poll(&ready, 1, 100) != 1) continue;
-          seccomp_notif request{};
-          if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) continue;
+        FailEachUntil(listener, done, [&](const seccomp_notif& request) {
           mediated.push_back(request.data.nr == SYS_open ? request.data.args[1] : request.data.args[2]);
-          seccomp_notif_resp response{.id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
-          ::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response);
-        }
+        });
         asker.join();
         return unexpected == 0 && mediated.size() == 7 ? 0 : 1 + unexpected;
       },
