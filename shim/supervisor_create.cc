@@ -18,6 +18,7 @@
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "runtime/linux/landlock.h"
 #include "runtime/cgroup/device_rules.h"
 #include "runtime/cgroup/hierarchy.h"
 #include "runtime/cgroup/path.h"
@@ -110,6 +111,7 @@ Result<void> Supervisor::StartSentry() {
                    SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start, *cgroup_));
   sandbox_.credentials_fixed =
       sentry::CredentialsFixed(sentry::FilterOptionsFor(args_.policy, Platform()));
+  sandbox_.kernel_write_trees = runtime::KernelWriteTrees(args_.policy, args_.spec);
   ASSIGN_OR_RETURN(sandbox_.in_network_namespace, InContainerNetwork(init_pid_));
   ASSIGN_OR_RETURN(const bool host_network, SharesHostNetwork(init_pid_));
   sandbox_.own_network = !host_network;

@@ -11,9 +11,11 @@
 //   rights (WRITE_FILE, TRUNCATE, IOCTL_DEV) are fixed when it is opened,
 //   by the opener, so fds the sentry installs are never restricted.
 // - What the workload's kernel does itself, with paths, under Landlock: the
-//   lookups of execve (let through after the sentry's check), and fast-path
-//   syscalls, of which only bind(2) of a unix socket path needs a Landlock
-//   right (MAKE_SOCK on the parent directory).
+//   lookups of execve (let through after the sentry's check), opens the
+//   sentry decided and left to the kernel (O_PATH ones; writes beneath an
+//   ExactWriteTrees directory, which lies beneath a granted one here), and
+//   fast-path syscalls, of which only bind(2) of a unix socket path needs a
+//   Landlock right (MAKE_SOCK on the parent directory).
 // - A right is handled only where the policy bounds it: write rights only
 //   when files.default is not "write", read rights only when it is hidden
 //   or denied, EXECUTE when exec.allow is not empty or files.default is
@@ -158,6 +160,37 @@ LandlockRuleset LandlockRulesFor(const Policy& policy, int abi) {
   }
   if (ruleset.handled == 0) return {};
   ruleset.grants = Minimal(grants);
+  return ruleset;
+}
+
+std::vector<std::string> ExactWriteTrees(const Policy& policy, const std::vector<Mount>& mounts) {
+  // Only where every open for writing reaches the sentry (the filter
+  // mediates files): elsewhere the layer would refuse the opens the
+  // workload's kernel makes alone.
+  if (!RestrictsFiles(policy) && !policy.observe) return {};
+  std::vector<std::string> trees;
+  for (const FileRule& rule : policy.files) {
+    if (rule.access != FileAccess::kWrite || !rule.pattern.ends_with(kWholeTree)) continue;
+    const std::string dir = rule.pattern.substr(0, rule.pattern.size() - kWholeTree.size());
+    if (dir.empty() || dir.find_first_of("*?[\\") != std::string::npos) continue;
+    if (UniformAccessBeneath(policy, dir) != FileAccess::kWrite) continue;
+    const bool own_filesystem = std::any_of(mounts.begin(), mounts.end(), [&](const Mount& m) {
+      return m.destination == dir && (m.type == "tmpfs" || m.type == "devpts");
+    });
+    if (own_filesystem && std::find(trees.begin(), trees.end(), dir) == trees.end()) {
+      trees.push_back(dir);
+    }
+  }
+  return trees;
+}
+
+LandlockRuleset ExactWriteRuleset(const std::vector<std::string>& trees, int abi) {
+  if (abi < 3 || trees.empty()) return {};
+  const std::uint64_t write = kLandlockOpenWrites & LandlockFsRights(abi);
+  LandlockRuleset ruleset{.handled = write, .exact = true};
+  for (const std::string& tree : trees) ruleset.grants.push_back({tree, write});
+  std::sort(ruleset.grants.begin(), ruleset.grants.end(),
+            [](const LandlockGrant& a, const LandlockGrant& b) { return a.path < b.path; });
   return ruleset;
 }
 

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "config/oci/spec.h"
 #include "config/policy/policy.h"
 
 namespace vigil::config {
@@ -68,6 +69,10 @@ struct LandlockGrant {
 struct LandlockRuleset {
   std::uint64_t handled = 0;
   std::vector<LandlockGrant> grants;  // sorted by path, none beneath another with the same rights
+  // Grants are exactly their directories: one that is missing, or reached
+  // through a symlink, is left out rather than moved to an ancestor (which
+  // would widen it).
+  bool exact = false;
   bool operator==(const LandlockRuleset&) const = default;
 };
 
@@ -79,5 +84,29 @@ std::string LiteralDirectory(std::string_view pattern);
 // The ruleset for `policy` on a kernel with Landlock ABI `abi` (rights the
 // ABI lacks are left out; an ABI below 1 gives no ruleset).
 LandlockRuleset LandlockRulesFor(const Policy& policy, int abi);
+
+// The directories beneath which the kernel can enforce the policy's write
+// rules exactly, so that the sentry may leave a write it decided to the
+// kernel (docs/security.md, "Where the sentry lets the kernel act"): the
+// directory of each "DIR/**" write rule under which the policy lets every
+// path be written (UniformAccessBeneath), when DIR is the destination of
+// a tmpfs or devpts mount in `mounts` — a filesystem made for the
+// container, whose files no other path reaches. None when the policy does
+// not mediate files (every open for writing must reach the sentry).
+std::vector<std::string> ExactWriteTrees(const Policy& policy, const std::vector<Mount>& mounts);
+
+// What an open can do to a file beyond reading it: write it, truncate it,
+// create it (a regular file: O_CREAT makes nothing else).
+inline constexpr std::uint64_t kLandlockOpenWrites =
+    kLandlockWriteFile | kLandlockTruncate | kLandlockMakeReg;
+
+// The ruleset that holds every open for writing to `trees` (a second
+// Landlock layer, on top of LandlockRulesFor's): kLandlockOpenWrites
+// handled, granted beneath exactly those directories. Only what an open
+// can do, so that what the kernel does without the sentry (a unix
+// socket's bind, say) is bound by the policy's own layer alone. Empty
+// below ABI 3, which is the first to handle truncation (an O_TRUNC open
+// would pass unchecked), or without trees.
+LandlockRuleset ExactWriteRuleset(const std::vector<std::string>& trees, int abi);
 
 }  // namespace vigil::config

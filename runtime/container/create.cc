@@ -190,7 +190,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
   ASSIGN_OR_RETURN(std::unique_ptr<SentryFilters> sentry, SentryFilters::Compile(filter_options));
   // From the policy the sentry enforces (with the working directory's rule).
-  const config::LandlockRuleset landlock = LandlockRulesForContainer(policy);
+  const std::vector<config::LandlockRuleset> landlock = LandlockLayersForContainer(policy, spec);
   UniqueFd console;
   if (spec.process->terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -212,9 +212,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                                       .seccomp = seccomp ? &*seccomp : nullptr,
                                                       .sentry = &sentry->sentry(),
                                                       .ptrace = sentry->ptrace(),
-                                                      .landlock = landlock.handled != 0
-                                                                      ? &landlock
-                                                                      : nullptr},
+                                                      .landlock = &landlock},
                                              .policy = std::move(policy),
                                              .systemd_cgroup = options.systemd_cgroup},
                         std::move(theirs));

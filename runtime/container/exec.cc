@@ -176,7 +176,7 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   // The same ruleset as the init's: from the policy the supervisor's sentry
   // enforces, which has the working directory's rule create added.
   config::AddImpliedRules(policy, spec);
-  const config::LandlockRuleset landlock = LandlockRulesForContainer(policy);
+  const std::vector<config::LandlockRuleset> landlock = LandlockLayersForContainer(policy, spec);
   UniqueFd console;
   if (options.process.terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -197,7 +197,7 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
                                .seccomp = seccomp ? &*seccomp : nullptr,
                                .sentry = &sentry->sentry(),
                                .ptrace = sentry->ptrace(),
-                               .landlock = landlock.handled != 0 ? &landlock : nullptr,
+                               .landlock = &landlock,
                                .channel = &theirs});
   }
   theirs.Close();

@@ -59,6 +59,35 @@ config::LandlockRuleset LandlockRulesForContainer(const config::Policy& policy) 
   return config::LandlockRulesFor(policy, LandlockAbi());
 }
 
+std::vector<std::string> KernelWriteTrees(const config::Policy& policy, const config::Spec& spec) {
+  std::vector<std::string> trees = config::ExactWriteTrees(policy, spec.mounts);
+  // Ask the kernel only when there is something to hold.
+  if (trees.empty() || config::ExactWriteRuleset(trees, LandlockAbi()).handled == 0) return {};
+  return trees;
+}
+
+std::vector<config::LandlockRuleset> LandlockLayersForContainer(const config::Policy& policy,
+                                                                const config::Spec& spec) {
+  std::vector<config::LandlockRuleset> layers;
+  if (config::LandlockRuleset bounds = LandlockRulesForContainer(policy); bounds.handled != 0) {
+    layers.push_back(std::move(bounds));
+  }
+  if (std::vector<std::string> trees = KernelWriteTrees(policy, spec); !trees.empty()) {
+    layers.push_back(config::ExactWriteRuleset(trees, LandlockAbi()));
+  }
+  return layers;
+}
+
+namespace {
+
+// `path` itself, a directory reached without symlinks (an exact grant's).
+Result<UniqueFd> OpenExactly(int root, std::string_view path) {
+  return Openat2(root, std::string(path).c_str(), O_PATH | O_DIRECTORY, 0,
+                 RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+}
+
+}  // namespace
+
 // A missing directory's grant goes to its nearest ancestor: a path created
 // there later lies beneath it (the set granted stays a superset). The same
 // for a file, whose directory holds it, and for a symlink on the way
@@ -86,8 +115,13 @@ Result<void> ApplyLandlock(const config::LandlockRuleset& ruleset, std::string_v
   if (created < 0) return FailErrno("landlock_create_ruleset");
   UniqueFd fd(static_cast<int>(created));
   for (const config::LandlockGrant& grant : ruleset.grants) {
-    ASSIGN_OR_RETURN(UniqueFd dir, OpenGrantDirectory(root_fd.Get(), grant.path));
-    const PathBeneathAttr beneath{.allowed_access = grant.access, .parent_fd = dir.Get()};
+    Result<UniqueFd> dir = ruleset.exact ? OpenExactly(root_fd.Get(), grant.path)
+                                         : OpenGrantDirectory(root_fd.Get(), grant.path);
+    // An exact grant that cannot be made exactly is left out: that only
+    // refuses more.
+    if (!dir && ruleset.exact) continue;
+    if (!dir) return tl::unexpected(dir.error());
+    const PathBeneathAttr beneath{.allowed_access = grant.access, .parent_fd = dir->Get()};
     if (::syscall(SYS_landlock_add_rule, fd.Get(), kRulePathBeneath, &beneath, 0) != 0) {
       return FailErrno(StrCat("landlock_add_rule ", Quote(grant.path)));
     }

@@ -26,7 +26,7 @@ struct InitOptions {
   const CompiledFilter* seccomp = nullptr;  // linux.seccomp, compiled; null for none
   const CompiledFilter* sentry = nullptr;   // the sentry's filter; null: no sentry
   const PtracePlatform* ptrace = nullptr;   // LaunchOptions::ptrace
-  const config::LandlockRuleset* landlock = nullptr;  // the policy's; null: none
+  const std::vector<config::LandlockRuleset>* landlock = nullptr;  // LaunchOptions::landlock
   std::vector<int> bind_sources;  // RootfsOptions::bind_sources, inherited descriptors
 };
 

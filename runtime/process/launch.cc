@@ -92,7 +92,9 @@ Result<void> BecomeAndExec(const config::Process& process, const std::string& ex
   // and the filters come after it so that its setup syscalls never meet
   // them. Paths are the container's: the root was entered already.
   if (options.landlock != nullptr) {
-    RETURN_IF_ERROR_WRAP(ApplyLandlock(*options.landlock), "apply the policy's Landlock ruleset");
+    for (const config::LandlockRuleset& layer : *options.landlock) {
+      RETURN_IF_ERROR_WRAP(ApplyLandlock(layer), "apply the policy's Landlock ruleset");
+    }
   }
   // Loading a filter needs no_new_privs or CAP_SYS_ADMIN. With no_new_privs
   // the filters come last, so the profile only has to allow execve;

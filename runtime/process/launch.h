@@ -33,9 +33,10 @@ struct LaunchOptions {
   // instead of notifying, and the process waits to be traced before it
   // loads it.
   const PtracePlatform* ptrace = nullptr;
-  // The policy's Landlock ruleset (runtime/linux/landlock.h), resolved in
-  // the container's root; null: none.
-  const config::LandlockRuleset* landlock = nullptr;
+  // The policy's Landlock rulesets, applied in order
+  // (LandlockLayersForContainer, runtime/linux/landlock.h), resolved in the
+  // container's root; null or empty: none.
+  const std::vector<config::LandlockRuleset>* landlock = nullptr;
   // Where the sentry's listener is announced (kSentryListener), or the
   // process asks to be traced and announces the sentry's end of its
   // descriptor channel (kSentryTracee); kProceed answers either.

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "base/result.h"
@@ -44,6 +45,10 @@ struct Sandbox {
   // family and capset are refused (CredentialsFixed in
   // sentry/table/sentry_filter.h).
   bool credentials_fixed = false;
+  // Directories beneath which a Landlock layer of every process of the
+  // container holds the policy's writes exactly (runtime's KernelWriteTrees):
+  // an open for writing the sentry decided there may be left to the kernel.
+  std::vector<std::string> kernel_write_trees;
   // The init may run in an execution domain other than PER_LINUX (the
   // config sets one, or the runtime itself runs under one).
   bool personality_may_differ = false;

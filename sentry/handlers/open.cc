@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -206,18 +207,34 @@ void AuditResolved(HandlerContext& context, const std::string& path) {
   context.AuditArg("resolved", path);
 }
 
-// An O_PATH open asks for no access to the file, so only a hidden or
-// denied file could refuse it. Under a policy with neither, the kernel's
-// own open refuses nothing the policy would, whatever the path resolves to
-// when it runs: decided and audited here, it is left to the kernel
-// (CONTINUE; the argument is in docs/security.md, "Where the sentry lets
-// the kernel act"), which also gives the workload the descriptor ADDFD
-// cannot install (its fget() refuses O_PATH files). Only where the flags
-// are registers (open, openat): openat2's are memory another thread could
-// turn into a write.
-bool KernelMayOpen(const HandlerContext& context, const OpenRequest& request) {
-  return (request.flags & O_PATH) != 0 && !request.flags_in_memory &&
-         !config::HidesOrDeniesFiles(*context.sandbox.policy);
+bool Beneath(const std::string& path, const std::string& dir) {
+  return path == dir || (path.starts_with(dir) && path[dir.size()] == '/');
+}
+
+// Whether an open the sentry allowed of `resolved` is the kernel's to make
+// (CONTINUE; the arguments are in docs/security.md, "Where the sentry lets
+// the kernel act"):
+// - O_PATH asks for no access to the file, so only a hidden or denied file
+//   could refuse it. Under a policy with neither, the kernel's own open
+//   refuses nothing the policy would, whatever the path resolves to when
+//   it runs; it also gives the workload the descriptor ADDFD cannot
+//   install (its fget() refuses O_PATH files). Only where the flags are
+//   registers (open, openat): openat2's are memory another thread could
+//   turn into a write.
+// - An open for writing (or truncating) beneath a kernel write tree: a
+//   Landlock layer of the workload's holds every write to exactly those
+//   trees, where the policy lets everything be written, so wherever a
+//   racing thread makes the path lead, the kernel writes only where the
+//   policy would. Not O_TMPFILE, whose file no name check covers.
+bool KernelMayOpen(const HandlerContext& context, const OpenRequest& request,
+                   const std::string& resolved) {
+  if ((request.flags & O_PATH) != 0) {
+    return !request.flags_in_memory && !config::HidesOrDeniesFiles(*context.sandbox.policy);
+  }
+  if (!Writes(request.flags) || (request.flags & __O_TMPFILE) == __O_TMPFILE) return false;
+  const std::vector<std::string>& trees = context.sandbox.kernel_write_trees;
+  return std::any_of(trees.begin(), trees.end(),
+                     [&](const std::string& tree) { return Beneath(resolved, tree); });
 }
 
 // `acting`: the workload's credentials if the caller took them to resolve
@@ -232,7 +249,7 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
   if ((request.flags & O_CREAT) && (request.flags & O_EXCL)) return Verdict::Fail(EEXIST, Decision::kAllow);
   const config::FileAccess access = AccessFor(context, *resolved);
   if (int refused = Refusal(access, Writes(request.flags))) return Verdict::Fail(refused, Decision::kDeny);
-  if (KernelMayOpen(context, request)) return Verdict::Continue();
+  if (KernelMayOpen(context, request, *resolved)) return Verdict::Continue();
   struct stat st {};
   if (::fstat(file.Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
   if (S_ISLNK(st.st_mode)) return Verdict::Fail(ELOOP, Decision::kAllow);  // O_NOFOLLOW on a link
@@ -283,6 +300,7 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const Ope
   AuditResolved(context, target);
   const config::FileAccess access = AccessFor(context, target);
   if (int refused = Refusal(access, /*write=*/true)) return Verdict::Fail(refused, Decision::kDeny);
+  if (KernelMayOpen(context, request, target)) return Verdict::Continue();
   // By name in the verified parent, never through a symlink planted since;
   // exclusively, so that a file the workload cannot take is the sentry's
   // to remove again (Verdict::undo).

@@ -42,7 +42,8 @@ TEST_P(SentryFilesTest, AgentProfileConfinesWritesAndExecution) {
 
 // Under agent reads are the kernel's: its masked paths are mounts (a file
 // is /dev/null, char 1:3; a directory is empty), what only reads is
-// neither decided nor audited, and what writes is both.
+// neither decided nor audited, and what writes is both (beneath /tmp,
+// decided, audited and then made by the kernel under a Landlock layer).
 TEST_P(SentryFilesTest, AgentReadsAreTheKernelsAndItsMasksAreMounts) {
   std::ofstream(bundle_ + "/rootfs/etc/motd") << "hello\n";
   BundleConfig config;
@@ -51,10 +52,12 @@ TEST_P(SentryFilesTest, AgentReadsAreTheKernelsAndItsMasksAreMounts) {
   config.annotations_json = R"({"dev.vigil.policy": "agent"})";
   config.args = {"sh", "-c",
                  "stat -c %t:%T /proc/kmsg; ls -A /sys/kernel/debug | wc -l; "
-                 "cat /etc/motd; touch /etc/x 2>/dev/null || echo refused"};
+                 "cat /etc/motd; touch /etc/x 2>/dev/null || echo refused; "
+                 "echo scratch > /tmp/f && cat /tmp/f"};
   auto [run, records] = RunAudited(config);
   ASSERT_TRUE(run.ok()) << run;
-  EXPECT_EQ(run.out, "1:3\n0\nhello\nrefused\n");
+  EXPECT_EQ(run.out, "1:3\n0\nhello\nrefused\nscratch\n");
+  EXPECT_THAT(records, HasSubstr(R"("resolved":"/tmp/f"},"decision":"allow")"));
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/x"},"decision":"deny","errno":"EACCES")"));
   EXPECT_THAT(records, HasSubstr(R"("syscall":"execve")"));
   EXPECT_THAT(records, Not(HasSubstr("/etc/motd"))) << "a read-only open was audited";

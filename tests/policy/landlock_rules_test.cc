@@ -73,6 +73,46 @@ TEST(LandlockRulesFor, AgentProfileGrantsWritesBeneathItsScratchDirectories) {
                           LandlockGrant{"/var/tmp", kWrite}, LandlockGrant{"/work", kWrite}));
 }
 
+Mount MountOf(std::string destination, std::string type) {
+  return Mount{.destination = std::move(destination), .type = std::move(type), .source = "x"};
+}
+
+// The trees where the kernel holds the policy's writes exactly: a "DIR/**"
+// write rule with nothing else beneath it, on a filesystem of the
+// container's own (tmpfs, devpts); a bind could be reached by another path.
+TEST(ExactWriteTrees, AgentsScratchFilesystems) {
+  Result<Policy> agent = BuiltinPolicy("agent");
+  ASSERT_TRUE(agent);
+  agent->files.insert(agent->files.begin() + 15, FileRule{"/work/**", FileAccess::kWrite});
+  const std::vector<Mount> mounts = {
+      MountOf("/proc", "proc"),       MountOf("/dev", "tmpfs"),      MountOf("/dev/pts", "devpts"),
+      MountOf("/dev/shm", "tmpfs"),   MountOf("/tmp", "tmpfs"),      MountOf("/var/tmp", "tmpfs"),
+      MountOf("/work", "bind")};
+  EXPECT_THAT(ExactWriteTrees(*agent, mounts),
+              ElementsAre("/tmp", "/var/tmp", "/dev/shm", "/dev/pts"));
+  // A rule beneath that takes something away: not uniform, not exact.
+  Policy policy = Parsed(R"({"files": {"default": "read", "rules": [
+      {"path": "/tmp/keep", "access": "read"}, {"path": "/tmp/**", "access": "write"},
+      {"path": "/var/tmp/**", "access": "write"}, {"path": "/data/*/**", "access": "write"}]}})");
+  EXPECT_THAT(ExactWriteTrees(policy, mounts), ElementsAre("/var/tmp"));
+  // Files not mediated at all: the kernel makes every write, no layer.
+  Policy open = Parsed(R"({"files": {"rules": [{"path": "/tmp/**", "access": "write"}]}})");
+  EXPECT_THAT(ExactWriteTrees(open, mounts), IsEmpty());
+  open.observe = true;
+  EXPECT_THAT(ExactWriteTrees(open, mounts), ElementsAre("/tmp"));
+}
+
+TEST(ExactWriteRuleset, WhatAnOpenWritesBeneathExactlyTheTrees) {
+  constexpr std::uint64_t kOpens = kLandlockWriteFile | kLandlockTruncate | kLandlockMakeReg;
+  LandlockRuleset layer = ExactWriteRuleset({"/tmp", "/dev/shm"}, kAbi);
+  EXPECT_EQ(layer.handled, kOpens);
+  EXPECT_TRUE(layer.exact);
+  EXPECT_THAT(layer.grants, ElementsAre(LandlockGrant{"/dev/shm", kOpens}, LandlockGrant{"/tmp", kOpens}));
+  // Before ABI 3 an O_TRUNC open would pass unchecked: no layer.
+  EXPECT_EQ(ExactWriteRuleset({"/tmp"}, 2), LandlockRuleset{});
+  EXPECT_EQ(ExactWriteRuleset({}, kAbi), LandlockRuleset{});
+}
+
 TEST(LandlockRulesFor, ReadDefaultWithoutWriteRulesRefusesEveryWrite) {
   Policy policy = Parsed(R"({"files": {"default": "read"}})");
   LandlockRuleset rules = LandlockRulesFor(policy, kAbi);

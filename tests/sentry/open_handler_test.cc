@@ -518,5 +518,26 @@ TEST(ThreadStatusTest, ParsesCredentialsAndNamespaceIds) {
   EXPECT_FALSE(ParseThreadStatus("Name:\tx\n"));
 }
 
+// Beneath a kernel write tree (a Landlock layer holds every write there
+// exactly) an open for writing, decided and audited, is the kernel's; an
+// open that could read a file without a write check, or one elsewhere,
+// stays the sentry's.
+TEST_F(OpenHandler, WritesBeneathAKernelWriteTreeAreTheKernels) {
+  sandbox_.kernel_write_trees = {"/tmp"};
+  Write("/tmp/mine", "mine\n");
+  EXPECT_EQ(Open("/tmp/mine", O_WRONLY | O_APPEND).kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Resolved(), "/tmp/mine");
+  EXPECT_EQ(Open("/tmp/mine", O_RDONLY | O_TRUNC).kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Open("/tmp/new", O_WRONLY | O_CREAT).kind, Verdict::Kind::kContinue);
+  EXPECT_FALSE(std::filesystem::exists(root_ + "/tmp/new")) << "created by the sentry";
+  // Read-only with O_CREAT opens an existing file with no write check.
+  EXPECT_EQ(Open("/tmp/mine", O_RDONLY | O_CREAT).kind, Verdict::Kind::kInstallFd);
+  EXPECT_EQ(Open("/tmp", O_TMPFILE | O_WRONLY).kind, Verdict::Kind::kInstallFd);
+  // Outside the trees the sentry decides and opens, as before.
+  EXPECT_EQ(Open("/etc/hostname", O_WRONLY).error, EACCES);
+  sandbox_.kernel_write_trees = {};
+  EXPECT_EQ(Open("/tmp/mine", O_WRONLY).kind, Verdict::Kind::kInstallFd);
+}
+
 }  // namespace
 }  // namespace vigil::sentry

@@ -58,7 +58,7 @@ const std::vector<Attack>& NetAttacks();
 const std::vector<Attack>& ProcessAttacks();
 const std::vector<Attack>& ResourceAttacks();
 const std::vector<Attack>& InterpreterAttacks();
-const std::vector<Attack>& ReadAttacks();
+const std::vector<Attack>& LeftToKernelAttacks();
 
 // `/attack true forbidden-ran`: what the forbidden copy of exec-path-flip
 // is run as; it exits with kForbiddenRan (busybox's true, the allowed

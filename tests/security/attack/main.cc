@@ -55,7 +55,7 @@ std::string JsonString(std::string_view s) {
 std::vector<Attack> AllAttacks() {
   std::vector<Attack> all;
   for (const auto* family : {&FsAttacks(), &KernelAttacks(), &NetAttacks(), &ProcessAttacks(),
-                             &ResourceAttacks(), &InterpreterAttacks(), &ReadAttacks()}) {
+                             &ResourceAttacks(), &InterpreterAttacks(), &LeftToKernelAttacks()}) {
     all.insert(all.end(), family->begin(), family->end());
   }
   return all;

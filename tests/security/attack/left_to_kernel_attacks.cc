@@ -1,7 +1,9 @@
-// What a policy leaves to the kernel's reads: under `agent` the sentry is
-// not asked about reads at all, so the files it masks must stay masked by
-// every route a workload can take to them (docs/security.md, "Where the
-// sentry lets the kernel act").
+// What a policy leaves to the kernel (docs/security.md, "Where the sentry
+// lets the kernel act"): under `agent` the sentry is not asked about reads
+// at all, so the files it masks must stay masked by every route; and a
+// write it decided beneath a kernel write tree is the kernel's to make, so
+// a path swapped after the decision must not reach a file it keeps
+// read-only.
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -13,6 +15,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 
@@ -127,13 +130,55 @@ Outcome AgentMaskedRead(const Context&) {
   return escaped ? Escaped(detail) : Contained(detail);
 }
 
+// For 2 s another thread flips a path between /tmp/vsec-benign-write (on
+// the policy's writable tmpfs) and /etc/vsec-hidden (read-only by the
+// policy, on a writable mount) while this one opens it for appending and
+// writes: a sentry that left the write to the kernel without a Landlock
+// layer holding writes to /tmp alone would let one land in the file.
+Outcome ReadOnlyWriteFlip(const Context&) {
+  std::ofstream("/tmp/vsec-benign-write") << "benign\n";
+  static char path[64];
+  const char benign[] = "/tmp/vsec-benign-write";
+  const char kept[] = "/etc/vsec-hidden";
+  std::snprintf(path, sizeof path, "%s", benign);
+  std::atomic<bool> stop{false};
+  std::thread flipper([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+      std::memcpy(path, kept, sizeof kept);
+      std::memcpy(path, benign, sizeof benign);
+    }
+  });
+  long opens = 0, written = 0;
+  for (const long long deadline = NowMs() + 2000; NowMs() < deadline;) {
+    const int fd = static_cast<int>(
+        ::syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_APPEND | O_CLOEXEC));
+    ++opens;
+    if (fd < 0) continue;
+    written += ::write(fd, "vsec-pwned\n", 11) == 11 ? 1 : 0;
+    ::close(fd);
+  }
+  stop = true;
+  flipper.join();
+  std::ifstream in(kept);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string detail = std::to_string(opens) + " opens for writing, " +
+                             std::to_string(written) + " writes";
+  if (text.find("vsec-pwned") != std::string::npos) {
+    return Escaped(detail + "; one landed in " + std::string(kept));
+  }
+  return Contained(detail + "; " + kept + " unchanged");
+}
+
 }  // namespace
 
-const std::vector<Attack>& ReadAttacks() {
+const std::vector<Attack>& LeftToKernelAttacks() {
   static const std::vector<Attack> kAttacks = {
       {"agent-masked-read", AgentMaskedRead,
        "under agent, read a file it masks by path, symlink, /proc/self/root, a passed descriptor "
        "and a flipped path"},
+      {"read-only-write-flip", ReadOnlyWriteFlip,
+       "a write open's path flipped between the policy's writable tmpfs and a file it keeps "
+       "read-only (2 s)"},
   };
   return kAttacks;
 }
