@@ -10,6 +10,13 @@ ContainerStatus CurrentStatus(const ContainerRecord& record) {
   if (!ProcessAlive(record.supervisor_pid, record.supervisor_start)) {
     return ContainerStatus::kStopped;
   }
+  // The container ends with its init, as runc tells it: the supervisor may
+  // still be recording that (the record, its last audit) for a moment.
+  const bool init_started =
+      record.status == ContainerStatus::kCreated || record.status == ContainerStatus::kRunning;
+  if (init_started && record.init_pid > 0 && !ProcessAlive(record.init_pid, record.init_start)) {
+    return ContainerStatus::kStopped;
+  }
   // Paused lives in the freezer, not in the record: `pause` does not race
   // the supervisor, the record's only writer.
   if (record.status == ContainerStatus::kRunning) {
