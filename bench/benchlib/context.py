@@ -6,11 +6,15 @@ import time
 
 
 class Context:
-    def __init__(self, runtimes, scratch, quick, probe, busybox, log, mediated=()):
+    def __init__(self, runtimes, scratch, quick, probe, busybox, log, mediated=(),
+                 seccomp_peers=()):
         self.runtimes = runtimes
         # vigil under a policy that mediates files: an extra column for the
         # workloads where that path shows (python, syscalls).
         self.mediated = list(mediated)
+        # runc and vigil with Docker's seccomp profile: the fast path's
+        # peers (syscalls).
+        self.seccomp_peers = list(seccomp_peers)
         self.scratch = scratch
         self.quick = quick
         self.probe = probe

@@ -40,6 +40,20 @@ def evaluate(data):
     add(None if worst is None else worst[1] <= 1.05, "fast-path syscalls ≤ 1.05 × runc (each)",
         "not measured" if worst is None else
         f"worst {worst[0]} = {worst[1]:.2f} × runc; " + ", ".join(rows))
+    # The fair peer for the fast path: runc as Docker runs it, with Docker's
+    # seccomp profile; vigil alone (its own filter) and vigil with the
+    # same profile on top (as under Docker).
+    for rt in ("vigil", "vigil+seccomp"):
+        rows, worst = [], None
+        for op in ("getppid", "read_4k"):
+            m = _m(data, "syscalls", op)
+            r = stats.ratio(m, rt, "runc+seccomp") if m else None
+            if r is not None:
+                rows.append(f"{op} {r:.2f}")
+                worst = r if worst is None else max(worst, r)
+        add(None if worst is None else worst <= 1.02,
+            f"getppid, read 4 KiB ≤ 1.02 × runc with Docker's seccomp profile ({rt})",
+            "not measured" if worst is None else ", ".join(rows))
     # Allowed reads (a read-only open, a stat): on the fast path under the
     # default policy, and under `agent`, whose reads are the kernel's.
     for rt, how in (("vigil", "default policy"), ("vigil+agent", "agent policy")):

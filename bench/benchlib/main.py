@@ -127,7 +127,8 @@ def main(argv):
     vigil_rt = next((rt for rt in rts if rt.name == "vigil"), None)
     mediated = ([runtimes.under_policy(vigil_rt, "agent"), runtimes.on_platform(vigil_rt, "ptrace")]
                 if vigil_rt else [])
-    ctx = context.Context(rts, scratch, args.quick, probe, busybox, log, mediated)
+    seccomp_peers = [runtimes.with_docker_seccomp(rt) for rt in rts if rt.name in ("vigil", "runc")]
+    ctx = context.Context(rts, scratch, args.quick, probe, busybox, log, mediated, seccomp_peers)
     ctx.skipped = notes
     facts = machine_facts(rts)
     workloads = [w for w in args.workloads.split(",") if w]

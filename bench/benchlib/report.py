@@ -4,7 +4,8 @@ import os
 
 from . import goals, stats, svg
 
-COLUMNS = ["vigil", "vigil+agent", "vigil+ptrace", "runc", "crun", "runsc", "native"]
+COLUMNS = ["vigil", "vigil+agent", "vigil+ptrace", "vigil+seccomp", "runc", "runc+seccomp", "crun",
+           "runsc", "native"]
 # (workload, metric prefix) of the rows in the summary table and the chart.
 HEADLINE = [
     ("start", "run /bin/true"), ("start", "create"), ("start", "start"), ("start", "delete"),

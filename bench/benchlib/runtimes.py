@@ -48,6 +48,7 @@ class Runtime:
         self.mountns = mountns
         self.version = version
         self.ids = set()  # every container id this run may have left behind
+        self.seccomp = None  # linux.seccomp for its bundles (with_docker_seccomp)
 
     def argv(self, *args):
         return [self.binary, "--root", self.root, *self.flags, *args]
@@ -108,6 +109,29 @@ def on_platform(vigil, platform):
     next to runsc's ptrace platform."""
     return Runtime(f"vigil+{platform}", vigil.binary, vigil.root, flags=["--platform", platform],
                    version=vigil.version)
+
+
+DOCKER_CONFIG = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "tests", "config", "corpus", "docker_run.json")
+
+
+def docker_seccomp():
+    """Docker's default seccomp profile, as dockerd rendered it into a
+    config.json (tests/config/corpus/docker_run.json)."""
+    import json
+    with open(DOCKER_CONFIG) as f:
+        return json.load(f)["linux"]["seccomp"]
+
+
+def with_docker_seccomp(rt):
+    """`rt` again, its containers given Docker's default seccomp profile, as
+    `docker run` gives them: the fair peer for the fast path, since runc
+    under Docker has a filter too. A workload writes `seccomp` into the
+    bundle's config for it."""
+    peer = Runtime(f"{rt.name}+seccomp", rt.binary, rt.root, flags=rt.flags,
+                   mountns=rt.mountns, version=rt.version)
+    peer.seccomp = docker_seccomp()
+    return peer
 
 
 def version_line(argv, preexec=None):

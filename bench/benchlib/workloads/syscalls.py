@@ -46,9 +46,18 @@ def run(ctx):
                                                                     len(prefix))),
                                 "busybox", ctx.busybox, ctx.probe)
         bundle.write_config(bundles.config(args))
-        # Under a file policy only unpinned: the pinned variants are about
-        # the round trip itself, which uname shows alike.
-        extra = [] if suffix else ctx.mediated
+        # Under a file policy and with Docker's profile only unpinned: the
+        # pinned variants are about the round trip itself, which uname
+        # shows alike.
+        extra = [] if suffix else [*ctx.mediated, *ctx.seccomp_peers]
+        filtered = None
+        if any(rt.seccomp for rt in extra):
+            # The same probe with Docker's profile, for the peers that run
+            # with it.
+            filtered = bundles.Bundle(bundle.path + "-seccomp", "busybox", ctx.busybox, ctx.probe)
+            config = bundles.config(args)
+            config["linux"]["seccomp"] = next(rt.seccomp for rt in extra if rt.seccomp)
+            filtered.write_config(config)
         for _, rt in ctx.interleaved(rounds, [None, *ctx.runtimes, *extra]):
             if rt is None:
                 name = "native"
@@ -56,7 +65,8 @@ def run(ctx):
             else:
                 name = rt.name
                 cid = ctx.new_id("sc")
-                out = rt.run(bundle.path, cid, timeout=600, prefix=prefix)
+                out = rt.run(filtered.path if rt.seccomp else bundle.path, cid, timeout=600,
+                             prefix=prefix)
                 if out.ok:
                     rt.ids.discard(cid)
                 else:
