@@ -40,6 +40,12 @@ int ProbeAbi() {
   return 0;
 }
 
+// `path` itself, a directory reached without symlinks (an exact grant's).
+Result<UniqueFd> OpenExactly(int root, std::string_view path) {
+  return Openat2(root, std::string(path).c_str(), O_PATH | O_DIRECTORY, 0,
+                 RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+}
+
 std::string_view Parent(std::string_view path) {
   const std::size_t slash = path.rfind('/');
   return slash == 0 || slash == std::string_view::npos ? "/" : path.substr(0, slash);
@@ -77,16 +83,6 @@ std::vector<config::LandlockRuleset> LandlockLayersForContainer(const config::Po
   }
   return layers;
 }
-
-namespace {
-
-// `path` itself, a directory reached without symlinks (an exact grant's).
-Result<UniqueFd> OpenExactly(int root, std::string_view path) {
-  return Openat2(root, std::string(path).c_str(), O_PATH | O_DIRECTORY, 0,
-                 RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
-}
-
-}  // namespace
 
 // A missing directory's grant goes to its nearest ancestor: a path created
 // there later lies beneath it (the set granted stays a superset). The same

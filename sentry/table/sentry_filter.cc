@@ -158,7 +158,7 @@ Result<void> AddMediated(RuleSink& sink, const SyscallEntry& entry, const Filter
     // The flags are a register (open's second argument, openat's third):
     // an open that only reads is the kernel's, whatever else it asks.
     // Masked: the kernel reads an int, so the bits above do not count.
-    const unsigned flags_arg = entry.number == SCMP_SYS(open) ? 1 : 2;
+    const unsigned flags_arg = OpenFlagsArgument(entry.number);
     auto flags = [&](scmp_compare op) {
       return scmp_arg_cmp{.arg = flags_arg, .op = op, .datum_a = kWriteOpenFlags, .datum_b = 0};
     };

@@ -139,7 +139,7 @@ bool OnlyLooks(int number, const std::array<std::uint64_t, 6>& args) {
   if (entry == nullptr) return false;
   if (entry->scope == Scope::kFileReads) return true;
   if (entry->guard != Guard::kWriteOpens) return false;
-  const std::uint64_t flags = args[entry->name == "open" ? 1 : 2];
+  const std::uint64_t flags = args[OpenFlagsArgument(number)];
   return (flags & kWriteOpenFlags) == 0;
 }
 

@@ -4,6 +4,9 @@
 // invariant tests are all derived from it.
 #pragma once
 
+#include <sys/syscall.h>
+
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -90,6 +93,10 @@ enum class Handler : std::uint8_t {
 // O_TRUNC and O_TMPFILE's own bit (glibc's O_TMPFILE adds O_DIRECTORY, which
 // every opendir asks for).
 inline constexpr std::uint64_t kWriteOpenFlags = 03 | 0100 | 01000 | 020000000;
+
+// Which argument of open (2: its second) or openat (its third) holds the
+// flags, for the entries guarded by kWriteOpens.
+inline unsigned OpenFlagsArgument(int number) { return number == SYS_open ? 1 : 2; }
 
 struct SyscallEntry {
   int number = -1;
