@@ -29,6 +29,21 @@ std::string Detail(const SyscallEntry& entry) {
   return "";
 }
 
+// When a scoped entry reaches the sentry (FilterOptionsFor).
+std::string_view MediatedWhen(Scope scope) {
+  switch (scope) {
+    case Scope::kNetworkPolicy:
+      return "the policy restricts egress or unix sockets";
+    case Scope::kFilePolicy:
+      return "the policy restricts files";
+    case Scope::kFileReads:
+      return "the policy hides or denies files, or audits every read";
+    case Scope::kAlways:
+      break;
+  }
+  return "always";
+}
+
 std::string Padded(std::string_view text, std::size_t width) {
   std::string out(text);
   out.resize(std::max(width, text.size() + 1), ' ');
@@ -86,9 +101,7 @@ std::string SyscallListingJson(std::optional<Tier> tier) {
     }
     if (entry.scope != Scope::kAlways) {
       writer.Key("mediatedWhen");
-      writer.String(entry.scope == Scope::kNetworkPolicy
-                        ? "the policy restricts egress or unix sockets"
-                        : "the policy restricts files");
+      writer.String(MediatedWhen(entry.scope));
     }
     if (entry.guard != Guard::kNone) {
       writer.Key("guarded");

@@ -29,6 +29,24 @@ TEST(SyscallListing, JsonIsAnArrayOfEveryEntry) {
   json::Value root = doc->root();
   ASSERT_EQ(root.kind(), json::Kind::kArray);
   EXPECT_EQ(root.size(), SyscallTable().size());
+  // Each scoped entry says when it reaches the sentry: a lookup only where
+  // the policy decides or audits reads.
+  int checked = 0;
+  for (std::size_t i = 0; i < root.size(); ++i) {
+    json::Value entry = root.Element(i);
+    std::optional<json::Value> name = entry.Find("name");
+    std::optional<json::Value> when = entry.Find("mediatedWhen");
+    if (!name || !when) continue;
+    if (name->AsString() == "newfstatat") {
+      EXPECT_EQ(when->AsString(), "the policy hides or denies files, or audits every read");
+      ++checked;
+    }
+    if (name->AsString() == "mkdir") {
+      EXPECT_EQ(when->AsString(), "the policy restricts files");
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2);
 }
 
 TEST(SyscallListing, ParseTier) {
