@@ -54,11 +54,6 @@ constexpr std::string_view kWholeTree = "/**";
 // directory (opens are all mediated, chdir is not a Landlock access).
 constexpr std::uint64_t kReadClass = kLandlockReadDir;
 
-bool Beneath(std::string_view path, std::string_view dir) {
-  if (dir == "/") return true;
-  return path == dir || (path.starts_with(dir) && path[dir.size()] == '/');
-}
-
 // `wanted` granted beneath each of `dirs`, or nothing when one of them is
 // "/" (the right would be granted everywhere: handling it buys nothing).
 bool Grant(const std::vector<std::string>& dirs, std::uint64_t rights,
@@ -75,8 +70,8 @@ std::vector<std::string> Intersection(const std::vector<std::string>& a,
   std::vector<std::string> out;
   for (const std::string& x : a) {
     for (const std::string& y : b) {
-      if (Beneath(x, y)) out.push_back(x);
-      else if (Beneath(y, x)) out.push_back(y);
+      if (IsBeneath(x, y)) out.push_back(x);
+      else if (IsBeneath(y, x)) out.push_back(y);
     }
   }
   return out;
@@ -89,7 +84,7 @@ std::vector<LandlockGrant> Minimal(const std::map<std::string, std::uint64_t>& g
     // beneath it; a grant it already covers adds nothing.
     const auto& [path, access] = grant;
     const bool covered = std::any_of(out.begin(), out.end(), [&grant](const LandlockGrant& g) {
-      return Beneath(grant.first, g.path) && (grant.second & ~g.access) == 0;
+      return IsBeneath(grant.first, g.path) && (grant.second & ~g.access) == 0;
     });
     if (!covered) out.push_back({path, access});
   }

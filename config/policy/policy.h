@@ -137,6 +137,10 @@ bool RefusesNoAddress(const Policy& policy);
 // (a mount is made once, at start, on one path) and for "/".
 std::optional<std::string> MaskTarget(std::string_view pattern);
 
+// Whether `path` is `dir` or lies beneath it (both absolute and
+// normalised; "/" holds every path).
+bool IsBeneath(std::string_view path, std::string_view dir);
+
 // The access `policy` grants to `resolved_path`, an absolute normalised path
 // inside the container: the first matching rule's, else file_default.
 FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path);

@@ -53,6 +53,11 @@ bool HidesOrDeniesFiles(const Policy& policy) {
                      [&](const FileRule& rule) { return refuses(rule.access); });
 }
 
+bool IsBeneath(std::string_view path, std::string_view dir) {
+  if (dir == "/") return true;
+  return path == dir || (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
+}
+
 bool MediatesReads(const Policy& policy) {
   return policy.observe || policy.audit == AuditLevel::kAll || HidesOrDeniesFiles(policy);
 }

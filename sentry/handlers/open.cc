@@ -207,10 +207,6 @@ void AuditResolved(HandlerContext& context, const std::string& path) {
   context.AuditArg("resolved", path);
 }
 
-bool Beneath(const std::string& path, const std::string& dir) {
-  return path == dir || (path.starts_with(dir) && path[dir.size()] == '/');
-}
-
 // Whether an open the sentry allowed of `resolved` is the kernel's to make
 // (CONTINUE; the arguments are in docs/security.md, "Where the sentry lets
 // the kernel act"):
@@ -234,7 +230,7 @@ bool KernelMayOpen(const HandlerContext& context, const OpenRequest& request,
   if (!Writes(request.flags) || (request.flags & __O_TMPFILE) == __O_TMPFILE) return false;
   const std::vector<std::string>& trees = context.sandbox.kernel_write_trees;
   return std::any_of(trees.begin(), trees.end(),
-                     [&](const std::string& tree) { return Beneath(resolved, tree); });
+                     [&](const std::string& tree) { return config::IsBeneath(resolved, tree); });
 }
 
 // `acting`: the workload's credentials if the caller took them to resolve

@@ -30,6 +30,14 @@ struct Child {
   std::uint64_t start = 0;
 };
 
+// Kills `child` and waits for its exit without reaping it: a zombie, as an
+// init is until its reaper waits.
+void EndWithoutReaping(const Child& child) {
+  ::kill(child.pid, SIGKILL);
+  siginfo_t info{};
+  ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(child.pid), &info, WEXITED | WNOWAIT), 0);
+}
+
 ContainerRecord RunningRecord(const Child& supervisor, const Child& init) {
   ContainerRecord record;
   record.status = ContainerStatus::kRunning;
@@ -51,9 +59,7 @@ TEST(CurrentStatus, RunningWhileTheInitRuns) {
 TEST(CurrentStatus, StoppedOnceTheInitExitsEvenBeforeTheSupervisor) {
   Child supervisor, init;
   const ContainerRecord record = RunningRecord(supervisor, init);
-  ::kill(init.pid, SIGKILL);
-  siginfo_t info{};
-  ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(init.pid), &info, WEXITED | WNOWAIT), 0);
+  EndWithoutReaping(init);
   EXPECT_EQ(CurrentStatus(record), ContainerStatus::kStopped);
   ContainerRecord created = record;
   created.status = ContainerStatus::kCreated;
@@ -63,9 +69,7 @@ TEST(CurrentStatus, StoppedOnceTheInitExitsEvenBeforeTheSupervisor) {
 TEST(CurrentStatus, StoppedWhenTheSupervisorIsGone) {
   Child supervisor, init;
   const ContainerRecord record = RunningRecord(supervisor, init);
-  ::kill(supervisor.pid, SIGKILL);
-  siginfo_t info{};
-  ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(supervisor.pid), &info, WEXITED | WNOWAIT), 0);
+  EndWithoutReaping(supervisor);
   EXPECT_EQ(CurrentStatus(record), ContainerStatus::kStopped);
 }
 

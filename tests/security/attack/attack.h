@@ -11,11 +11,13 @@
 // matters, and every loop is bounded in iterations and time.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace vigil::security {
@@ -101,5 +103,21 @@ ChildResult InChild(const std::function<long()>& fn, int timeout_ms = 5000);
 
 // Milliseconds on CLOCK_MONOTONIC.
 long long NowMs();
+
+// The second thread of a race between a check and a use: calls `flip(i)`
+// for i = 0, 1, ... from construction until destruction.
+class Flipper {
+ public:
+  explicit Flipper(std::function<void(long)> flip);
+  ~Flipper();
+  Flipper(const Flipper&) = delete;
+  Flipper& operator=(const Flipper&) = delete;
+  long flips() const { return flips_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::atomic<long> flips_{0};
+  std::thread thread_;  // last: starts once the counters exist
+};
 
 }  // namespace vigil::security

@@ -104,4 +104,17 @@ ChildResult InChild(const std::function<long()>& fn, int timeout_ms) {
   return r;
 }
 
+Flipper::Flipper(std::function<void(long)> flip)
+    : thread_([this, flip = std::move(flip)] {
+        for (long i = 0; !stop_.load(std::memory_order_relaxed); ++i) {
+          flip(i);
+          flips_.fetch_add(1, std::memory_order_relaxed);
+        }
+      }) {}
+
+Flipper::~Flipper() {
+  stop_ = true;
+  thread_.join();
+}
+
 }  // namespace vigil::security

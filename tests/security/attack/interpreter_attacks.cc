@@ -13,14 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "attack.h"
 
@@ -111,21 +109,18 @@ Outcome PtInterp(const Context&) {
   constexpr const char* kFlipped = "/tmp/vsec-elf-flipped";
   ::symlink(kAllowedInterpreter, kLink);
   WriteExecutable(kFlipped, TinyElf(kLink, 0));
-  std::atomic<bool> stop{false};
-  std::thread flipper([&] {
-    for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
-      ::unlink("/tmp/vsec-interpreter-link.new");
-      if (::symlink((i & 1) ? kAllowedInterpreter : kNotAllowed,
-                    "/tmp/vsec-interpreter-link.new") == 0) {
-        ::rename("/tmp/vsec-interpreter-link.new", kLink);
-      }
+  std::optional<Flipper> flipper;
+  flipper.emplace([&](long i) {
+    ::unlink("/tmp/vsec-interpreter-link.new");
+    if (::symlink((i & 1) ? kAllowedInterpreter : kNotAllowed,
+                  "/tmp/vsec-interpreter-link.new") == 0) {
+      ::rename("/tmp/vsec-interpreter-link.new", kLink);
     }
   });
   std::map<std::string, long> tally;
   const long long deadline = NowMs() + 1000;
   while (NowMs() < deadline) ++tally[Ending(RunExec([&] { Execv(kFlipped); }))];
-  stop = true;
-  flipper.join();
+  flipper.reset();
   std::string race = "race for 1 s:";
   for (const auto& [what, n] : tally) race += " " + std::to_string(n) + " " + what + ",";
   const bool race_escaped = tally["the forbidden program ran"] > 0;

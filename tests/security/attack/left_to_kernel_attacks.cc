@@ -11,13 +11,11 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <thread>
 
 #include "attack.h"
 
@@ -87,12 +85,9 @@ long BytesThroughAFlippedPath() {
   if (::stat("/tmp/vsec-benign-read", &benign) != 0) return -errno;
   static char path[64];
   std::snprintf(path, sizeof path, "%s", "/tmp/vsec-benign-read");
-  std::atomic<bool> stop{false};
-  std::thread flipper([&] {
-    while (!stop.load(std::memory_order_relaxed)) {
-      std::memcpy(path, kMasked, sizeof kMasked);
-      std::memcpy(path, "/tmp/vsec-benign-read", sizeof "/tmp/vsec-benign-read");
-    }
+  Flipper flipper([&](long) {
+    std::memcpy(path, kMasked, sizeof kMasked);
+    std::memcpy(path, "/tmp/vsec-benign-read", sizeof "/tmp/vsec-benign-read");
   });
   long most = 0;
   for (const long long deadline = NowMs() + 1000; NowMs() < deadline;) {
@@ -105,8 +100,6 @@ long BytesThroughAFlippedPath() {
     }
     ::close(fd);
   }
-  stop = true;
-  flipper.join();
   return most;
 }
 
@@ -141,24 +134,21 @@ Outcome ReadOnlyWriteFlip(const Context&) {
   const char benign[] = "/tmp/vsec-benign-write";
   const char kept[] = "/etc/vsec-hidden";
   std::snprintf(path, sizeof path, "%s", benign);
-  std::atomic<bool> stop{false};
-  std::thread flipper([&] {
-    while (!stop.load(std::memory_order_relaxed)) {
+  long opens = 0, written = 0;
+  {
+    Flipper flipper([&](long) {
       std::memcpy(path, kept, sizeof kept);
       std::memcpy(path, benign, sizeof benign);
+    });
+    for (const long long deadline = NowMs() + 2000; NowMs() < deadline;) {
+      const int fd = static_cast<int>(
+          ::syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_APPEND | O_CLOEXEC));
+      ++opens;
+      if (fd < 0) continue;
+      written += ::write(fd, "vsec-pwned\n", 11) == 11 ? 1 : 0;
+      ::close(fd);
     }
-  });
-  long opens = 0, written = 0;
-  for (const long long deadline = NowMs() + 2000; NowMs() < deadline;) {
-    const int fd = static_cast<int>(
-        ::syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_APPEND | O_CLOEXEC));
-    ++opens;
-    if (fd < 0) continue;
-    written += ::write(fd, "vsec-pwned\n", 11) == 11 ? 1 : 0;
-    ::close(fd);
   }
-  stop = true;
-  flipper.join();
   std::ifstream in(kept);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string detail = std::to_string(opens) + " opens for writing, " +

@@ -12,11 +12,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
-#include <thread>
 
 #include "attack.h"
 
@@ -160,12 +158,9 @@ Outcome EgressAddressFlip(const Context& c) {
                             .sin_addr = {htonl(INADDR_LOOPBACK)}};
   static sockaddr_in address;
   address = allowed;
-  std::atomic<bool> stop{false};
-  std::thread flipper([&] {
-    while (!stop.load(std::memory_order_relaxed)) {
-      std::memcpy(&address, &refused, sizeof address);
-      std::memcpy(&address, &allowed, sizeof address);
-    }
+  Flipper flipper([&](long) {
+    std::memcpy(&address, &refused, sizeof address);
+    std::memcpy(&address, &allowed, sizeof address);
   });
   const long long deadline = NowMs() + 2000;
   long connects = 0, to_allowed = 0;
@@ -184,8 +179,6 @@ Outcome EgressAddressFlip(const Context& c) {
     }
     ::close(fd);
   }
-  stop = true;
-  flipper.join();
   const std::string detail = std::to_string(connects) + " connects in 2 s, " +
                              std::to_string(to_allowed) + " to the allowed address";
   if (reached) return Escaped(detail + "; one reached 127.0.0.1:" + std::to_string(c.port));

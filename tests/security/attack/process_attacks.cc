@@ -13,14 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
-#include <thread>
 
 #include "attack.h"
 
@@ -206,13 +205,11 @@ Outcome ExecPathFlip(const Context&) {
   }
   ::chmod(kForbidden, 0755);
   ::symlink("/bin/true", kLink);
-  std::atomic<bool> stop{false};
-  std::thread flipper([&] {
-    for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
-      ::unlink("/tmp/vsec-exec.new");
-      if (::symlink((i & 1) ? "/bin/true" : kForbidden, "/tmp/vsec-exec.new") == 0) {
-        ::rename("/tmp/vsec-exec.new", kLink);
-      }
+  std::optional<Flipper> flipper;
+  flipper.emplace([&](long i) {
+    ::unlink("/tmp/vsec-exec.new");
+    if (::symlink((i & 1) ? "/bin/true" : kForbidden, "/tmp/vsec-exec.new") == 0) {
+      ::rename("/tmp/vsec-exec.new", kLink);
     }
   });
   std::map<std::string, long> tally;
@@ -241,8 +238,7 @@ Outcome ExecPathFlip(const Context&) {
       ++tally["exec failed otherwise"];
     }
   }
-  stop = true;
-  flipper.join();
+  flipper.reset();
   std::string detail;
   for (const auto& [what, n] : tally) {
     if (n > 0) detail += (detail.empty() ? "" : ", ") + std::to_string(n) + " " + what;
