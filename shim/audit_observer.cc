@@ -50,6 +50,7 @@ void AuditObserver::Record(const sentry::DecisionRecord& decision) {
   }
   record->decision = decision.verdict.decision;
   record->error = decision.verdict.error;
+  record->left_to_kernel = decision.verdict.kind == sentry::Verdict::Kind::kContinue;
   record->latency_us = static_cast<std::uint32_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(decision.latency).count());
   record->suppressed = 0;

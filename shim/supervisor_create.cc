@@ -109,8 +109,7 @@ Result<void> Supervisor::StartSentry() {
   ASSIGN_OR_RETURN(host_uts_, JoinContainerUts(init_pid_));
   ASSIGN_OR_RETURN(sandbox_,
                    SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start, *cgroup_));
-  sandbox_.credentials_fixed =
-      sentry::CredentialsFixed(sentry::FilterOptionsFor(args_.policy, Platform()));
+  sandbox_.credentials_fixed = sentry::CredentialsFixed(args_.policy, Platform());
   sandbox_.kernel_write_trees = runtime::KernelWriteTrees(args_.policy, args_.spec);
   ASSIGN_OR_RETURN(sandbox_.in_network_namespace, InContainerNetwork(init_pid_));
   ASSIGN_OR_RETURN(const bool host_network, SharesHostNetwork(init_pid_));

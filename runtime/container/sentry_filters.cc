@@ -10,7 +10,7 @@ sentry::FilterOptions SentryOptionsFor(const config::Policy& policy, sentry::Pla
                                        config::Process& process) {
   const sentry::FilterOptions options =
       sentry::WithNetlinkReadOnly(sentry::FilterOptionsFor(policy, platform), process);
-  if (sentry::CredentialsFixed(options)) process.no_new_privileges = true;
+  if (sentry::CredentialsFixed(policy, platform)) process.no_new_privileges = true;
   return options;
 }
 

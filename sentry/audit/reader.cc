@@ -215,6 +215,7 @@ std::string FormatRecord(const Record& r) {
   }
   out += StrCat(") = ", DecisionName(r.decision));
   if (r.error != 0) out += StrCat(" ", ErrnoText(r.error));
+  if (r.left_to_kernel) out += ", left to the kernel";
   out += StrCat("  ", r.latency_us, "us");
   if (r.suppressed != 0) {
     out += StrCat("  (and ", r.suppressed, " more like it",

@@ -75,6 +75,13 @@ Result<std::string> StringField(json::Value object, std::string_view key) {
   return std::string(*s);
 }
 
+Result<bool> BoolField(json::Value object, std::string_view key) {
+  ASSIGN_OR_RETURN(json::Value v, Member(object, key));
+  std::optional<bool> b = v.AsBool();
+  if (!b) return FieldError(key, StrCat("expected true or false, got ", v.Describe()));
+  return *b;
+}
+
 template <typename T>
 Result<T> IntegerValue(json::Value v, std::string_view key) {
   std::optional<std::string_view> text = v.NumberText();
@@ -191,6 +198,10 @@ void WriteRecord(json::Writer& w, const Record& record) {
       w.Int(record.error);
     }
   }
+  if (record.left_to_kernel) {
+    w.Key("leftToKernel");
+    w.Bool(true);
+  }
   w.Key("latencyUs");
   w.Uint(record.latency_us);
   if (record.suppressed != 0) {
@@ -232,6 +243,9 @@ Result<Record> DecodeRecordObject(json::Value object) {
   }
   r.decision = *parsed;
   ASSIGN_OR_RETURN(r.error, ErrnoField(object));
+  if (object.Find("leftToKernel")) {
+    ASSIGN_OR_RETURN(r.left_to_kernel, BoolField(object, "leftToKernel"));
+  }
   ASSIGN_OR_RETURN(r.latency_us, IntegerField<std::uint32_t>(object, "latencyUs"));
   if (object.Find("suppressed")) {
     ASSIGN_OR_RETURN(r.suppressed, IntegerField<std::uint64_t>(object, "suppressed"));

@@ -41,6 +41,9 @@ struct Record {
   std::vector<Arg> args;
   Decision decision = Decision::kAllow;
   int error = 0;  // the errno returned to the workload, 0 if none
+  // Decided by the sentry, then made by the kernel (CONTINUE): what came
+  // of the call is not known here, so `error` stays 0.
+  bool left_to_kernel = false;
   std::uint32_t latency_us = 0;  // notification received to answer sent
   // A summary of repeats (repeats.h): this many more records of this kind
   // were counted instead of written. 0 for an ordinary record.
@@ -62,18 +65,18 @@ std::optional<int> ParseErrnoName(std::string_view name);
 
 // Writes `record` as one JSON object into `w`:
 //   {"time":..,"id":..,"pid":..,"tid":..,"exe":..,"syscall":..,
-//    "args":{NAME:VALUE,..},"decision":..,"errno":"EACCES","latencyUs":..,
-//    "suppressed":N}
+//    "args":{NAME:VALUE,..},"decision":..,"errno":"EACCES","leftToKernel":true,
+//    "latencyUs":..,"suppressed":N}
 // "errno" is omitted when 0, and is a number when ErrnoName has no name;
-// "suppressed" is omitted when 0.
+// "leftToKernel" is omitted when false, "suppressed" when 0.
 // Bytes that are not UTF-8 become '?' (json::Writer's rule).
 void WriteRecord(json::Writer& w, const Record& record);
 
 // WriteRecord into a fresh writer: one JSON object, no newline.
 std::string EncodeRecord(const Record& record);
 
-// The inverse of EncodeRecord. Unknown keys are ignored; "args", "errno"
-// and "suppressed" may be absent, every other field is required. Errors name the field:
+// The inverse of EncodeRecord. Unknown keys are ignored; "args", "errno",
+// "leftToKernel" and "suppressed" may be absent, every other field is required. Errors name the field:
 // `audit record: "pid": expected integer, got string "x"`.
 Result<Record> DecodeRecord(std::string_view line);
 

@@ -243,6 +243,7 @@ Verdict HandleAttributes(HandlerContext& context) {
   std::variant<std::string, Verdict> decided =
       DecideOnFile(context, file.Get(), *root_path, /*write=*/true);
   if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
+  if (KernelMakesFileCalls(context)) return Verdict::Continue();
   bool over_size_limit = false;
   if (int error = Apply(*request, times, file.Get(), context.event.tid, over_size_limit)) {
     if (over_size_limit) {

@@ -118,10 +118,9 @@ bool TreeMovable(const HandlerContext& context, const Entry& entry) {
 
 // Resolves the one name a call changes, decides, and if the policy lets
 // the workload change it runs `act` (a syscall's return) on it as the
-// workload — or, with `kernel_acts`, leaves the call to the kernel.
+// workload — or leaves the call to the kernel (KernelMakesFileCalls).
 template <typename Act>
-Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer, Act act,
-                      bool kernel_acts = false) {
+Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer, Act act) {
   auto caller_or = CallerOf(context);
   if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
   Caller& caller = std::get<Caller>(caller_or);
@@ -133,7 +132,7 @@ Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer,
   if (Verdict* verdict = std::get_if<Verdict>(&entry)) return std::move(*verdict);
   const Entry& e = std::get<Entry>(entry);
   if (int refused = ChangeRefusal(context, e)) return Refused(refused);
-  if (kernel_acts) return Verdict::Continue();
+  if (KernelMakesFileCalls(context)) return Verdict::Continue();
   return Done(act(e.directory.Get(), e.call_name.c_str()));
 }
 
@@ -179,12 +178,10 @@ Verdict HandleCreate(HandlerContext& context) {
   }
   // Device nodes: under a policy that restricts files the container has the
   // devices it was given. Under one that refuses no file, the kernel makes
-  // them as it would for the workload (CAP_MKNOD, the device cgroup's "m"),
-  // since any name it may resolve is one the policy lets be written: what a
-  // node gives access to is the device cgroup's to decide at open, and the
-  // sentry's own opens are judged on the same rules (Sandbox::device_allowed).
+  // them as it would for the workload (CAP_MKNOD, the device cgroup's "m"):
+  // what a node gives access to is the device cgroup's to decide at open.
   const bool device_node = type == S_IFCHR || type == S_IFBLK;
-  if (device_node && config::RestrictsFiles(*context.sandbox.policy)) return Refused(EPERM);
+  if (device_node && !KernelMakesFileCalls(context)) return Refused(EPERM);
   std::string contents;
   if (type == S_IFLNK) {
     Result<std::string> copied = CopyPath(context.tracee, target);
@@ -196,7 +193,7 @@ Verdict HandleCreate(HandlerContext& context) {
     if (type == S_IFDIR) return ::mkdirat(at, name, mode & 07777);
     if (type == S_IFLNK) return ::symlinkat(contents.c_str(), at, name);
     return ::mknodat(at, name, type | (mode & 07777), device);
-  }, /*kernel_acts=*/device_node);
+  });
 }
 
 Verdict HandleRemove(HandlerContext& context) {
@@ -237,6 +234,7 @@ Verdict HandleRename(HandlerContext& context) {
   const Entry& t = std::get<Entry>(target);
   if (int refused = ChangeRefusal(context, s)) return Refused(refused);
   if (int refused = ChangeRefusal(context, t)) return Refused(refused);
+  if (KernelMakesFileCalls(context)) return Verdict::Continue();
   if (!TreeMovable(context, s)) return Refused(EXDEV);
   if ((flags & RENAME_EXCHANGE) != 0 && !TreeMovable(context, t)) return Refused(EXDEV);
   return Done(static_cast<int>(::syscall(SYS_renameat2, s.directory.Get(), s.call_name.c_str(),
@@ -272,7 +270,7 @@ Verdict HandleLink(HandlerContext& context) {
     // policy that refuses no file it leaves the call to the kernel, which
     // can: any name the new link may get is one the policy lets be written.
     // Under other policies the older rule holds.
-    if (!config::RestrictsFiles(*context.sandbox.policy)) {
+    if (KernelMakesFileCalls(context)) {
       auto to_path = NamedPath(context, caller, to_dirfd, to, "to");
       if (Verdict* verdict = std::get_if<Verdict>(&to_path)) return std::move(*verdict);
       return Verdict::Continue();
@@ -309,6 +307,7 @@ Verdict HandleLink(HandlerContext& context) {
   if (Verdict* verdict = std::get_if<Verdict>(&target)) return std::move(*verdict);
   const Entry& t = std::get<Entry>(target);
   if (int refused = ChangeRefusal(context, t)) return Refused(refused);
+  if (KernelMakesFileCalls(context)) return Verdict::Continue();
   // Through the sentry's own /proc/self/fd link to the file it decided on:
   // the link itself when the source was not followed.
   return Done(::linkat(AT_FDCWD, StrCat("/proc/self/fd/", file.Get()).c_str(), t.directory.Get(),

@@ -210,6 +210,7 @@ void AuditResolved(HandlerContext& context, const std::string& path) {
 // Whether an open the sentry allowed of `resolved` is the kernel's to make
 // (CONTINUE; the arguments are in docs/security.md, "Where the sentry lets
 // the kernel act"):
+// - Any open under a policy that refuses no file (KernelMakesFileCalls).
 // - O_PATH asks for no access to the file, so only a hidden or denied file
 //   could refuse it. Under a policy with neither, the kernel's own open
 //   refuses nothing the policy would, whatever the path resolves to when
@@ -224,6 +225,7 @@ void AuditResolved(HandlerContext& context, const std::string& path) {
 //   policy would. Not O_TMPFILE, whose file no name check covers.
 bool KernelMayOpen(const HandlerContext& context, const OpenRequest& request,
                    const std::string& resolved) {
+  if (KernelMakesFileCalls(context)) return true;
   if ((request.flags & O_PATH) != 0) {
     return !request.flags_in_memory && !config::HidesOrDeniesFiles(*context.sandbox.policy);
   }

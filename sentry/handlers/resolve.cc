@@ -58,6 +58,10 @@ config::FileAccess AccessFor(const HandlerContext& context, const std::string& p
   return config::FileAccessFor(*context.sandbox.policy, path);
 }
 
+bool KernelMakesFileCalls(const HandlerContext& context) {
+  return !config::RestrictsFiles(*context.sandbox.policy);
+}
+
 int Refusal(config::FileAccess access, bool write) {
   switch (access) {
     case config::FileAccess::kHidden:

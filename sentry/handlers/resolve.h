@@ -80,6 +80,15 @@ std::variant<std::string, Verdict> DecideOnFile(HandlerContext& context, int fil
 // policy's to govern.
 config::FileAccess AccessFor(const HandlerContext& context, const std::string& path);
 
+// Whether a file call the sentry has decided and audited is then left to
+// the kernel: under a policy that refuses no file (config::RestrictsFiles
+// false), whatever a path leads to when the kernel resolves it may be read
+// and written, so the kernel makes the call as the workload, with what no
+// call of the sentry's reproduces exactly: its credentials (a descriptor's
+// opener, for linkat), limits, device cgroup and fsuid (docs/security.md,
+// "Where the sentry lets the kernel act").
+bool KernelMakesFileCalls(const HandlerContext& context);
+
 // The errno the file policy answers for `access` (ENOENT hidden, EACCES
 // denied, EACCES for a write to read-only), 0 if allowed.
 int Refusal(config::FileAccess access, bool write);

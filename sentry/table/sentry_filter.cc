@@ -263,8 +263,8 @@ Result<runtime::CompiledFilter> BuildChannelGuardFilter() {
   return compiled;
 }
 
-bool CredentialsFixed(const FilterOptions& options) {
-  return options.traced && options.mediate_files;
+bool CredentialsFixed(const config::Policy& policy, Platform platform) {
+  return platform == Platform::kPtrace && config::RestrictsFiles(policy);
 }
 
 }  // namespace vigil::sentry

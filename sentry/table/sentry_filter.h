@@ -45,12 +45,15 @@ FilterOptions FilterOptionsFor(const config::Policy& policy,
 Result<runtime::CompiledFilter> BuildChannelGuardFilter();
 
 // Whether the workload's credentials must stay as they started: on the
-// ptrace platform under a policy that mediates files. There the sentry
+// ptrace platform under a policy that restricts files. There the sentry
 // hands a process the files it opens through a descriptor channel that all
 // the threads and children of that process share, so any of them could
 // take a file opened for another; that is harmless only while they all
 // have the same credentials. So the setuid family and capset are refused
 // (EPERM) and no_new_privileges is set: an exec cannot raise them either.
-bool CredentialsFixed(const FilterOptions& options);
+// Under a policy that restricts no file (audit-only) the kernel makes every
+// file call the sentry decides (KernelMakesFileCalls in
+// sentry/handlers/resolve.h): no file of a thread's passes the channel.
+bool CredentialsFixed(const config::Policy& policy, Platform platform);
 
 }  // namespace vigil::sentry

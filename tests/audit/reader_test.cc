@@ -204,6 +204,10 @@ TEST(FormatTest, OneRecordOnOneLine) {
   EXPECT_EQ(FormatRecord(r),
             "2026-11-29T11:00:00.123Z  pid 12 tid 12  \"/tmp/x\\ny\"  "
             "openat(fd=3, path=\"a\\nb\") = allow  4us");
+  r.left_to_kernel = true;
+  EXPECT_EQ(FormatRecord(r),
+            "2026-11-29T11:00:00.123Z  pid 12 tid 12  \"/tmp/x\\ny\"  "
+            "openat(fd=3, path=\"a\\nb\") = allow, left to the kernel  4us");
   EXPECT_EQ(FormatDropped("T", 3), "T  -- 3 records dropped (the writer's buffer was full) --");
 }
 

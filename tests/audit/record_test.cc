@@ -55,6 +55,24 @@ TEST(RecordTest, OmitsErrnoWhenZero) {
   EXPECT_EQ(*back, r);
 }
 
+TEST(RecordTest, MarksACallLeftToTheKernel) {
+  Record r = Openat();
+  r.decision = Decision::kAllow;
+  r.error = 0;
+  r.left_to_kernel = true;
+  const std::string line = EncodeRecord(r);
+  EXPECT_THAT(line, HasSubstr(R"("decision":"allow","leftToKernel":true,"latencyUs":4)"));
+  auto back = DecodeRecord(line);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, r);
+  EXPECT_THAT(EncodeRecord(Openat()), Not(HasSubstr("leftToKernel")));
+  std::string wrong = line;
+  wrong.replace(wrong.find("true"), 4, "1");
+  auto bad = DecodeRecord(wrong);
+  ASSERT_FALSE(bad);
+  EXPECT_THAT(bad.error().message, HasSubstr("\"leftToKernel\": expected true or false"));
+}
+
 TEST(RecordTest, RoundTripsEveryDecision) {
   for (Decision d : {Decision::kAllow, Decision::kDeny, Decision::kEmulate, Decision::kKill}) {
     Record r = Openat();

@@ -90,21 +90,6 @@ constexpr KnownDifference kKnownDifferences[] = {
      "1 got 1 creds=sender uid=0 gid=0 rights=2:hello:i",
      "1 got 1 creds=pid-0 uid=0 gid=0 rights=2:hello:i",
      kDescriptorPassingPid},
-    // A file the sentry opened for the workload (under audit-only every
-    // open is) was opened with the sentry's credentials.
-    {"linkat-empty-path",
-     "audit-only,ptrace-audit-only,audit-only-docker-caps,ptrace-audit-only-docker-caps",
-     "0 mode=0100644 nlink=5 uid=0 gid=0 size=1 rdev=0:0", "-1 ENOENT -1 ENOENT",
-     "linkat(fd, \"\", AT_EMPTY_PATH) without CAP_DAC_READ_SEARCH: since Linux 6.10 the kernel "
-     "allows it to the credentials that opened the file, and a file the sentry opened for the "
-     "workload was opened with the sentry's (the kernel decides: the sentry leaves it the call)"},
-    // The ptrace platform.
-    {"fsuid-creat", "ptrace-audit-only,ptrace-audit-only-docker-caps", "-1 EACCES",
-     "0 uid=0 gid=0 mode=0644",
-     "the ptrace platform fixes the credentials under a file policy (docs/policy.md)"},
-    {"fsuid-mkdir", "ptrace-audit-only,ptrace-audit-only-docker-caps", "-1 EACCES",
-     "0 uid=0 gid=0 mode=0755",
-     "the ptrace platform fixes the credentials under a file policy (docs/policy.md)"},
 };
 
 // The suite's output as (name, result) pairs in the order printed.
@@ -194,27 +179,19 @@ class SentrySyscallSuiteTest : public RuntimeTest {
 
   // Compares vigil's lines under `policy` with the native ones: equal,
   // except the known differences for that policy, which must match both
-  // answers they document. With `credentials_fixed` (the ptrace platform
-  // under a file policy: CredentialsFixed in sentry/table/sentry_filter.h)
-  // the cases that run as another user cannot switch to it (AsUser answers
-  // "drop -1 EPERM"), and there must be some.
+  // answers they document.
   void ExpectSameAsNative(const std::string& native_out, const std::string& vigil_out,
-                          const std::string& policy, bool credentials_fixed = false) {
+                          const std::string& policy) {
     auto native = ParseLines(native_out);
     auto sandboxed = ParseLines(vigil_out);
     std::map<std::string, std::string> sandboxed_by_name(sandboxed.begin(), sandboxed.end());
     std::set<std::string> native_names;
     std::string differing;
     int compared = 0;
-    int cannot_switch_user = 0;
     for (const auto& [name, expected] : native) {
       native_names.insert(name);
       auto found = sandboxed_by_name.find(name);
       const std::string got = found == sandboxed_by_name.end() ? "(missing)" : found->second;
-      if (credentials_fixed && got == "drop -1 EPERM" && !expected.starts_with("drop")) {
-        ++cannot_switch_user;
-        continue;
-      }
       const KnownDifference* known = nullptr;
       for (const KnownDifference& k : kKnownDifferences) {
         if (k.name == name && AppliesTo(k, policy)) known = &k;
@@ -243,9 +220,6 @@ class SentrySyscallSuiteTest : public RuntimeTest {
       ADD_FAILURE() << "cases that differ under vigil with " << policy << ":" << differing;
     }
     EXPECT_GT(compared, 300) << "too few cases compared: the suite did not run to the end";
-    if (credentials_fixed) {
-      EXPECT_GT(cannot_switch_user, 0) << "no case ran as another user";
-    }
   }
 };
 
@@ -326,15 +300,13 @@ TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndOnThePtracePlatform) {
   const std::string files_audit = scratch_ + "/ptrace-audit-only.jsonl";
   Outcome observed = RunSuite(GetParam().binary, "audit-only", files_audit, ptrace);
   ASSERT_TRUE(observed.ok()) << observed;
-  ExpectSameAsNative(native.out, observed.out, "ptrace-audit-only", /*credentials_fixed=*/true);
+  ExpectSameAsNative(native.out, observed.out, "ptrace-audit-only");
   EXPECT_THAT(ReadWholeFile(files_audit), HasSubstr(R"("resolved":"/tmp/suite/open/file")"));
 }
 
 // What most containers are (Docker's default capabilities, without
 // CAP_NET_ADMIN) under audit-only: every call seen and audited, and the
-// program cannot tell, on either platform, but for the two differences
-// kKnownDifferences gives reasons for (a descriptor's link, the ptrace
-// platform's fixed credentials); under default, none.
+// program cannot tell, on either platform; nor under default.
 TEST_P(SentrySyscallSuiteTest, AuditOnlyIsTransparentWithDockersDefaultCapabilities) {
   may_hold_network_admin_ = false;
   Outcome native = RunSuite(kRunc, "");
@@ -351,12 +323,14 @@ TEST_P(SentrySyscallSuiteTest, AuditOnlyIsTransparentWithDockersDefaultCapabilit
     EXPECT_THAT(records, HasSubstr(StrCat(R"("syscall":")", syscall, R"(")")))
         << "no audit record under audit-only for " << syscall;
   }
+  // Decided and audited, then made by the kernel: the record says so.
+  EXPECT_THAT(records, HasSubstr(R"("syscall":"linkat","args":)"));
+  EXPECT_THAT(records, HasSubstr(R"("leftToKernel":true)"));
 
   const std::string ptrace_audit = scratch_ + "/ptrace-audit-only-docker-caps.jsonl";
   Outcome traced = RunSuite(GetParam().binary, "audit-only", ptrace_audit, {"--platform=ptrace"});
   ASSERT_TRUE(traced.ok()) << traced;
-  ExpectSameAsNative(native.out, traced.out, "ptrace-audit-only-docker-caps",
-                     /*credentials_fixed=*/true);
+  ExpectSameAsNative(native.out, traced.out, "ptrace-audit-only-docker-caps");
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtimes, SentrySyscallSuiteTest,

@@ -223,18 +223,29 @@ TEST_F(FileChanges, CreatesInWritablePlacesOnly) {
   EXPECT_EQ(Symlink("x", "/etc/link").error, EACCES);
 }
 
-// Under a policy that refuses no file (audit-only's), the two calls the
-// sentry cannot make as the kernel would are decided, audited and left to
-// it: a device node (the device cgroup decides its use) and a link to the
-// file a descriptor holds (its opener may, since Linux 6.10). Under a
-// policy that restricts files they stay the sentry's.
-TEST_F(FileChanges, UnderAPolicyRefusingNoFileTheKernelMakesDevicesAndDescriptorLinks) {
+// Under a policy that refuses no file (audit-only's), every change is
+// decided, audited and left to the kernel, which makes it as the workload:
+// among them the two the sentry could not make as the kernel would, a
+// device node (the device cgroup decides its use) and a link to the file a
+// descriptor holds (its opener may, since Linux 6.10). Under a policy that
+// restricts files they stay the sentry's.
+TEST_F(FileChanges, UnderAPolicyRefusingNoFileTheKernelMakesEveryChange) {
   config::Policy open_policy;
   sandbox_.policy = &open_policy;
   EXPECT_EQ(Mknod("/tmp/null", S_IFCHR | 0666, makedev(1, 3)).kind, Verdict::Kind::kContinue);
   EXPECT_FALSE(Exists("/tmp/null")) << "made by the sentry, not left to the kernel";
   EXPECT_EQ(Mknod("/nowhere/null", S_IFCHR | 0666, makedev(1, 3)).error, ENOENT);
-  EXPECT_EQ(Mknod("/tmp/fifo", S_IFIFO | 0600).kind, Verdict::Kind::kReturn);
+  EXPECT_EQ(Mknod("/tmp/fifo", S_IFIFO | 0600).kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Mkdir("/etc/new").kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Symlink("x", "/etc/link").kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Unlink("/etc/hostname").kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Rename("/tmp/mine", "/etc/moved").kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Link("/tmp/mine", "/etc/hard").kind, Verdict::Kind::kContinue);
+  for (const char* made : {"/tmp/fifo", "/etc/new", "/etc/link", "/etc/moved", "/etc/hard"}) {
+    EXPECT_FALSE(Exists(made)) << made << ": made by the sentry, not left to the kernel";
+  }
+  EXPECT_TRUE(Exists("/etc/hostname"));
+  EXPECT_TRUE(Exists("/tmp/mine"));
 
   UniqueFd mine(::open((root_ + "/tmp/mine").c_str(), O_RDONLY | O_CLOEXEC));
   ASSERT_TRUE(mine);

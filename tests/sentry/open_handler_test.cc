@@ -539,5 +539,23 @@ TEST_F(OpenHandler, WritesBeneathAKernelWriteTreeAreTheKernels) {
   EXPECT_EQ(Open("/tmp/mine", O_WRONLY).kind, Verdict::Kind::kInstallFd);
 }
 
+// Under a policy that refuses no file (audit-only's) every open is decided,
+// audited by the path it resolved to, and left to the kernel, which opens
+// as the workload. Under the fixture's policy, which restricts files, the
+// sentry opens.
+TEST_F(OpenHandler, UnderAPolicyRefusingNoFileEveryOpenIsTheKernels) {
+  config::Policy open_policy;
+  sandbox_.policy = &open_policy;
+  Write("/etc/hostname", "h\n");
+  EXPECT_EQ(Open("/etc/hostname", O_RDWR).kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Resolved(), "/etc/hostname");
+  EXPECT_EQ(Open("/etc/secret", O_RDONLY).kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Open("/tmp", O_TMPFILE | O_WRONLY).kind, Verdict::Kind::kContinue);
+  EXPECT_EQ(Open("/etc/new", O_WRONLY | O_CREAT).kind, Verdict::Kind::kContinue);
+  EXPECT_FALSE(std::filesystem::exists(root_ + "/etc/new")) << "created by the sentry";
+  sandbox_.policy = &policy_;
+  EXPECT_EQ(Open("/etc/hostname", O_RDONLY).kind, Verdict::Kind::kInstallFd);
+}
+
 }  // namespace
 }  // namespace vigil::sentry
