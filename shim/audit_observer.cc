@@ -38,6 +38,7 @@ void AuditObserver::Record(const sentry::DecisionRecord& decision) {
   record->container_id = container_id_;
   record->pid = decision.identity(record->exe);
   record->tid = decision.event.tid;
+  record->event.clear();
   if (const sentry::SyscallEntry* entry = sentry::FindSyscall(decision.event.number)) {
     record->syscall = entry->name;
   } else {
@@ -60,6 +61,22 @@ void AuditObserver::Record(const sentry::DecisionRecord& decision) {
   }
   writer_->Commit();
   WriteDue();
+}
+
+void AuditObserver::RecordEvent(std::string_view event, pid_t init_pid,
+                                sentry::audit::Decision decision,
+                                std::vector<sentry::audit::Arg> details) {
+  if (level_ == config::AuditLevel::kOff) return;
+  sentry::audit::Record* record = writer_->Claim();
+  if (record == nullptr) return;  // the ring is full: dropped, and counted
+  *record = sentry::audit::Record{.time = Rfc3339NanoNow(),
+                                  .container_id = container_id_,
+                                  .pid = init_pid,
+                                  .tid = init_pid,
+                                  .event = std::string(event),
+                                  .args = std::move(details),
+                                  .decision = decision};
+  writer_->Commit();
 }
 
 void AuditObserver::WriteDue() {

@@ -5,9 +5,13 @@
 // the writer thread encodes and writes.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "config/policy/policy.h"
 #include "sentry/audit/repeats.h"
@@ -23,6 +27,11 @@ class AuditObserver {
       : writer_(std::move(writer)), container_id_(std::move(container_id)), level_(level) {}
 
   void Record(const sentry::DecisionRecord& decision);
+  // What happened to the container rather than a call it made (an event
+  // record: "timeout"), for its init `init_pid`; written at every level
+  // but "off", and never collapsed.
+  void RecordEvent(std::string_view event, pid_t init_pid, sentry::audit::Decision decision,
+                   std::vector<sentry::audit::Arg> details);
   // Writes the counts of repeats whose window is over; the supervisor
   // calls it every kSweepPeriod, so a flood that stops is summed up soon.
   void Sweep();

@@ -43,6 +43,10 @@ constexpr std::string_view kAllowed[] = {
     "renameat2", "rename", "linkat", "link", "fchmodat", "chmod", "fchmod", "fchownat",
     "fchown", "ftruncate", "utimensat", "getxattr", "setxattr", "listxattr", "removexattr",
     "memfd_create", "fsync", "fdatasync", "inotify_add_watch",
+    // Removing the container's cgroup and state once its foreground client
+    // is gone (supervisor_ending.cc): the state directory's lock, and the
+    // directories' removal.
+    "flock", "rmdir",
     // Acting as the workload (ActingAs).
     "setfsuid", "setfsgid", "setgroups", "getgroups", "capget", "capset", "umask",
     // Network handlers: on the workload's own socket.

@@ -65,6 +65,7 @@ void RunSupervisor(SupervisorArgs args, Channel to_create) {
   RedirectStdioToNull();
   Result<siginfo_t> exit = supervisor.Supervise();
   supervisor.MarkStopped();
+  supervisor.RemoveIfClientGone();
   if (!exit) ::_exit(255);
   MirrorExit(*exit);
 }

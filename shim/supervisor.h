@@ -21,6 +21,11 @@ struct SupervisorArgs {
   runtime::InitOptions init;
   config::Policy policy;  // the sentry's
   bool systemd_cgroup = false;  // linux.cgroupsPath is "slice:prefix:name"
+  // Created by a foreground `vigil run`, which waits for the container:
+  // the client's end or stop signal ends it (supervisor_ending.cc), and
+  // unless `keep` its state goes with it when the client could not delete it.
+  bool foreground = false;
+  bool keep = false;
 };
 
 // Runs in the child `create` forks. Reports kCreated (or kError) on

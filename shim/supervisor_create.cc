@@ -130,6 +130,7 @@ Result<void> Supervisor::StartSentry() {
   audit_.emplace(std::move(writer), args_.record.id, args_.policy.audit);
   auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };
   RETURN_IF_ERROR(WatchAuditSweep());
+  RETURN_IF_ERROR(WatchEndings());
   if (Platform() == sentry::Platform::kPtrace) {
     sentry_ = std::make_unique<sentry::PtraceServer>(*loop_, sandbox_, record);
   } else {
@@ -199,9 +200,13 @@ void Supervisor::Undo() {
     ::waitid(P_PIDFD, init_pidfd_.Get(), &info, WEXITED);
   }
   if (cgroup_) {
-    (void)cgroup_->RemoveProcessFor(::getpid(), kSupervisorAccounting);
+    LeaveContainerCgroups();
     (void)cgroup_->Destroy();
   }
+}
+
+void Supervisor::LeaveContainerCgroups() {
+  if (cgroup_) (void)cgroup_->RemoveProcessFor(::getpid(), kSupervisorAccounting);
 }
 
 Result<void> Supervisor::SpawnInit() {

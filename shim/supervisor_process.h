@@ -26,6 +26,9 @@
 
 namespace vigil::shim {
 
+// Why the supervisor ends the container itself (supervisor_ending.cc).
+enum class Ending { kTimeout, kClientSignal, kClientGone };
+
 class Supervisor {
  public:
   explicit Supervisor(SupervisorArgs args) : args_(std::move(args)) {}
@@ -47,6 +50,12 @@ class Supervisor {
   // Records the container as stopped.
   void MarkStopped();
 
+  // After a foreground `run`'s client ended before the container did (and
+  // without --keep): removes the container's cgroup and state, as the
+  // client's `delete` would have (not its poststop hooks: a container that
+  // has some stays, stopped, for `vigil delete`).
+  void RemoveIfClientGone();
+
   // After a failed create: the init (if any) killed and reaped, its cgroup
   // removed, so nothing outlives the error.
   void Undo();
@@ -63,6 +72,9 @@ class Supervisor {
   }
   Result<void> SpawnInit();
   Result<void> CreateCgroup();
+  // Back to the cgroups the supervisor joined the container's from, so
+  // that they can be removed.
+  void LeaveContainerCgroups();
   // Where hooks run: the supervisor's own UTS namespace and cgroups, as
   // runc's hooks run in runc's.
   runtime::HookPlacement HookPlacement() const;
@@ -78,6 +90,17 @@ class Supervisor {
   // the number of the sentry's end of its descriptor channel in it.
   Result<void> AdoptTracee(const UniqueFd& pidfd, std::string_view channel_number);
   void ForwardSignals();
+  // Endings the supervisor makes itself (supervisor_ending.cc): the
+  // timer for the timeout and grace periods, and a foreground client's end.
+  Result<void> WatchEndings();
+  // The timeout, armed before the program starts.
+  Result<void> ArmTimeout();
+  void BeginEnding(Ending why);
+  void KillEveryProcess();
+  void RecordEnding(std::vector<sentry::audit::Arg> details);
+  // Sends `sig` to the init and every other process in the container's
+  // cgroup; returns how many it reached.
+  std::size_t SignalEveryProcess(int sig);
 
   SupervisorArgs args_;
   pid_t init_pid_ = 0;
@@ -85,6 +108,9 @@ class Supervisor {
   UniqueFd signal_fd_;
   UniqueFd control_fd_;
   UniqueFd audit_sweep_timer_;  // AuditObserver::kSweepPeriod, periodic
+  UniqueFd ending_timer_;  // the timeout, then a grace period
+  UniqueFd client_pidfd_;  // a foreground `run`'s
+  std::optional<Ending> ending_;
   std::optional<runtime::Channel> init_channel_;
   std::optional<runtime::cgroup::Cgroup> cgroup_;
   // The UTS namespace the supervisor left for the container's (hooks run here).

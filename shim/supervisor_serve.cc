@@ -85,6 +85,7 @@ Result<void> Supervisor::Start() {
   }
   starting_ = true;
   ScopeGuard done_starting([this] { starting_ = false; });
+  RETURN_IF_ERROR(ArmTimeout());
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kStart));
   // The init's end of the channel closes on exec: end of file means the
   // program runs; a message means exec failed and says why. Before that the
@@ -203,6 +204,10 @@ void Supervisor::ForwardSignals() {
       continue;
     }
     (void)PidfdSendSignal(init_pidfd_.Get(), sig);
+    // A foreground client told to stop: the init may ignore it (a pid
+    // namespace's init without a handler does), so the KILL follows after
+    // the grace period.
+    if (args_.foreground && (sig == SIGTERM || sig == SIGHUP)) BeginEnding(Ending::kClientSignal);
   }
 }
 

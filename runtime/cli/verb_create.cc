@@ -36,6 +36,7 @@ Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
       .audit_max_size = invocation.global.audit_max_size,
       .audit_max_files = invocation.global.audit_max_files,
       .platform = invocation.global.platform,
+      .timeout = invocation.flags.Value("timeout").value_or(""),
   };
   ASSIGN_OR_RETURN(options.preserve_fds, invocation.flags.Count("preserve-fds"));
   // systemd socket activation: LISTEN_FDS descriptors pass through too.
@@ -65,22 +66,26 @@ void ReapOrphans() {
 
 }  // namespace
 
-const FlagSpec kCreateFlags[6] = {
+const FlagSpec kCreateFlags[7] = {
     {"bundle", "b", true, "DIR", "bundle directory (default: .)"},
     {"pid-file", "", true, "FILE", "write the container's pid (its init's) to FILE"},
     {"console-socket", "", true, "PATH", "unix socket to receive the terminal's master fd"},
     {"no-pivot", "", false, "", "chroot instead of pivot_root (for a ramdisk root)"},
     {"no-new-keyring", "", false, "", "accepted: vigil never creates a session keyring"},
     {"preserve-fds", "", true, "N", "pass N descriptors after stdio (3 ... 3+N-1) through"},
+    {"timeout", "", true, "DURATION",
+     "end the container this long after its start (30s, 10m): TERM to every process, then KILL "
+     "after dev.vigil.timeout-grace (10s); dev.vigil.timeout may shorten it"},
 };
 
-const FlagSpec kRunFlags[9] = {
+const FlagSpec kRunFlags[10] = {
     kCreateFlags[0],
     kCreateFlags[1],
     kCreateFlags[2],
     kCreateFlags[3],
     kCreateFlags[4],
     kCreateFlags[5],
+    kCreateFlags[6],
     {"detach", "d", false, "", "return once the container runs instead of waiting for it"},
     {"keep", "", false, "", "do not delete the container once it exits"},
     {"no-subreaper", "", false, "", "do not become the subreaper of the container's init"},
@@ -94,6 +99,8 @@ Result<int> RunCreate(const Invocation& invocation) {
 
 Result<int> RunRun(const Invocation& invocation) {
   ASSIGN_OR_RETURN(runtime::CreateOptions options, ReadCreateOptions(invocation));
+  options.foreground = !invocation.flags.IsSet("detach");
+  options.keep = invocation.flags.IsSet("keep");
   // As runc: in the foreground the container's init (which state.pid
   // names) is ours to reap once its supervisor is gone.
   if (!invocation.flags.IsSet("detach") && !invocation.flags.IsSet("no-subreaper")) {

@@ -20,6 +20,7 @@
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/path.h"
 #include "runtime/container/audit_settings.h"
+#include "runtime/container/lifetime.h"
 #include "runtime/container/sentry_filters.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/linux/landlock.h"
@@ -182,6 +183,9 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                    ResolveAuditRotation(spec, options.audit_max_size, options.audit_max_files));
   record.audit_max_bytes = rotation.max_bytes;
   record.audit_max_files = rotation.max_files;
+  ASSIGN_OR_RETURN(const Lifetime lifetime, ResolveLifetime(spec, options.timeout));
+  record.timeout_ms = static_cast<std::uint64_t>(lifetime.timeout.count());
+  record.timeout_grace_ms = static_cast<std::uint64_t>(lifetime.grace.count());
   log::Debug(StrCat("create ", options.id, ": bundle ", options.bundle, ", platform ",
                     record.platform, ", audit ", record.audit_path, ", policy ", record.policy));
   RETURN_IF_ERROR(dir.SaveConfig(spec));
@@ -214,7 +218,9 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                                       .ptrace = sentry->ptrace(),
                                                       .landlock = &landlock},
                                              .policy = std::move(policy),
-                                             .systemd_cgroup = options.systemd_cgroup},
+                                             .systemd_cgroup = options.systemd_cgroup,
+                                             .foreground = options.foreground,
+                                             .keep = options.keep},
                         std::move(theirs));
   }
   theirs.Close();

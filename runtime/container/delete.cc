@@ -8,8 +8,8 @@
 #include "base/strings.h"
 #include "runtime/container/container_cgroup.h"
 #include "runtime/container/lifecycle.h"
+#include "runtime/container/remove.h"
 #include "runtime/container/state_dir.h"
-#include "runtime/linux/namespaces.h"
 #include "runtime/process/hooks.h"
 
 namespace vigil::runtime {
@@ -23,29 +23,6 @@ bool WaitGone(pid_t pid, std::uint64_t start, int tenths) {
     ::usleep(100'000);
   }
   return !ProcessAlive(pid, start);
-}
-
-// Removes the container's cgroup. Processes that outlived the init go first
-// when the container shares a pid namespace (they were the container's);
-// with a pid namespace of its own everything of the container died with the
-// init, so what is left was in a non-empty cgroupsPath before create: those
-// stay, and so does their cgroup, with a warning (as runc 1.1).
-Result<void> RemoveCgroup(const cgroup::Cgroup& cg, const Result<config::Spec>& spec,
-                          const std::string& id) {
-  bool own_pid_namespace =
-      spec && spec->linux_spec && CreatesNamespace(*spec->linux_spec, config::NamespaceType::kPid);
-  Result<std::vector<pid_t>> left = cg.Processes();
-  if (left && !own_pid_namespace) {
-    for (pid_t pid : *left) ::kill(pid, SIGKILL);
-  }
-  Result<void> destroyed = cg.Destroy();
-  if (!destroyed && own_pid_namespace && left && !left->empty()) {
-    log::Warning(StrCat("container ", Quote(id), ": its cgroup stays: ", left->size(),
-                        " process(es) that were there before it still run in it"));
-    return {};
-  }
-  RETURN_IF_ERROR_WRAP(std::move(destroyed), StrCat("container ", Quote(id), ": remove its cgroup"));
-  return {};
 }
 
 }  // namespace
@@ -88,8 +65,7 @@ Result<void> DeleteContainer(const std::string& root, const std::string& id, boo
     WaitGone(record->supervisor_pid, record->supervisor_start, 50);
   }
   Result<config::Spec> spec = dir.LoadConfig();
-  if (cg) RETURN_IF_ERROR(RemoveCgroup(*cg, spec, id));
-  RETURN_IF_ERROR(dir.Remove());
+  RETURN_IF_ERROR(RemoveCgroupAndState(dir, cg, spec));
   // After the container is gone, before delete returns; a failure is a
   // warning, as the spec says.
   if (spec) {

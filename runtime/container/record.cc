@@ -28,6 +28,8 @@ constexpr Field<ContainerRecord> kRecordFields[] = {
     Bind<&ContainerRecord::audit_max_files>("auditMaxFiles"),
     Bind<&ContainerRecord::policy>("policy"),
     Bind<&ContainerRecord::platform>("platform"),
+    Bind<&ContainerRecord::timeout_ms>("timeoutMs"),
+    Bind<&ContainerRecord::timeout_grace_ms>("timeoutGraceMs"),
 };
 
 }  // namespace

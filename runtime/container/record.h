@@ -45,6 +45,10 @@ struct ContainerRecord {
   // The sentry's backend (sentry::PlatformName): "unotify" or "ptrace";
   // empty in records written before there was a choice (unotify).
   std::string platform;
+  // The container's timeout from its start (0: none) and the grace period
+  // between the TERM and the KILL that end it then (lifetime.h).
+  std::uint64_t timeout_ms = 0;
+  std::uint64_t timeout_grace_ms = 0;
   bool operator==(const ContainerRecord&) const = default;
 };
 

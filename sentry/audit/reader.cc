@@ -169,7 +169,7 @@ Summary Summarize(std::span<const Record> records, std::uint64_t dropped) {
     const std::uint64_t calls = 1 + r.suppressed;
     s.total += calls;
     s.suppressed += r.suppressed;
-    s.by_syscall[{r.syscall, r.decision}] += calls;
+    s.by_syscall[{r.event.empty() ? r.syscall : r.event, r.decision}] += calls;
     if (r.error != 0) s.by_errno[r.error] += calls;
   }
   return s;
@@ -203,9 +203,10 @@ std::string FormatSummary(const Summary& summary) {
 }
 
 std::string FormatRecord(const Record& r) {
-  std::string out = StrCat(r.time, "  pid ", r.pid, " tid ", r.tid, "  ", Printable(r.exe), "  ",
-                           Printable(r.syscall),
-                           "(");
+  std::string out = r.event.empty()
+                        ? StrCat(r.time, "  pid ", r.pid, " tid ", r.tid, "  ", Printable(r.exe),
+                                 "  ", Printable(r.syscall), "(")
+                        : StrCat(r.time, "  pid ", r.pid, "  event ", Printable(r.event), "(");
   for (std::size_t i = 0; i < r.args.size(); ++i) {
     const Arg& arg = r.args[i];
     if (i > 0) out += ", ";

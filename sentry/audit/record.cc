@@ -179,8 +179,13 @@ void WriteRecord(json::Writer& w, const Record& record) {
   w.Int(record.tid);
   w.Key("exe");
   w.String(record.exe);
-  w.Key("syscall");
-  w.String(record.syscall);
+  if (record.event.empty()) {
+    w.Key("syscall");
+    w.String(record.syscall);
+  } else {
+    w.Key("event");
+    w.String(record.event);
+  }
   w.Key("args");
   w.BeginObject();
   for (const Arg& arg : record.args) {
@@ -233,7 +238,11 @@ Result<Record> DecodeRecordObject(json::Value object) {
   ASSIGN_OR_RETURN(r.pid, IntegerField<pid_t>(object, "pid"));
   ASSIGN_OR_RETURN(r.tid, IntegerField<pid_t>(object, "tid"));
   ASSIGN_OR_RETURN(r.exe, StringField(object, "exe"));
-  ASSIGN_OR_RETURN(r.syscall, StringField(object, "syscall"));
+  if (object.Find("event") && !object.Find("syscall")) {
+    ASSIGN_OR_RETURN(r.event, StringField(object, "event"));
+  } else {
+    ASSIGN_OR_RETURN(r.syscall, StringField(object, "syscall"));
+  }
   ASSIGN_OR_RETURN(r.args, ArgsField(object));
   ASSIGN_OR_RETURN(std::string decision, StringField(object, "decision"));
   std::optional<Decision> parsed = ParseDecision(decision);

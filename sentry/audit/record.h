@@ -38,6 +38,10 @@ struct Record {
   pid_t tid = 0;
   std::string exe;      // the workload's executable, as resolved
   std::string syscall;  // its name in the syscall table: "openat"
+  // Set instead of `syscall` for what happened to the container rather
+  // than a call it made ("timeout"): written as "event", with `args` its
+  // details and pid/tid its init's.
+  std::string event;
   std::vector<Arg> args;
   Decision decision = Decision::kAllow;
   int error = 0;  // the errno returned to the workload, 0 if none
@@ -63,7 +67,8 @@ std::string_view ErrnoName(int error);
 // EDEADLOCK and ENOTSUP; nullopt for an unknown name.
 std::optional<int> ParseErrnoName(std::string_view name);
 
-// Writes `record` as one JSON object into `w`:
+// Writes `record` as one JSON object into `w` ("event":.. in place of
+// "syscall" for an event):
 //   {"time":..,"id":..,"pid":..,"tid":..,"exe":..,"syscall":..,
 //    "args":{NAME:VALUE,..},"decision":..,"errno":"EACCES","leftToKernel":true,
 //    "latencyUs":..,"suppressed":N}
@@ -76,7 +81,8 @@ void WriteRecord(json::Writer& w, const Record& record);
 std::string EncodeRecord(const Record& record);
 
 // The inverse of EncodeRecord. Unknown keys are ignored; "args", "errno",
-// "leftToKernel" and "suppressed" may be absent, every other field is required. Errors name the field:
+// "leftToKernel" and "suppressed" may be absent, and "event" stands in for
+// "syscall" in an event, every other field is required. Errors name the field:
 // `audit record: "pid": expected integer, got string "x"`.
 Result<Record> DecodeRecord(std::string_view line);
 

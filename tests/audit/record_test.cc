@@ -73,6 +73,24 @@ TEST(RecordTest, MarksACallLeftToTheKernel) {
   EXPECT_THAT(bad.error().message, HasSubstr("\"leftToKernel\": expected true or false"));
 }
 
+// What happened to the container: "event" where "syscall" would be.
+TEST(RecordTest, EventRecordsStandInForASyscall) {
+  Record r{.time = "2026-12-04T23:02:24.179937278Z",
+           .container_id = "job-7",
+           .pid = 15196,
+           .tid = 15196,
+           .event = "timeout",
+           .args = {{"signal", "SIGKILL", false}, {"processes", "3", true}},
+           .decision = Decision::kKill};
+  const std::string line = EncodeRecord(r);
+  EXPECT_EQ(line, R"({"time":"2026-12-04T23:02:24.179937278Z","id":"job-7","pid":15196,)"
+                  R"("tid":15196,"exe":"","event":"timeout","args":{"signal":"SIGKILL",)"
+                  R"("processes":3},"decision":"kill","latencyUs":0})");
+  auto back = DecodeRecord(line);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, r);
+}
+
 TEST(RecordTest, RoundTripsEveryDecision) {
   for (Decision d : {Decision::kAllow, Decision::kDeny, Decision::kEmulate, Decision::kKill}) {
     Record r = Openat();

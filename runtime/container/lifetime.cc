@@ -1,0 +1,49 @@
+#include "runtime/container/lifetime.h"
+
+#include "base/strings.h"
+#include "base/units.h"
+
+namespace vigil::runtime {
+namespace {
+
+using std::chrono::milliseconds;
+
+Result<milliseconds> Duration(std::string_view what, std::string_view text, bool zero_allowed) {
+  ASSIGN_OR_RETURN(const std::chrono::nanoseconds parsed, ParseGoDuration(what, text));
+  const auto rounded = std::chrono::ceil<milliseconds>(parsed);
+  if (rounded.count() < 0 || (rounded.count() == 0 && !zero_allowed)) {
+    return Fail(StrCat(what, ": ", Quote(text), " is not a duration ",
+                       zero_allowed ? "of 0 or more" : "above 0"));
+  }
+  return rounded;
+}
+
+const std::string* Annotation(const config::Spec& spec, std::string_view name) {
+  auto it = spec.annotations.find(std::string(name));
+  return it == spec.annotations.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& flag_timeout) {
+  Lifetime lifetime;
+  if (!flag_timeout.empty()) {
+    ASSIGN_OR_RETURN(lifetime.timeout, Duration("--timeout", flag_timeout, false));
+  }
+  if (const std::string* asked = Annotation(spec, kTimeoutAnnotation)) {
+    const std::string what = StrCat("annotation ", kTimeoutAnnotation);
+    ASSIGN_OR_RETURN(const milliseconds timeout, Duration(what, *asked, false));
+    if (lifetime.timeout.count() != 0 && timeout > lifetime.timeout) {
+      return Fail(StrCat(what, ": ", Quote(*asked), " is longer than the runtime's --timeout ",
+                         Quote(flag_timeout)));
+    }
+    lifetime.timeout = timeout;
+  }
+  if (const std::string* grace = Annotation(spec, kTimeoutGraceAnnotation)) {
+    ASSIGN_OR_RETURN(lifetime.grace,
+                     Duration(StrCat("annotation ", kTimeoutGraceAnnotation), *grace, true));
+  }
+  return lifetime;
+}
+
+}  // namespace vigil::runtime

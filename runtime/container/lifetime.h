@@ -1,0 +1,31 @@
+// How long a container may run: a per-sandbox timeout from `vigil run
+// --timeout` (the operator's) and the annotation dev.vigil.timeout (the
+// container's, which may only shorten it), and the grace period between
+// the TERM and the KILL that end a container whose time is up.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "config/oci/spec.h"
+
+namespace vigil::runtime {
+
+inline constexpr std::string_view kTimeoutAnnotation = "dev.vigil.timeout";
+inline constexpr std::string_view kTimeoutGraceAnnotation = "dev.vigil.timeout-grace";
+// As `docker stop`'s default.
+inline constexpr std::chrono::milliseconds kDefaultTimeoutGrace{10'000};
+
+struct Lifetime {
+  std::chrono::milliseconds timeout{0};  // 0: none
+  std::chrono::milliseconds grace = kDefaultTimeoutGrace;
+};
+
+// From --timeout (`flag_timeout`, a Go duration; empty: none) and the
+// annotations. A timeout must be above 0, and the annotation's may not be
+// longer than the flag's; errors name the flag or annotation.
+Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& flag_timeout);
+
+}  // namespace vigil::runtime
