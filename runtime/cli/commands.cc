@@ -22,7 +22,7 @@ constexpr FlagSpec kGlobalFlags[] = {
      "the sentry's policy: a profile (default, agent, audit-only), inline JSON or a file; "
      "the annotation dev.vigil.policy overrides it"},
     {"audit", "", true, "FILE", "append the sentry's audit records to FILE (default: "
-     "audit.jsonl in the container's state directory)"},
+     "ROOT/.audit/ID.jsonl, kept after delete until audit --prune)"},
     {"audit-max-size", "", true, "SIZE",
      "rotate the audit log when it would pass SIZE (default 10m; -1: never); the annotation "
      "dev.vigil.audit-max-size may lower it"},
@@ -38,7 +38,7 @@ constexpr FlagSpec kGlobalFlags[] = {
 
 constexpr Command kCommands[] = {
     {"audit", "print the sentry's audit records for a container (--follow: as they come)",
-     "<container-id>", kAuditFlags, RunAudit},
+     "[<container-id>]", kAuditFlags, RunAudit},
     {"check", "validate a bundle's config.json and print it in canonical form", "", kCheckFlags,
      RunCheck},
     {"create", "create a container from a bundle; it waits for start", "<container-id>",

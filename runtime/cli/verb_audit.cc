@@ -1,13 +1,19 @@
 // vigil audit: the sentry's audit records for a container (docs/audit.md),
 // as text, as the stored JSON lines, or as counts; --follow keeps printing
-// new records until the container stops.
+// new records until the container stops. The log outlives the container
+// (ROOT/.audit) until --prune; --file reads any log.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "base/strings.h"
+#include "base/units.h"
 #include "runtime/cli/verbs.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/container/status.h"
@@ -25,13 +31,45 @@ struct Options {
   bool denied = false;
   bool summary = false;
   bool json = false;
+  std::optional<std::string> id;  // only this container's records
 };
 
-// Where the sentry writes: the record says (--audit or the annotation
-// dev.vigil.audit); otherwise audit.jsonl in the container's state directory.
-std::string AuditPath(const std::string& root, const runtime::ContainerRecord& record) {
-  if (!record.audit_path.empty()) return record.audit_path;
-  return StrCat(root, "/", record.id, "/", runtime::kAuditLogName);
+// Where the sentry writes for container `id`: its record says (--audit, the
+// annotation dev.vigil.audit, or the state root's kept log); for a
+// container that is gone, the kept log if there is one.
+Result<std::string> AuditPath(const std::string& root, const std::string& id) {
+  Result<runtime::ContainerRecord> record = runtime::ReadRecord(root, id);
+  if (record) {
+    if (!record->audit_path.empty()) return record->audit_path;
+    // Recorded before logs had a path of their own.
+    return StrCat(root, "/", id, "/", runtime::kAuditLogName);
+  }
+  const std::string kept = runtime::KeptAuditLogPath(root, id);
+  if (::access(kept.c_str(), F_OK) == 0) return kept;
+  if (::access(StrCat(root, "/", id).c_str(), F_OK) == 0) return tl::unexpected(record.error());
+  return Fail(StrCat("container ", Quote(id), " does not exist and ", root, "/",
+                     runtime::kKeptAuditDir, " keeps no audit log of it (a log elsewhere: --file)"));
+}
+
+// Removes the kept logs (and their rotated files) of containers that no
+// longer exist, last written more than `older_than` ago; prints each path.
+Result<void> Prune(const std::string& root, std::chrono::nanoseconds older_than) {
+  const std::filesystem::path dir = std::filesystem::path(root) / runtime::kKeptAuditDir;
+  std::error_code ec;
+  std::filesystem::directory_iterator entries(dir, ec);
+  if (ec == std::errc::no_such_file_or_directory) return {};
+  if (ec) return FailErrno(ec.value(), StrCat("read ", dir.string()));
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (const std::filesystem::directory_entry& entry : entries) {
+    const std::string name = entry.path().filename().string();
+    const std::size_t log = name.find(".jsonl");
+    if (log == std::string::npos || log == 0) continue;
+    if (::access(StrCat(root, "/", name.substr(0, log)).c_str(), F_OK) == 0) continue;
+    const auto written = entry.last_write_time(ec);
+    if (ec || now - written < older_than) continue;
+    if (std::filesystem::remove(entry.path(), ec)) std::printf("%s\n", entry.path().c_str());
+  }
+  return {};
 }
 
 bool Stopped(const std::string& root, const std::string& id) {
@@ -60,6 +98,7 @@ class Printer {
         continue;
       }
       const audit::Record& record = *line->record;
+      if (options_.id && record.container_id != *options_.id) continue;
       if (options_.denied && record.decision != audit::Decision::kDeny &&
           record.decision != audit::Decision::kKill) {
         continue;
@@ -93,22 +132,37 @@ class Printer {
 
 }  // namespace
 
-const FlagSpec kAuditFlags[4] = {
+const FlagSpec kAuditFlags[7] = {
     {"denied", "", false, "", "only the records the sentry denied or killed"},
     {"follow", "f", false, "", "keep printing new records until the container stops"},
     {"format", "", true, "FORMAT", "\"text\" (default) or \"json\": the lines as stored"},
     {"summary", "", false, "", "print counts per syscall, decision and errno instead"},
+    {"file", "", true, "FILE", "read FILE (any audit log; with an id, only that container's)"},
+    {"prune", "", false, "",
+     "remove the kept logs (ROOT/.audit) of containers that no longer exist"},
+    {"older-than", "", true, "DURATION", "with --prune: only logs last written before this long ago"},
 };
 
 Result<int> RunAudit(const Invocation& invocation) {
   const auto& args = invocation.flags.positional;
-  if (args.empty()) return Fail("container id required");
   if (args.size() > 1) return Fail(StrCat("unexpected argument ", Quote(args[1])));
-  const std::string& id = args[0];
   const std::string& root = invocation.global.root;
+  const std::optional<std::string> file = invocation.flags.Value("file");
+  if (invocation.flags.IsSet("prune")) {
+    if (!args.empty() || file) return Fail("--prune takes neither a container id nor --file");
+    std::chrono::nanoseconds older_than{0};
+    if (std::optional<std::string> age = invocation.flags.Value("older-than")) {
+      ASSIGN_OR_RETURN(older_than, ParseGoDuration("--older-than", *age));
+    }
+    RETURN_IF_ERROR(Prune(root, older_than));
+    return 0;
+  }
+  if (invocation.flags.Value("older-than")) return Fail("--older-than goes with --prune");
+  if (args.empty() && !file) return Fail("container id required (or --file FILE, or --prune)");
 
   Options options{.denied = invocation.flags.IsSet("denied"),
                   .summary = invocation.flags.IsSet("summary")};
+  if (!args.empty()) options.id = args[0];
   std::string format = invocation.flags.Value("format").value_or("text");
   if (format != "text" && format != "json") {
     return Fail(StrCat("unknown format ", Quote(format), ": use \"text\" or \"json\""));
@@ -119,13 +173,20 @@ Result<int> RunAudit(const Invocation& invocation) {
     return Fail("--summary prints one text table: it takes neither --format json nor --follow");
   }
 
-  ASSIGN_OR_RETURN(runtime::ContainerRecord record, runtime::ReadRecord(root, id));
-  audit::AuditTail tail(AuditPath(root, record));
+  if (follow && !options.id) return Fail("--follow needs the container id: it ends when the container does");
+  std::string path;
+  if (file) {
+    path = *file;
+  } else {
+    ASSIGN_OR_RETURN(path, AuditPath(root, *options.id));
+  }
+  if (::access(path.c_str(), F_OK) != 0 && file) return FailErrno(StrCat("open ", path));
+  audit::AuditTail tail(path);
   Printer printer(options);
   while (true) {
     // Look at the status before reading: lines written before the stop are
     // then on disk (the sentry flushes before it exits) and printed below.
-    bool stopped = !follow || Stopped(root, id);
+    bool stopped = !follow || Stopped(root, *options.id);
     ASSIGN_OR_RETURN(std::vector<std::string> lines, tail.ReadNewLines());
     RETURN_IF_ERROR(printer.Lines(lines, tail.path()));
     if (stopped) break;

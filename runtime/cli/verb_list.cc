@@ -21,7 +21,9 @@ std::vector<std::string> ContainerIds(const std::string& root) {
   if (dir == nullptr) return ids;  // no root yet: no containers
   while (dirent* entry = ::readdir(dir)) {
     std::string name = entry->d_name;
-    if (name != "." && name != ".." && entry->d_type == DT_DIR) ids.push_back(name);
+    // Names starting with '.' are vigil's own (the kept audit logs), and
+    // no container's (ValidateId).
+    if (!name.starts_with('.') && entry->d_type == DT_DIR) ids.push_back(name);
   }
   ::closedir(dir);
   std::sort(ids.begin(), ids.end());

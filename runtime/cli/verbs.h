@@ -5,7 +5,7 @@
 
 namespace vigil::cli {
 
-extern const FlagSpec kAuditFlags[4];
+extern const FlagSpec kAuditFlags[7];
 Result<int> RunAudit(const Invocation& invocation);
 
 extern const FlagSpec kCheckFlags[1];

@@ -1,5 +1,8 @@
 #include "runtime/container/audit_settings.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <charconv>
 #include <filesystem>
 #include <optional>
@@ -39,7 +42,10 @@ Result<std::string> ResolveAuditPath(const config::Spec& spec, const std::string
   std::optional<std::string> value = Annotation(spec, kAuditAnnotation);
   if (!value) {
     if (!flag_path.empty()) return std::filesystem::absolute(flag_path).lexically_normal().string();
-    return dir.DefaultAuditLogPath();
+    // Only root reads them, as the state root itself.
+    const std::string kept = StrCat(dir.root(), "/", kKeptAuditDir);
+    if (::mkdir(kept.c_str(), 0700) != 0 && errno != EEXIST) return FailErrno(StrCat("create ", kept));
+    return KeptAuditLogPath(dir.root(), dir.id());
   }
   const std::filesystem::path allowed(kAuditAnnotationDir);
   std::filesystem::path path = value->find('/') == std::string::npos

@@ -25,7 +25,7 @@ inline constexpr std::uint64_t kDefaultAuditMaxBytes = 10 << 20;
 inline constexpr std::uint32_t kDefaultAuditMaxFiles = 3;
 
 // Where the audit records go: the annotation, else `flag_path` (--audit),
-// else the state directory. The annotation comes with the container, so it
+// else KeptAuditLogPath under the state root (made here). The annotation comes with the container, so it
 // may only name a file in kAuditAnnotationDir (a bare name, or an absolute
 // path there), never any file the runtime could write.
 Result<std::string> ResolveAuditPath(const config::Spec& spec, const std::string& flag_path,

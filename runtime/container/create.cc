@@ -1,5 +1,6 @@
 #include "runtime/container/create.h"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -179,6 +180,15 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   // Before the config is saved: it may set no_new_privileges.
   const sentry::FilterOptions filter_options = SentryOptionsFor(policy, platform, *spec.process);
   ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options.audit_path, dir));
+  // A create that fails leaves no log of its own behind (one that had
+  // records before, of an earlier container of that id, stays).
+  ScopeGuard remove_empty_log([&] {
+    struct stat st {};
+    if (record.audit_path == KeptAuditLogPath(options.root, options.id) &&
+        ::stat(record.audit_path.c_str(), &st) == 0 && st.st_size == 0) {
+      ::unlink(record.audit_path.c_str());
+    }
+  });
   ASSIGN_OR_RETURN(const sentry::audit::Rotation rotation,
                    ResolveAuditRotation(spec, options.audit_max_size, options.audit_max_files));
   record.audit_max_bytes = rotation.max_bytes;
@@ -253,6 +263,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
     }
   }
   remove_dir.Dismiss();
+  remove_empty_log.Dismiss();
   log::Debug(StrCat("create ", options.id, ": supervisor ", pid, ", init ", init_pid));
   return pid;
 }

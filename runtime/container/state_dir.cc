@@ -40,12 +40,19 @@ Result<void> ValidateId(std::string_view id) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c == '+' || c == '-' || c == '.';
   };
-  if (id.empty() || id == "." || id == ".." || id.size() > 1024 ||
-      !std::all_of(id.begin(), id.end(), allowed)) {
+  if (id.empty() || id.size() > 1024 || !std::all_of(id.begin(), id.end(), allowed)) {
     return Fail(
         StrCat("invalid container id ", Quote(id), ": use letters, digits, '_', '+', '-' and '.'"));
   }
+  if (id.starts_with('.')) {
+    return Fail(StrCat("invalid container id ", Quote(id),
+                       ": it may not start with '.' (names so in the state root are vigil's)"));
+  }
   return {};
+}
+
+std::string KeptAuditLogPath(const std::string& root, std::string_view id) {
+  return StrCat(root, "/", kKeptAuditDir, "/", id, ".jsonl");
 }
 
 Result<StateDir> StateDir::Create(const std::string& root, const std::string& id) {
@@ -66,7 +73,7 @@ Result<StateDir> StateDir::Create(const std::string& root, const std::string& id
     std::filesystem::remove_all(path, ec);
     return tl::unexpected(lock.error());
   }
-  return StateDir(std::move(path), id, std::move(*lock));
+  return StateDir(root, id, std::move(*lock));
 }
 
 Result<StateDir> StateDir::Open(const std::string& root, const std::string& id) {
@@ -82,7 +89,7 @@ Result<StateDir> StateDir::Open(const std::string& root, const std::string& id) 
   if (::access((path + "/state.json").c_str(), F_OK) != 0 && errno == ENOENT) {
     return Fail(DoesNotExist(id));
   }
-  return StateDir(std::move(path), id, std::move(lock));
+  return StateDir(root, id, std::move(lock));
 }
 
 Result<ContainerRecord> StateDir::LoadRecord() const {

@@ -15,11 +15,21 @@
 namespace vigil::runtime {
 
 // Container ids as runc accepts them: letters, digits, '_', '+', '-', '.',
-// not "." or "..", at most 1024 characters.
+// at most 1024 characters; not starting with '.' (runc takes ".x", but
+// names so under the root are vigil's own: kKeptAuditDir).
 Result<void> ValidateId(std::string_view id);
 
-// The file name of the audit log in a container's state directory.
+// The file name of the audit log in state directories of containers
+// created before logs were kept apart (KeptAuditLogPath).
 inline constexpr std::string_view kAuditLogName = "audit.jsonl";
+
+// Where the audit logs that outlive their containers are: ROOT/.audit.
+inline constexpr std::string_view kKeptAuditDir = ".audit";
+
+// The sentry's audit log for container `id` unless --audit or dev.vigil.audit
+// say otherwise: ROOT/.audit/ID.jsonl, kept after `delete` until `vigil
+// audit --prune` removes it. A reused id appends to it.
+std::string KeptAuditLogPath(const std::string& root, std::string_view id);
 
 class StateDir {
  public:
@@ -34,8 +44,7 @@ class StateDir {
   const std::string& path() const { return path_; }
   const std::string& id() const { return id_; }
   std::string ControlSocketPath() const { return path_ + "/control.sock"; }
-  // The sentry's audit log unless --audit or dev.vigil.audit say otherwise.
-  std::string DefaultAuditLogPath() const { return StrCat(path_, "/", kAuditLogName); }
+  const std::string& root() const { return root_; }
 
   Result<ContainerRecord> LoadRecord() const;
   Result<void> SaveRecord(const ContainerRecord& record) const;
@@ -49,8 +58,12 @@ class StateDir {
   void Unlock() { lock_.Reset(); }
 
  private:
-  StateDir(std::string path, std::string id, UniqueFd lock)
-      : path_(std::move(path)), id_(std::move(id)), lock_(std::move(lock)) {}
+  StateDir(std::string root, std::string id, UniqueFd lock)
+      : root_(std::move(root)),
+        path_(StrCat(root_, "/", id)),
+        id_(std::move(id)),
+        lock_(std::move(lock)) {}
+  std::string root_;
   std::string path_;
   std::string id_;
   UniqueFd lock_;

@@ -66,12 +66,15 @@ class AuditCliTest : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
 
-  // A container record as `create` leaves it; `supervisor` 0: stopped.
+  // A container record as `create` leaves it (its log the kept one unless
+  // `audit_path`); `supervisor` 0: stopped.
   void MakeContainer(const std::string& id, const std::string& audit_path = "",
                      pid_t supervisor = 0) {
     auto state = runtime::StateDir::Create(root_, id);
     ASSERT_TRUE(state) << state.error().message;
-    runtime::ContainerRecord record{.id = id, .bundle = dir_, .audit_path = audit_path};
+    std::filesystem::create_directories(root_ + "/.audit");
+    runtime::ContainerRecord record{
+        .id = id, .bundle = dir_, .audit_path = audit_path.empty() ? DefaultAuditPath(id) : audit_path};
     record.status = supervisor ? config::ContainerStatus::kRunning
                                : config::ContainerStatus::kStopped;
     if (supervisor) {
@@ -82,7 +85,7 @@ class AuditCliTest : public ::testing::Test {
     }
     ASSERT_TRUE(state->SaveRecord(record));
   }
-  std::string DefaultAuditPath(const std::string& id) { return root_ + "/" + id + "/audit.jsonl"; }
+  std::string DefaultAuditPath(const std::string& id) { return root_ + "/.audit/" + id + ".jsonl"; }
   void AppendTo(const std::string& path, const std::string& text) {
     FILE* f = std::fopen(path.c_str(), "a");
     ASSERT_NE(f, nullptr);
@@ -181,14 +184,68 @@ TEST_F(AuditCliTest, UnknownContainerIsOneErrorLine) {
   Outcome r = Vigil("audit nope");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "vigil: audit: container \"nope\" does not exist\n");
+  EXPECT_EQ(r.err, "vigil: audit: container \"nope\" does not exist and " + root_ +
+                       "/.audit keeps no audit log of it (a log elsewhere: --file)\n");
+}
+
+// The log outlives its container (`run`, `delete`) until --prune.
+TEST_F(AuditCliTest, TheKeptLogOutlivesItsContainer) {
+  MakeContainer("box");
+  AppendTo(DefaultAuditPath("box"), deny_ + "\n");
+  std::filesystem::remove_all(root_ + "/box");  // as delete leaves it
+  Outcome r = Vigil("audit --format json box");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, deny_ + "\n");
+}
+
+// --file reads any log; an id keeps that container's records of a log
+// several containers share (an --audit path, the annotation's directory).
+TEST_F(AuditCliTest, FileReadsAnyLogAndAnIdFiltersIt) {
+  const std::string shared = dir_ + "/shared.jsonl";
+  Record other = Make("connect", Decision::kDeny, EPERM, 13);
+  other.container_id = "other";
+  AppendTo(shared, deny_ + "\n" + EncodeRecord(other) + "\n");
+  Outcome all = Vigil("audit --format json --file " + shared);
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_EQ(all.out, deny_ + "\n" + EncodeRecord(other) + "\n");
+  Outcome one = Vigil("audit --format json --file " + shared + " other");
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out, EncodeRecord(other) + "\n");
+  MakeContainer("box", shared);
+  Outcome by_record = Vigil("audit --format json box");
+  ASSERT_EQ(by_record.status, 0) << by_record.err;
+  EXPECT_EQ(by_record.out, deny_ + "\n");
+  Outcome missing = Vigil("audit --file " + dir_ + "/none.jsonl");
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_THAT(missing.err, HasSubstr("none.jsonl: No such file or directory"));
+}
+
+// --prune removes the kept logs of containers that are gone (rotated files
+// too), not those of containers that exist, nor recent ones with --older-than.
+TEST_F(AuditCliTest, PruneRemovesTheLogsOfContainersThatAreGone) {
+  MakeContainer("live");
+  AppendTo(DefaultAuditPath("live"), allow_ + "\n");
+  AppendTo(DefaultAuditPath("gone"), allow_ + "\n");
+  AppendTo(DefaultAuditPath("gone") + ".1", allow_ + "\n");
+  Outcome recent = Vigil("audit --prune --older-than 1h");
+  ASSERT_EQ(recent.status, 0) << recent.err;
+  EXPECT_EQ(recent.out, "");
+  Outcome pruned = Vigil("audit --prune");
+  ASSERT_EQ(pruned.status, 0) << pruned.err;
+  EXPECT_THAT(pruned.out, HasSubstr(DefaultAuditPath("gone") + "\n"));
+  EXPECT_THAT(pruned.out, HasSubstr(DefaultAuditPath("gone") + ".1\n"));
+  EXPECT_FALSE(std::filesystem::exists(DefaultAuditPath("gone")));
+  EXPECT_FALSE(std::filesystem::exists(DefaultAuditPath("gone") + ".1"));
+  EXPECT_TRUE(std::filesystem::exists(DefaultAuditPath("live")));
+  EXPECT_EQ(Vigil("audit --prune box").status, 1);
+  EXPECT_EQ(Vigil("audit --older-than 1h box").status, 1);
 }
 
 TEST_F(AuditCliTest, BadArgumentsAreOneErrorLine) {
   MakeContainer("box");
   Outcome r = Vigil("audit");
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "vigil: audit: container id required\n");
+  EXPECT_EQ(r.err, "vigil: audit: container id required (or --file FILE, or --prune)\n");
   r = Vigil("audit --format yaml box");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "vigil: audit: unknown format \"yaml\": use \"text\" or \"json\"\n");

@@ -253,9 +253,10 @@ EOF
 # shellcheck disable=SC2317  # run through expect
 pod_listed() { cri pods | awk -v id="$1" '$0 == id'; }
 # state_left HANDLER: what the handler's runtime root holds for containerd's
-# k8s.io namespace (one directory per container it has not deleted).
+# k8s.io namespace (one directory per container it has not deleted), but for
+# vigil's kept audit logs (.audit), which outlive the containers on purpose.
 # shellcheck disable=SC2317  # run through expect
-state_left() { ls -A "$tmp/runtime-root/$1/k8s.io" 2>/dev/null || true; }
+state_left() { ls -A "$tmp/runtime-root/$1/k8s.io" 2>/dev/null | grep -vx .audit || true; }
 # cri_log FILE: the stream, tag and text of each line of a CRI log file.
 # shellcheck disable=SC2317  # run through expect
 cri_log() { awk '{ print $2, $3, $4 }' "$1"; }

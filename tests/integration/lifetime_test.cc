@@ -130,6 +130,25 @@ TEST_P(LifetimeTest, AKilledClientsKeptContainerStaysStopped) {
   EXPECT_EQ(CountContainerProcesses("sleep"), 0);
 }
 
+// `run` deletes the container, not its audit: the log kept under the state
+// root reads after it is gone, until --prune removes it.
+TEST_P(LifetimeTest, TheAuditLogOutlivesTheContainer) {
+  WriteConfig(Annotated(R"({"dev.vigil.timeout": "1s", "dev.vigil.timeout-grace": "0"})",
+                        "exec sleep 1000"));
+  const std::string id = NewId();
+  Outcome run = Runtime({"run", "--bundle", bundle_, id});
+  EXPECT_EQ(run.status, 137) << run;
+  Outcome audit = Runtime({"audit", "--format", "json", id});
+  ASSERT_EQ(audit.status, 0) << audit;
+  EXPECT_THAT(audit.out, HasSubstr(R"("event":"timeout")"));
+  Outcome pruned = Runtime({"audit", "--prune"});
+  ASSERT_EQ(pruned.status, 0) << pruned;
+  EXPECT_THAT(pruned.out, HasSubstr("/.audit/" + id + ".jsonl"));
+  Outcome gone = Runtime({"audit", id});
+  EXPECT_EQ(gone.status, 1);
+  EXPECT_TRUE(IsOneLine(gone.err)) << gone;
+}
+
 INSTANTIATE_TEST_SUITE_P(Runtimes, LifetimeTest,
                          ::testing::Values(RuntimeUnderTest{"vigil", VIGIL_BINARY}), RuntimeName);
 

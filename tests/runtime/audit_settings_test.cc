@@ -21,7 +21,7 @@ config::Spec WithAnnotations(std::map<std::string, std::string> annotations) {
 }
 
 // The annotation (a pod's choice, only within kAuditAnnotationDir), then
-// --audit, then the state directory.
+// --audit, then the state root's kept logs.
 TEST(AuditPathTest, TheAnnotationThenTheFlagThenTheStateDirectory) {
   char root[] = "/tmp/vigil-audit-path-XXXXXX";
   ASSERT_NE(::mkdtemp(root), nullptr);
@@ -32,7 +32,9 @@ TEST(AuditPathTest, TheAnnotationThenTheFlagThenTheStateDirectory) {
             StrCat(kAuditAnnotationDir, "/pod.jsonl"));
   EXPECT_EQ(ResolveAuditPath(config::Spec{}, "/srv/all.jsonl", *dir).value_or(""),
             "/srv/all.jsonl");
-  EXPECT_EQ(ResolveAuditPath(config::Spec{}, "", *dir).value_or(""), dir->DefaultAuditLogPath());
+  EXPECT_EQ(ResolveAuditPath(config::Spec{}, "", *dir).value_or(""),
+            StrCat(root, "/.audit/c1.jsonl"));
+  EXPECT_TRUE(std::filesystem::is_directory(StrCat(root, "/.audit")));
   std::filesystem::remove_all(root);
 }
 

@@ -138,7 +138,7 @@ def run_flood(a):
             break
         used = sum(now)
         audit = max(audit, sum(os.path.getsize(p) for p in
-                               glob.glob(os.path.join(a.root, cid, "audit.jsonl*"))))
+                               glob.glob(os.path.join(a.root, ".audit", cid + ".jsonl*"))))
         if parse_line(open(out_path).read(), a.attack):
             break
         time.sleep(0.1)

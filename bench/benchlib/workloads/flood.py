@@ -48,7 +48,7 @@ def cgroup_cpu_seconds(cid):
 
 
 def audit_bytes(rt, cid):
-    return sum(os.path.getsize(p) for p in glob.glob(os.path.join(rt.root, cid, "audit.jsonl*")))
+    return sum(os.path.getsize(p) for p in glob.glob(os.path.join(rt.root, ".audit", cid + ".jsonl*")))
 
 
 def run(ctx):
@@ -88,7 +88,7 @@ def run(ctx):
         ctx.add(NAME, "container cgroup CPU (% of one CPU)", rt.name, 100 * container / wall, "%",
                 f"cpuacct.usage of the container's cgroup (quota {QUOTA_PERCENT} %)")
         ctx.add(NAME, "audit bytes written", rt.name, audit_bytes(rt, cid) / 1024, "KiB",
-                f"audit.jsonl and its rotated files (cap {AUDIT_CAP_BYTES >> 20} MiB)")
+                f"the audit log and its rotated files (cap {AUDIT_CAP_BYTES >> 20} MiB)")
         rt.delete(cid, force=True)
     ctx.note(NAME, f"{rounds} rounds of a {seconds} s uname loop under a {QUOTA_PERCENT} % "
                    "CPU quota; vigil audits each call (emulate) unless repeats are collapsed.")
