@@ -8,8 +8,12 @@ namespace vigil::config {
 
 std::string DumpPolicy(const Policy& policy) {
   json::Writer w(json::Writer::Style::kPretty);
-  EncodeObject<Policy>(w, PolicyFields(), policy);
+  WritePolicy(w, policy);
   return w.Take();
+}
+
+void WritePolicy(json::Writer& w, const Policy& policy) {
+  EncodeObject<Policy>(w, PolicyFields(), policy);
 }
 
 }  // namespace vigil::config

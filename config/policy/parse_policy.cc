@@ -6,6 +6,7 @@
 #include "base/strings.h"
 #include "config/policy/policy.h"
 #include "config/policy/policy_codec.h"
+#include "config/policy/policy_extends.h"
 
 namespace vigil::config {
 namespace {
@@ -49,8 +50,9 @@ Result<void> CheckPolicy(const Policy& policy) {
 Result<Policy> ParsePolicy(std::string_view json) {
   Result<json::Document> doc = json::Document::Parse(json);
   if (!doc) return tl::unexpected(std::move(doc).error().Wrap("policy"));
-  Policy policy;
-  RETURN_IF_ERROR(DecodeStrict<Policy>(doc->root(), PolicyRoot(), PolicyFields(), policy));
+  Policy decoded;
+  RETURN_IF_ERROR(DecodeStrict<Policy>(doc->root(), PolicyRoot(), PolicyFields(), decoded));
+  ASSIGN_OR_RETURN(Policy policy, Extend(doc->root(), decoded));
   RETURN_IF_ERROR(CheckPolicy(policy));
   return policy;
 }

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/json/json_writer.h"
 #include "base/result.h"
 
 namespace vigil::config {
@@ -97,8 +98,9 @@ std::span<const std::string_view> BuiltinPolicyNames();
 
 // The value of `--policy`: inline JSON when it starts with '{'; a JSON file
 // when it contains '/' or ends in ".json"; otherwise a built-in profile name.
-// Errors start with "--policy: ".
-[[nodiscard]] Result<Policy> PolicyFromFlag(std::string_view value);
+// Errors start with `source` ("--policy: ").
+[[nodiscard]] Result<Policy> PolicyFromFlag(std::string_view value,
+                                            std::string_view source = "--policy");
 
 // The value of the annotation dev.vigil.policy: inline JSON when it starts
 // with '{', otherwise a built-in profile name. File paths are refused: the
@@ -109,6 +111,8 @@ std::span<const std::string_view> BuiltinPolicyNames();
 // The whole policy as JSON (every property written), which ParsePolicy reads
 // back to an equal Policy for any policy ParsePolicy or BuiltinPolicy made.
 std::string DumpPolicy(const Policy& policy);
+// The same object, written into `w` (inside a larger document).
+void WritePolicy(json::Writer& w, const Policy& policy);
 
 // Whether the file rules take anything away (a default or a rule other
 // than write): then the sentry must see the calls that name files.

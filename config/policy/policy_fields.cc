@@ -29,6 +29,18 @@ void EncodeExecAllow(json::Writer& w, std::string_view key, const Policy& in) {
   Encode(w, in.exec_allow);
 }
 
+// "extends": a built-in profile's name, checked here; ParsePolicy composes
+// the policy onto that profile (policy_extends.cc). Never written: a dumped
+// policy is the composed one.
+Result<void> DecodeExtends(json::Value v, const JsonPath& path, Policy&) {
+  std::optional<std::string_view> name = v.AsString();
+  if (!name) return Expected(path, "a built-in profile's name", v);
+  if (Result<Policy> base = BuiltinPolicy(*name); !base) return FailAt(path, base.error().message);
+  return {};
+}
+
+void EncodeNothing(json::Writer&, std::string_view, const Policy&) {}
+
 // "files": {...}
 constexpr Field<Policy> kFilesFields[] = {
     Prop<&Policy::file_default>("default"),
@@ -49,6 +61,7 @@ constexpr Field<Policy> kExecFields[] = {
 };
 
 constexpr Field<Policy> kPolicyFields[] = {
+    {"extends", DecodeExtends, EncodeNothing},
     Prop<&Policy::name>("name"),
     Section<kFilesFields>("files"),
     Section<kNetworkFields>("network"),

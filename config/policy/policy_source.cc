@@ -29,16 +29,15 @@ Result<Policy> From(std::string_view source, Result<Policy> policy) {
 
 }  // namespace
 
-Result<Policy> PolicyFromFlag(std::string_view value) {
-  constexpr std::string_view kSource = "--policy";
-  if (IsInlineJson(value)) return From(kSource, ParsePolicy(value));
+Result<Policy> PolicyFromFlag(std::string_view value, std::string_view source) {
+  if (IsInlineJson(value)) return From(source, ParsePolicy(value));
   if (IsFilePath(value)) {
     std::string path(value);
     Result<std::string> text = ReadFile(path, kMaxPolicyFileBytes);
-    if (!text) return From(kSource, tl::unexpected(std::move(text).error()));
-    return From(kSource, From(path, ParsePolicy(*text)));
+    if (!text) return From(source, tl::unexpected(std::move(text).error()));
+    return From(source, From(path, ParsePolicy(*text)));
   }
-  return From(kSource, BuiltinPolicy(value));
+  return From(source, BuiltinPolicy(value));
 }
 
 Result<Policy> PolicyFromAnnotation(std::string_view value) {

@@ -62,6 +62,8 @@ constexpr Command kCommands[] = {
      kKillFlags, RunKill},
     {"list", "list the containers", "", kListFlags, RunList},
     {"pause", "freeze every process of a running container", "<container-id>", {}, RunPause},
+    {"policy", "print a sentry policy in canonical JSON (show NAME|FILE|JSON) or the profiles",
+     "show <policy> | list", {}, RunPolicy},
     {"ps", "list the container's processes (ps(1) output, or --format json: the pids)",
      "<container-id> [ps-args...]", kPsFlags, RunPs},
     {"resume", "thaw a paused container", "<container-id>", {}, RunResume},

@@ -1,11 +1,11 @@
 #include "runtime/cli/container_json.h"
 
 #include "config/oci/spec.h"
+#include "config/policy/policy.h"
 
 namespace vigil::cli {
 
-void WriteContainerView(json::Writer& w, const runtime::ContainerView& view,
-                        bool with_annotations) {
+void WriteContainerView(json::Writer& w, const runtime::ContainerView& view, bool detailed) {
   const runtime::ContainerRecord& r = view.record;
   w.BeginObject();
   w.Key("ociVersion");
@@ -24,7 +24,7 @@ void WriteContainerView(json::Writer& w, const runtime::ContainerView& view,
   w.String(r.created);
   w.Key("owner");
   w.String(r.owner);
-  if (with_annotations) {
+  if (detailed) {
     w.Key("annotations");
     w.BeginObject();
     for (const auto& [key, value] : r.annotations) {
@@ -32,6 +32,14 @@ void WriteContainerView(json::Writer& w, const runtime::ContainerView& view,
       w.String(value);
     }
     w.EndObject();
+    // Recorded by create as DumpPolicy wrote it; a record without one (or
+    // one this build cannot read) shows none.
+    if (Result<config::Policy> policy = config::ParsePolicy(r.policy.empty() ? "x" : r.policy)) {
+      w.Key("policy");
+      config::WritePolicy(w, *policy);
+    }
+    w.Key("platform");
+    w.String(r.platform.empty() ? "unotify" : r.platform);
   }
   w.EndObject();
 }

@@ -7,8 +7,9 @@
 
 namespace vigil::cli {
 
-// ociVersion, id, pid, status, bundle, rootfs, created, owner; and
-// annotations when `with_annotations` (state prints them, list does not).
-void WriteContainerView(json::Writer& w, const runtime::ContainerView& view, bool with_annotations);
+// ociVersion, id, pid, status, bundle, rootfs, created, owner; and when
+// `detailed` (state, not list) annotations, then the sentry's policy in
+// force (as `vigil policy show` prints it) and platform.
+void WriteContainerView(json::Writer& w, const runtime::ContainerView& view, bool detailed);
 
 }  // namespace vigil::cli

@@ -68,7 +68,7 @@ Result<int> RunState(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
   ASSIGN_OR_RETURN(runtime::ContainerView view, runtime::ViewContainer(invocation.global.root, id));
   json::Writer w(json::Writer::Style::kPretty);
-  WriteContainerView(w, view, /*with_annotations=*/true);
+  WriteContainerView(w, view, /*detailed=*/true);
   std::fputs(w.Take().c_str(), stdout);
   return 0;
 }

@@ -34,7 +34,7 @@ void WriteJson(const std::vector<runtime::ContainerView>& views) {
   json::Writer w(json::Writer::Style::kPretty);
   w.BeginArray();
   for (const runtime::ContainerView& v : views)
-    WriteContainerView(w, v, /*with_annotations=*/false);
+    WriteContainerView(w, v, /*detailed=*/false);
   w.EndArray();
   std::fputs(w.Take().c_str(), stdout);
 }

@@ -57,5 +57,6 @@ Result<int> RunUpdate(const Invocation& invocation);
 
 extern const FlagSpec kSyscallsFlags[2];
 Result<int> RunSyscalls(const Invocation& invocation);
+Result<int> RunPolicy(const Invocation& invocation);
 
 }  // namespace vigil::cli

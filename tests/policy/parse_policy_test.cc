@@ -137,7 +137,7 @@ TEST(ParsePolicyErrorTest, MaskedPathsMustBeLiteral) {
 
 TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {
   EXPECT_EQ(PolicyError(R"({"netwrok": {}})"),
-            "policy.netwrok: unknown property (expected one of: name, files, network, exec, "
+            "policy.netwrok: unknown property (expected one of: extends, name, files, network, exec, "
             "readOnlyRoot, noSetuid, noexecWritable, audit, observe)");
   EXPECT_EQ(PolicyError(R"({"files": {"defualt": "read"}})"),
             "policy.files.defualt: unknown property (expected one of: default, rules)");
@@ -149,7 +149,7 @@ TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {
   EXPECT_EQ(PolicyError(R"({"exec": {"fromwritable": false}})"),
             "policy.exec.fromwritable: unknown property (expected one of: allow, fromWritable)");
   EXPECT_EQ(PolicyError(R"({"read-only-root": true})"),
-            "policy[\"read-only-root\"]: unknown property (expected one of: name, files, "
+            "policy[\"read-only-root\"]: unknown property (expected one of: extends, name, files, "
             "network, exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe)");
 }
 

@@ -60,7 +60,7 @@ TEST(PolicyFromFlagTest, InlineJson) {
   EXPECT_EQ(p->name, "custom");
   EXPECT_TRUE(PolicyFromFlag(" \n{}"));
   EXPECT_EQ(ErrorOf(PolicyFromFlag(R"({"netwrok": {}})")),
-            "--policy: policy.netwrok: unknown property (expected one of: name, files, network, "
+            "--policy: policy.netwrok: unknown property (expected one of: extends, name, files, network, "
             "exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe)");
 }
 

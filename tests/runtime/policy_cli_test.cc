@@ -1,0 +1,100 @@
+// `vigil policy show|list`, and the policy in force in `vigil state`.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "base/file.h"
+#include "base/json/json_reader.h"
+#include "config/policy/policy.h"
+#include "runtime/container/state_dir.h"
+
+namespace vigil::runtime {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+class PolicyCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/vigil-policy-cli-test.XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // Runs vigil with `args` (shell-quoted) and captures its output.
+  Outcome Vigil(const std::string& args) {
+    const std::string out = dir_ + "/stdout", err = dir_ + "/stderr";
+    const int raw = std::system(
+        (std::string(VIGIL_BINARY) + " " + args + " >" + out + " 2>" + err).c_str());
+    return Outcome{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, ReadFile(out, 1 << 20).value_or(""),
+                   ReadFile(err, 1 << 20).value_or("")};
+  }
+
+  std::string dir_;
+};
+
+// What `show` prints is the policy whole: it reads back as the same one.
+TEST_F(PolicyCliTest, ShowPrintsAPolicyThatReadsBackEqual) {
+  for (const char* name : {"default", "agent", "audit-only"}) {
+    Outcome shown = Vigil(std::string("policy show ") + name);
+    ASSERT_EQ(shown.status, 0) << shown.err;
+    Result<config::Policy> back = config::ParsePolicy(shown.out);
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(*back, *config::BuiltinPolicy(name));
+  }
+  const std::string file = dir_ + "/ci.json";
+  ASSERT_TRUE(WriteFileAtomic(
+      file, R"({"extends": "agent", "files": {"rules": [{"path": "/out/**", "access": "write"}]}})",
+      0644, true));
+  Outcome extended = Vigil("policy show " + file);
+  ASSERT_EQ(extended.status, 0) << extended.err;
+  EXPECT_THAT(extended.out, HasSubstr(R"("name": "agent-extended")"));
+  Outcome list = Vigil("policy list");
+  EXPECT_EQ(list.out, "default\nagent\naudit-only\n");
+}
+
+TEST_F(PolicyCliTest, BadPoliciesAndUsageAreOneLine) {
+  Outcome bad = Vigil(R"(policy show '{"audit": "loud"}')");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_THAT(bad.err, HasSubstr("vigil: policy: show: policy.audit: expected one of"));
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1);
+  EXPECT_EQ(Vigil("policy").status, 1);
+  EXPECT_EQ(Vigil("policy show").status, 1);
+  EXPECT_EQ(Vigil("policy frob").status, 1);
+}
+
+// `state` shows the policy create recorded and the platform.
+TEST_F(PolicyCliTest, StateShowsThePolicyInForce) {
+  const std::string root = dir_ + "/root";
+  Result<StateDir> dir = StateDir::Create(root, "box");
+  ASSERT_TRUE(dir) << dir.error().message;
+  ContainerRecord record{.id = "box",
+                         .bundle = dir_,
+                         .status = config::ContainerStatus::kStopped,
+                         .policy = config::DumpPolicy(*config::BuiltinPolicy("agent")),
+                         .platform = "ptrace"};
+  ASSERT_TRUE(dir->SaveRecord(record));
+  Outcome state = Vigil("--root " + root + " state box");
+  ASSERT_EQ(state.status, 0) << state.err;
+  Result<json::Document> doc = json::Document::Parse(state.out);
+  ASSERT_TRUE(doc) << state.out;
+  std::optional<json::Value> policy = doc->root().Find("policy");
+  ASSERT_TRUE(policy) << state.out;
+  EXPECT_EQ(policy->Find("name")->AsString().value_or(""), "agent");
+  EXPECT_EQ(doc->root().Find("platform")->AsString().value_or(""), "ptrace");
+}
+
+}  // namespace
+}  // namespace vigil::runtime
