@@ -62,20 +62,38 @@ void AddWritableDirectories(const Policy& policy, Spec& spec) {
   }
 }
 
-// Hidden and denied rules first keep winning below the working directory.
-void GrantWorkingDirectory(Policy& policy, const std::string& cwd) {
-  if (cwd == "/") return;
-  auto after = std::find_if(policy.files.begin(), policy.files.end(), [](const FileRule& rule) {
-    return rule.access != FileAccess::kHidden && rule.access != FileAccess::kDenied &&
-           rule.access != FileAccess::kMasked;
+// A `dir/**` write rule, after the leading hidden, denied and masked rules
+// (which keep winning below `dir`), unless the same rule is there.
+void GrantWrites(Policy& policy, const std::string& dir) {
+  const FileRule rule{.pattern = dir + std::string(kWholeTree), .access = FileAccess::kWrite};
+  if (std::find(policy.files.begin(), policy.files.end(), rule) != policy.files.end()) return;
+  auto after = std::find_if(policy.files.begin(), policy.files.end(), [](const FileRule& r) {
+    return r.access != FileAccess::kHidden && r.access != FileAccess::kDenied &&
+           r.access != FileAccess::kMasked;
   });
-  policy.files.insert(after, FileRule{.pattern = cwd + std::string(kWholeTree),
-                                      .access = FileAccess::kWrite});
+  policy.files.insert(after, rule);
+}
+
+bool IsBind(const Mount& mount) {
+  return mount.type == "bind" || HasOption(mount, "bind") || HasOption(mount, "rbind");
 }
 
 bool Writable(const Mount& mount) {
-  const bool bind = mount.type == "bind" || HasOption(mount, "bind") || HasOption(mount, "rbind");
-  return (mount.type == "tmpfs" || bind) && !HasOption(mount, "ro");
+  return (mount.type == "tmpfs" || IsBind(mount)) && !HasOption(mount, "ro");
+}
+
+// A bind mount the config makes writable (a project checkout, an output
+// directory) stays writable whatever the policy's default: its write rule
+// is implied, as the working directory's is.
+void GrantWritableBindMounts(Policy& policy, const Spec& spec) {
+  for (const Mount& mount : spec.mounts) {
+    if (!IsBind(mount) || !Writable(mount) || mount.destination == "/" ||
+        IsSystemTree(mount.destination) ||
+        UniformAccessBeneath(policy, mount.destination) == FileAccess::kWrite) {
+      continue;
+    }
+    GrantWrites(policy, mount.destination);
+  }
 }
 
 // Each "masked" rule's path joins linux.maskedPaths, which the runtime
@@ -97,9 +115,9 @@ void AddMasks(const Policy& policy, Spec& spec) {
 }  // namespace
 
 void AddImpliedRules(Policy& policy, const Spec& spec) {
-  if (policy.read_only_root && spec.root) {
-    GrantWorkingDirectory(policy, spec.process ? spec.process->cwd : "/");
-  }
+  const std::string cwd = spec.process ? spec.process->cwd : "/";
+  if (policy.read_only_root && spec.root && cwd != "/") GrantWrites(policy, cwd);
+  GrantWritableBindMounts(policy, spec);
 }
 
 void ApplyPolicyToSpec(Policy& policy, Spec& spec) {

@@ -19,11 +19,12 @@ namespace vigil::config {
 // - "masked" rules: their paths join linux.maskedPaths.
 // With readOnlyRoot the policy gains a `<cwd>/**` write rule after its
 // leading hidden and denied rules, so that the file policy agrees with the
-// writable working directory (docs/policy.md).
+// writable working directory, and so does each writable bind mount of the
+// config the policy would not let be written throughout (docs/policy.md).
 void ApplyPolicyToSpec(Policy& policy, Spec& spec);
 
 // The rules ApplyPolicyToSpec adds to `policy` (the working directory's,
-// with readOnlyRoot) for a `spec` it shaped: `exec` rebuilds the policy the
+// with readOnlyRoot, and the writable bind mounts') for a `spec` it shaped: `exec` rebuilds the policy the
 // sentry enforces from the one recorded at create and the saved config.
 void AddImpliedRules(Policy& policy, const Spec& spec);
 

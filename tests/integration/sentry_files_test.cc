@@ -40,6 +40,31 @@ TEST_P(SentryFilesTest, AgentProfileConfinesWritesAndExecution) {
             "root=read-only\ntmp=writable\ncwd=writable\ntmp=noexec\nNoNewPrivs:\t1\n");
 }
 
+// A bind mount the config marks rw (an output directory) stays writable
+// under agent, and one it marks ro stays read-only.
+TEST_P(SentryFilesTest, AgentKeepsTheModeOfConfiguredBindMounts) {
+  const std::string out = scratch_ + "/out", ref = scratch_ + "/ref";
+  std::filesystem::create_directories(out);
+  std::filesystem::create_directories(ref);
+  std::filesystem::create_directories(bundle_ + "/rootfs/out");
+  std::filesystem::create_directories(bundle_ + "/rootfs/ref");
+  BundleConfig config;
+  config.readonly_root = false;
+  config.no_new_privileges = false;
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  config.extra_mounts_json = {
+      StrCat(R"({"destination": "/out", "type": "bind", "source": ")", out,
+             R"(", "options": ["rbind", "rw"]})"),
+      StrCat(R"({"destination": "/ref", "type": "bind", "source": ")", ref,
+             R"(", "options": ["rbind", "ro"]})")};
+  Outcome run = RunScript(config,
+                          "echo result > /out/r.txt && echo out=writable; "
+                          "touch /ref/x 2>/dev/null && echo ref=writable || echo ref=read-only");
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "out=writable\nref=read-only\n");
+  EXPECT_EQ(ReadWholeFile(out + "/r.txt"), "result\n");
+}
+
 // Under agent reads are the kernel's: its masked paths are mounts (a file
 // is /dev/null, char 1:3; a directory is empty), what only reads is
 // neither decided nor audited, and what writes is both (beneath /tmp,

@@ -90,6 +90,32 @@ TEST(ContainerSetup, ExistingMountsAreKept) {
   EXPECT_FALSE(Has(MountAt(spec, "/tmp"), "noexec"));  // read-only: nothing to write and run
 }
 
+// A bind mount the config makes writable stays writable under agent (its
+// write rule implied, masks still first); a read-only one stays read-only;
+// exec rebuilds the same policy from the shaped config.
+TEST(ContainerSetup, ConfiguredWritableBindMountsKeepTheirMode) {
+  Spec spec = BaseSpec("/nonexistent-rootfs", "/");
+  spec.mounts.push_back(Mount{.destination = "/data", .type = "bind", .source = "/host/data",
+                              .options = {"rbind", "rw"}});
+  spec.mounts.push_back(Mount{.destination = "/ref", .type = "bind", .source = "/host/ref",
+                              .options = {"rbind", "ro"}});
+  const Policy recorded = *BuiltinPolicy("agent");
+  Policy agent = recorded;
+  ApplyPolicyToSpec(agent, spec);
+  EXPECT_EQ(FileAccessFor(agent, "/data/out.csv"), FileAccess::kWrite);
+  EXPECT_EQ(FileAccessFor(agent, "/data"), FileAccess::kWrite);
+  EXPECT_EQ(FileAccessFor(agent, "/ref/in.csv"), FileAccess::kRead);
+  EXPECT_EQ(FileAccessFor(agent, "/proc/kcore"), FileAccess::kMasked);
+  EXPECT_TRUE(Has(MountAt(spec, "/data"), "noexec"));
+  Policy rebuilt = recorded;
+  AddImpliedRules(rebuilt, spec);
+  EXPECT_EQ(rebuilt, agent);
+  // A policy that lets it be written already gains nothing.
+  Policy plain = *BuiltinPolicy("default");
+  AddImpliedRules(plain, spec);
+  EXPECT_EQ(plain, *BuiltinPolicy("default"));
+}
+
 TEST(ContainerSetup, DefaultPolicyChangesNothing) {
   Spec spec = BaseSpec("/r", "/work");
   const Spec before = spec;
