@@ -66,6 +66,14 @@ Policy AgentPolicy() {
   // and file change, without a record per read-only open or stat, which
   // then stay on the kernel's fast path (docs/policy.md, "agent").
   p.audit = AuditLevel::kActions;
+  // What an unattended sandbox gets when its config sets no limit of its
+  // own (docs/policy.md, "agent"): room for a language runtime and a data
+  // task, not for a fork bomb or a host-sized heap.
+  p.default_memory_bytes = std::uint64_t{2} << 30;
+  p.default_pids = 1024;
+  p.default_cpu_millis = 2000;
+  p.default_nofile = 4096;
+  p.default_scratch_bytes = std::uint64_t{512} << 20;
   return p;
 }
 

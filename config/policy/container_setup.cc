@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <string_view>
+#include <vector>
+
+#include "base/strings.h"
 
 namespace vigil::config {
 namespace {
@@ -36,11 +39,52 @@ std::string WholeDirectory(std::string_view pattern) {
   return std::string(dir);
 }
 
-Mount Scratch(const std::string& destination) {
-  return Mount{.destination = destination,
-               .type = "tmpfs",
-               .source = "tmpfs",
-               .options = {"nosuid", "nodev", "mode=1777"}};
+Mount Scratch(const Policy& policy, const std::string& destination) {
+  Mount mount{.destination = destination,
+              .type = "tmpfs",
+              .source = "tmpfs",
+              .options = {"nosuid", "nodev", "mode=1777"}};
+  if (policy.default_scratch_bytes != 0) {
+    mount.options.push_back(StrCat("size=", policy.default_scratch_bytes));
+  }
+  return mount;
+}
+
+// The policy's default limits, each only where the config sets none.
+void ApplyDefaultLimits(const Policy& policy, Spec& spec) {
+  if (policy.default_memory_bytes == 0 && policy.default_pids == 0 &&
+      policy.default_cpu_millis == 0 && policy.default_nofile == 0) {
+    return;
+  }
+  if (!spec.linux_spec) spec.linux_spec.emplace();
+  if (!spec.linux_spec->resources) spec.linux_spec->resources.emplace();
+  Resources& resources = *spec.linux_spec->resources;
+  if (policy.default_memory_bytes != 0) {
+    if (!resources.memory) resources.memory.emplace();
+    if (!resources.memory->limit || *resources.memory->limit <= 0) {
+      resources.memory->limit = static_cast<std::int64_t>(policy.default_memory_bytes);
+    }
+  }
+  if (policy.default_pids != 0 && (!resources.pids || resources.pids->limit <= 0)) {
+    resources.pids = Pids{.limit = static_cast<std::int64_t>(policy.default_pids)};
+  }
+  if (policy.default_cpu_millis != 0) {
+    if (!resources.cpu) resources.cpu.emplace();
+    if (!resources.cpu->quota || *resources.cpu->quota <= 0) {
+      const std::uint64_t period = resources.cpu->period.value_or(100'000);
+      resources.cpu->period = period;
+      resources.cpu->quota = static_cast<std::int64_t>(period * policy.default_cpu_millis / 1000);
+    }
+  }
+  if (policy.default_nofile != 0 && spec.process) {
+    std::vector<Rlimit>& rlimits = spec.process->rlimits;
+    if (std::none_of(rlimits.begin(), rlimits.end(),
+                     [](const Rlimit& r) { return r.type == "RLIMIT_NOFILE"; })) {
+      rlimits.push_back(Rlimit{.type = "RLIMIT_NOFILE",
+                               .hard = policy.default_nofile,
+                               .soft = policy.default_nofile});
+    }
+  }
 }
 
 void AddWritableDirectories(const Policy& policy, Spec& spec) {
@@ -48,7 +92,7 @@ void AddWritableDirectories(const Policy& policy, Spec& spec) {
     if (rule.access != FileAccess::kWrite) continue;
     std::string dir = WholeDirectory(rule.pattern);
     if (dir.empty() || IsSystemTree(dir) || HasMountAt(spec, dir)) continue;
-    spec.mounts.push_back(Scratch(dir));
+    spec.mounts.push_back(Scratch(policy, dir));
   }
   const std::string& cwd = spec.process ? spec.process->cwd : "/";
   if (cwd == "/" || HasMountAt(spec, cwd)) return;
@@ -58,7 +102,7 @@ void AddWritableDirectories(const Policy& policy, Spec& spec) {
     spec.mounts.push_back(
         Mount{.destination = cwd, .type = "bind", .source = in_image, .options = {"rbind", "rw"}});
   } else {
-    spec.mounts.push_back(Scratch(cwd));
+    spec.mounts.push_back(Scratch(policy, cwd));
   }
 }
 
@@ -127,6 +171,7 @@ void ApplyPolicyToSpec(Policy& policy, Spec& spec) {
   }
   AddImpliedRules(policy, spec);
   AddMasks(policy, spec);
+  ApplyDefaultLimits(policy, spec);
   if (policy.noexec_writable) {
     for (Mount& mount : spec.mounts) {
       if (Writable(mount) && !HasOption(mount, "noexec")) mount.options.push_back("noexec");

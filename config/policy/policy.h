@@ -80,6 +80,13 @@ struct Policy {
   // Mediate (and so audit) files and network even where nothing above is
   // restricted: a record of what a workload does, at the mediated path's cost.
   bool observe = false;
+  // "defaultLimits": what the runtime sets where config.json sets no limit
+  // of its own (ApplyPolicyToSpec); 0: none.
+  std::uint64_t default_memory_bytes = 0;   // linux.resources.memory.limit
+  std::uint64_t default_pids = 0;           // linux.resources.pids.limit
+  std::uint64_t default_cpu_millis = 0;     // thousandths of a CPU (cpu quota / period)
+  std::uint64_t default_nofile = 0;         // RLIMIT_NOFILE, soft and hard
+  std::uint64_t default_scratch_bytes = 0;  // size= of each scratch tmpfs the policy adds
   bool operator==(const Policy&) const = default;
 };
 

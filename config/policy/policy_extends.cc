@@ -39,6 +39,17 @@ Result<Policy> Extend(json::Value document, const Policy& extension) {
   if (Has(document, "noexecWritable")) policy.noexec_writable = extension.noexec_writable;
   if (Has(document, "audit")) policy.audit = extension.audit;
   if (Has(document, "observe")) policy.observe = extension.observe;
+  if (Has(document, "defaultLimits", "memoryBytes")) {
+    policy.default_memory_bytes = extension.default_memory_bytes;
+  }
+  if (Has(document, "defaultLimits", "pids")) policy.default_pids = extension.default_pids;
+  if (Has(document, "defaultLimits", "cpuMillis")) {
+    policy.default_cpu_millis = extension.default_cpu_millis;
+  }
+  if (Has(document, "defaultLimits", "nofile")) policy.default_nofile = extension.default_nofile;
+  if (Has(document, "defaultLimits", "scratchBytes")) {
+    policy.default_scratch_bytes = extension.default_scratch_bytes;
+  }
   return policy;
 }
 

@@ -60,6 +60,15 @@ constexpr Field<Policy> kExecFields[] = {
     Prop<&Policy::exec_from_writable>("fromWritable"),
 };
 
+// "defaultLimits": {...}
+constexpr Field<Policy> kDefaultLimitsFields[] = {
+    Prop<&Policy::default_memory_bytes>("memoryBytes"),
+    Prop<&Policy::default_pids>("pids"),
+    Prop<&Policy::default_cpu_millis>("cpuMillis"),
+    Prop<&Policy::default_nofile>("nofile"),
+    Prop<&Policy::default_scratch_bytes>("scratchBytes"),
+};
+
 constexpr Field<Policy> kPolicyFields[] = {
     {"extends", DecodeExtends, EncodeNothing},
     Prop<&Policy::name>("name"),
@@ -71,6 +80,7 @@ constexpr Field<Policy> kPolicyFields[] = {
     Prop<&Policy::noexec_writable>("noexecWritable"),
     Prop<&Policy::audit>("audit"),
     Prop<&Policy::observe>("observe"),
+    Section<kDefaultLimitsFields>("defaultLimits"),
 };
 
 }  // namespace

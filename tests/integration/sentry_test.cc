@@ -62,6 +62,24 @@ TEST_P(SentryTest, ProcShowsTheContainersMemoryAndCpus) {
   EXPECT_THAT(run.out, ContainsRegex("MemTotal: +98304 kB\n1\n2\n"));
 }
 
+// A container under agent whose config sets no limits gets the profile's.
+TEST_P(SentryTest, AgentSetsItsDefaultLimitsWhereTheConfigSetsNone) {
+  BundleConfig config;
+  config.readonly_root = false;
+  config.no_new_privileges = false;
+  config.rlimits = {};
+  config.annotations_json = R"({"dev.vigil.policy": "agent"})";
+  config.extra_mounts_json = {
+      R"({"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup",
+          "options": ["nosuid", "noexec", "nodev", "ro"]})"};
+  Outcome run = RunScript(config,
+                          "cat /sys/fs/cgroup/memory/memory.limit_in_bytes "
+                          "/sys/fs/cgroup/pids/pids.max /sys/fs/cgroup/cpu/cpu.cfs_quota_us; "
+                          "ulimit -n");
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "2147483648\n1024\n200000\n4096\n");
+}
+
 TEST_P(SentryTest, DeniedSyscallsFailInsteadOfReachingTheKernel) {
   BundleConfig config;
   // Even with the capability, unshare is the sentry's to refuse.

@@ -116,6 +116,35 @@ TEST(ContainerSetup, ConfiguredWritableBindMountsKeepTheirMode) {
   EXPECT_EQ(plain, *BuiltinPolicy("default"));
 }
 
+// agent's default limits fill in what the config leaves unset, and only that.
+TEST(ContainerSetup, AgentsDefaultLimitsFillWhatTheConfigLeavesUnset) {
+  Spec spec = BaseSpec("/nonexistent-rootfs", "/");
+  Policy agent = *BuiltinPolicy("agent");
+  ApplyPolicyToSpec(agent, spec);
+  ASSERT_TRUE(spec.linux_spec && spec.linux_spec->resources);
+  const Resources& set = *spec.linux_spec->resources;
+  EXPECT_EQ(set.memory->limit, std::int64_t{2} << 30);
+  EXPECT_EQ(set.pids->limit, 1024);
+  EXPECT_EQ(set.cpu->quota, 200'000);
+  EXPECT_EQ(set.cpu->period, 100'000u);
+  EXPECT_EQ(spec.process->rlimits, (std::vector<Rlimit>{{"RLIMIT_NOFILE", 4096, 4096}}));
+  EXPECT_TRUE(Has(MountAt(spec, "/tmp"), "size=536870912"));
+
+  Spec configured = BaseSpec("/nonexistent-rootfs", "/");
+  configured.linux_spec.emplace();
+  configured.linux_spec->resources.emplace();
+  configured.linux_spec->resources->memory = Memory{.limit = 64 << 20};
+  configured.linux_spec->resources->cpu = Cpu{.quota = 50'000, .period = 200'000};
+  configured.process->rlimits = {{"RLIMIT_NOFILE", 1024, 1024}};
+  Policy again = *BuiltinPolicy("agent");
+  ApplyPolicyToSpec(again, configured);
+  const Resources& kept = *configured.linux_spec->resources;
+  EXPECT_EQ(kept.memory->limit, 64 << 20);
+  EXPECT_EQ(kept.cpu->quota, 50'000);
+  EXPECT_EQ(kept.pids->limit, 1024) << "unset in the config: the default";
+  EXPECT_EQ(configured.process->rlimits, (std::vector<Rlimit>{{"RLIMIT_NOFILE", 1024, 1024}}));
+}
+
 TEST(ContainerSetup, DefaultPolicyChangesNothing) {
   Spec spec = BaseSpec("/r", "/work");
   const Spec before = spec;

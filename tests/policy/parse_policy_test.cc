@@ -138,7 +138,7 @@ TEST(ParsePolicyErrorTest, MaskedPathsMustBeLiteral) {
 TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {
   EXPECT_EQ(PolicyError(R"({"netwrok": {}})"),
             "policy.netwrok: unknown property (expected one of: extends, name, files, network, exec, "
-            "readOnlyRoot, noSetuid, noexecWritable, audit, observe)");
+            "readOnlyRoot, noSetuid, noexecWritable, audit, observe, defaultLimits)");
   EXPECT_EQ(PolicyError(R"({"files": {"defualt": "read"}})"),
             "policy.files.defualt: unknown property (expected one of: default, rules)");
   EXPECT_EQ(PolicyError(R"({"files": {"rules": [{"path": "/a", "access": "read", "x": 1}]}})"),
@@ -150,7 +150,7 @@ TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {
             "policy.exec.fromwritable: unknown property (expected one of: allow, fromWritable)");
   EXPECT_EQ(PolicyError(R"({"read-only-root": true})"),
             "policy[\"read-only-root\"]: unknown property (expected one of: extends, name, files, "
-            "network, exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe)");
+            "network, exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe, defaultLimits)");
 }
 
 TEST(ParsePolicyErrorTest, WrongKinds) {

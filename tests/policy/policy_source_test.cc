@@ -61,7 +61,7 @@ TEST(PolicyFromFlagTest, InlineJson) {
   EXPECT_TRUE(PolicyFromFlag(" \n{}"));
   EXPECT_EQ(ErrorOf(PolicyFromFlag(R"({"netwrok": {}})")),
             "--policy: policy.netwrok: unknown property (expected one of: extends, name, files, network, "
-            "exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe)");
+            "exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe, defaultLimits)");
 }
 
 TEST(PolicyFromFlagTest, File) {
