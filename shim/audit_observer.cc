@@ -46,8 +46,9 @@ void AuditObserver::Record(const sentry::DecisionRecord& decision) {
   }
   record->args.resize(decision.args.size());
   for (std::size_t i = 0; i < decision.args.size(); ++i) {
-    record->args[i].name = decision.args[i].first;
-    record->args[i].value = decision.args[i].second;
+    record->args[i].name = decision.args[i].name;
+    record->args[i].value = decision.args[i].value;
+    record->args[i].is_number = decision.args[i].is_number;
   }
   record->decision = decision.verdict.decision;
   record->error = decision.verdict.error;

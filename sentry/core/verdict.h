@@ -28,9 +28,15 @@ inline constexpr int kRestartSys = 512;
 // doing it; kKill: the workload was killed.
 using Decision = audit::Decision;
 
-// A decision's decoded arguments for the audit record (name, value), paths
-// as resolved.
-using AuditArgs = std::vector<std::pair<std::string, std::string>>;
+// One decoded argument of a decision for its audit record, a path as
+// resolved; `is_number`: written as a JSON number (audit::Arg).
+struct AuditValue {
+  std::string name;
+  std::string value;
+  bool is_number = false;
+  bool operator==(const AuditValue&) const = default;
+};
+using AuditArgs = std::vector<AuditValue>;
 
 // A file by identity: what an exec maps, compared across path lookups.
 struct FileId {

@@ -98,7 +98,7 @@ Verdict HandleGetdents(HandlerContext& context) {
     std::size_t kept = static_cast<std::size_t>(n);
     if (filter) kept = Filter(context, layout, *where, batch, kept, hidden);
     if (kept == 0 && n > 0) continue;  // all hidden: not the end yet
-    if (hidden > 0) context.AuditArg("hidden", StrCat(hidden));
+    if (hidden > 0) context.AuditNumber("hidden", static_cast<std::int64_t>(hidden));
     if (!context.tracee.Valid()) return Verdict::Stale();
     if (kept > 0) {
       Result<void> written = context.tracee.Write(buffer, std::as_bytes(std::span(batch.data(), kept)));

@@ -12,6 +12,7 @@
 #include "base/strings.h"
 #include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/caller.h"
+#include "sentry/handlers/exec_argv.h"
 #include "sentry/handlers/exec_image.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
@@ -57,6 +58,7 @@ Verdict CheckExec(HandlerContext& context) {
   const bool descriptor = !given && given.error().code == ENOENT && (flags & AT_EMPTY_PATH);
   if (!given && !descriptor) return Failed(given.error(), Decision::kAllow);
   if (given) context.AuditArg("path", *given);
+  AuditArgv(context, at ? a[2] : a[1]);
   if (!context.tracee.Valid()) return Verdict::Stale();
   auto caller_or = CallerOf(context);
   if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);

@@ -28,7 +28,11 @@ struct HandlerContext {
   AuditArgs audit_args;
 
   void AuditArg(std::string_view name, std::string value) {
-    audit_args.emplace_back(std::string(name), std::move(value));
+    audit_args.push_back({std::string(name), std::move(value)});
+  }
+  // An integer, written to the audit record as a JSON number.
+  void AuditNumber(std::string_view name, std::int64_t value) {
+    audit_args.push_back({std::string(name), std::to_string(value), /*is_number=*/true});
   }
 };
 

@@ -52,7 +52,7 @@ Verdict HandleSocket(HandlerContext& context) {
   const auto type = static_cast<int>(args[1]);
   const auto protocol = static_cast<int>(args[2]);
   context.AuditArg("family", domain == AF_NETLINK ? "AF_NETLINK" : std::to_string(domain));
-  context.AuditArg("protocol", std::to_string(protocol));
+  context.AuditNumber("protocol", protocol);
   // The filter sends nothing else here; should it, nothing is opened.
   if (domain != AF_NETLINK || protocol != NETLINK_ROUTE) {
     return Verdict::Fail(EAFNOSUPPORT, Decision::kDeny);

@@ -10,6 +10,7 @@
 
 #include "base/strings.h"
 #include "sentry/handlers/exec.h"
+#include "sentry/handlers/exec_argv.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
 
@@ -47,6 +48,7 @@ Verdict HandleExec(HandlerContext& context) {
   if (!ExecRestricted(*context.sandbox.policy)) {
     const bool at = context.event.number == SYS_execveat;
     AuditPathAsAsked(context, context.event.args[at ? 1 : 0]);
+    AuditArgv(context, context.event.args[at ? 2 : 1]);
     return Verdict::Continue();
   }
   return CheckExec(context);
@@ -70,7 +72,7 @@ Verdict HandleCredentials(HandlerContext& context) {
       context.AuditArg("ids", Ids(event, 3));
       break;
     case SYS_setgroups:
-      context.AuditArg("count", StrCat(static_cast<std::int32_t>(event.args[0])));
+      context.AuditNumber("count", static_cast<std::int32_t>(event.args[0]));
       break;
     case SYS_umask:
       context.AuditArg("mask", InBase(event.args[0] & 0777, 8));

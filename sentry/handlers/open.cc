@@ -198,9 +198,9 @@ std::optional<Verdict> OpenProcView(HandlerContext& context, const std::string& 
 // Records where the open resolved to, replacing an earlier answer (when a
 // dangling symlink was followed): one "resolved" per record.
 void AuditResolved(HandlerContext& context, const std::string& path) {
-  for (auto& [name, value] : context.audit_args) {
-    if (name == "resolved") {
-      value = path;
+  for (AuditValue& arg : context.audit_args) {
+    if (arg.name == "resolved") {
+      arg.value = path;
       return;
     }
   }

@@ -26,26 +26,36 @@ bool ReplacePrefix(std::string& path, std::string_view prefix, const std::string
 
 }  // namespace
 
-Result<std::string> CopyPath(Tracee& tracee, std::uint64_t pointer) {
-  std::string path;
+Result<std::string> CopyString(Tracee& tracee, std::uint64_t pointer, std::size_t max,
+                               bool& complete) {
+  std::string text;
   std::array<char, kChunk> chunk{};
-  while (path.size() < PATH_MAX) {
+  complete = false;
+  while (text.size() < max) {
     // Up to the end of the page, so that a string ending just before an
-    // unmapped page is not mistaken for a fault; and never past PATH_MAX, so
+    // unmapped page is not mistaken for a fault; and never past `max`, so
     // that a NUL beyond it does not make a path the kernel refuses
     // (ENAMETOOLONG) acceptable.
-    const std::uint64_t address = pointer + path.size();
+    const std::uint64_t address = pointer + text.size();
     const std::size_t to_page_end = 4096 - (address % 4096);
-    const std::size_t want = std::min({chunk.size(), to_page_end, PATH_MAX - path.size()});
+    const std::size_t want = std::min({chunk.size(), to_page_end, max - text.size()});
     RETURN_IF_ERROR(tracee.Read(address, std::as_writable_bytes(std::span(chunk.data(), want))));
     const char* nul = static_cast<const char*>(std::memchr(chunk.data(), '\0', want));
-    path.append(chunk.data(), nul != nullptr ? nul - chunk.data() : want);
+    text.append(chunk.data(), nul != nullptr ? nul - chunk.data() : want);
     if (nul != nullptr) {
-      if (path.empty()) return FailErrno(ENOENT, "empty path");
-      return path;
+      complete = true;
+      break;
     }
   }
-  return FailErrno(ENAMETOOLONG, "path longer than PATH_MAX");
+  return text;
+}
+
+Result<std::string> CopyPath(Tracee& tracee, std::uint64_t pointer) {
+  bool complete = false;
+  ASSIGN_OR_RETURN(std::string path, CopyString(tracee, pointer, PATH_MAX, complete));
+  if (!complete) return FailErrno(ENAMETOOLONG, "path longer than PATH_MAX");
+  if (path.empty()) return FailErrno(ENOENT, "empty path");
+  return path;
 }
 
 std::string RewriteSelf(const std::string& given, const ThreadStatus& thread) {

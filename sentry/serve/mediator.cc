@@ -68,7 +68,7 @@ void Mediator::RecordKilledExec(const ExecApprovals::Approved& approved, pid_t p
   if (!observer_) return;
   const Verdict killed{.decision = Decision::kKill, .error = EACCES};
   AuditArgs args = approved.args;
-  args.emplace_back("mapped", mapped);
+  args.push_back({"mapped", mapped});
   const std::function<pid_t(std::string&)> identity = [&](std::string& executable) {
     executable = mapped;
     return pid;

@@ -141,6 +141,9 @@ TEST_P(LifetimeTest, TheAuditLogOutlivesTheContainer) {
   Outcome audit = Runtime({"audit", "--format", "json", id});
   ASSERT_EQ(audit.status, 0) << audit;
   EXPECT_THAT(audit.out, HasSubstr(R"("event":"timeout")"));
+  // An exec's record says what ran and with which arguments.
+  EXPECT_THAT(audit.out, HasSubstr(R"("syscall":"execve","args":{"path":"/bin/sh",)"
+                                   R"("argv":"sh -c 'exec sleep 1000'","argc":3})"));
   Outcome pruned = Runtime({"audit", "--prune"});
   ASSERT_EQ(pruned.status, 0) << pruned;
   EXPECT_THAT(pruned.out, HasSubstr("/.audit/" + id + ".jsonl"));

@@ -97,8 +97,8 @@ class BindHandler : public ::testing::Test {
   }
 
   std::string Audited(const std::string& name) const {
-    for (const auto& [key, value] : audit_args_) {
-      if (key == name) return value;
+    for (const AuditValue& arg : audit_args_) {
+      if (arg.name == name) return arg.value;
     }
     return "(none)";
   }

@@ -301,7 +301,7 @@ TEST(ExecWatchTest, AnotherImageIsKilledBeforeItRuns) {
   std::vector<std::string> audited;
   ExecWatch watch([&](const ExecWatch::Approved& approved, pid_t pid, const std::string& mapped) {
     killed.push_back({pid, mapped});
-    audited.push_back(approved.args.at(0).second);
+    audited.push_back(approved.args.at(0).value);
   });
   // /bin/false would exit 1: killed, it never gets to.
   ExecingChild child("/bin/false", /*from_thread=*/false);

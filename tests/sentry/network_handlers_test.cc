@@ -83,7 +83,7 @@ class NetworkHandlers : public ::testing::Test {
   config::Policy policy_;
   Sandbox sandbox_;
   FakeTracee tracee_{4096};
-  std::vector<std::pair<std::string, std::string>> audit_args_;
+  AuditArgs audit_args_;
 };
 
 TEST_F(NetworkHandlers, ConnectToAnAllowedDestinationIsPerformed) {
@@ -96,7 +96,7 @@ TEST_F(NetworkHandlers, ConnectToAnAllowedDestinationIsPerformed) {
   socklen_t size = sizeof peer;
   ASSERT_EQ(::getpeername(socket.Get(), reinterpret_cast<sockaddr*>(&peer), &size), 0);
   EXPECT_EQ(ntohs(peer.sin_port), listener_.port);
-  EXPECT_EQ(audit_args_.at(0).second, StrCat("127.0.0.1:", listener_.port));
+  EXPECT_EQ(audit_args_.at(0).value, StrCat("127.0.0.1:", listener_.port));
   // Still blocking afterwards: the workload's socket flags are restored.
   EXPECT_EQ(::fcntl(socket.Get(), F_GETFL) & O_NONBLOCK, 0);
 }
@@ -402,7 +402,7 @@ TEST_F(NetworkHandlers, UnderAPolicyRefusingNoAddressTheKernelSendsForThreadsWit
                                                      kAddress, sizeof(sockaddr_in)};
   Verdict left = Call(SYS_connect, connect_args);
   EXPECT_EQ(left.kind, Verdict::Kind::kContinue);
-  EXPECT_EQ(audit_args_.at(0).second, StrCat("127.0.0.1:", listener_.port));
+  EXPECT_EQ(audit_args_.at(0).value, StrCat("127.0.0.1:", listener_.port));
   sockaddr_in peer{};
   socklen_t size = sizeof peer;
   EXPECT_NE(::getpeername(socket.Get(), reinterpret_cast<sockaddr*>(&peer), &size), 0)
@@ -456,7 +456,7 @@ TEST_F(NetworkHandlers, UnixPathsResolveInsideTheWorkloadsRoot) {
   UniqueFd client(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
   Verdict verdict = Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, sizeof theirs});
   EXPECT_EQ(verdict.error, 0);
-  EXPECT_EQ(audit_args_.at(0).second, "unix:/link");
+  EXPECT_EQ(audit_args_.at(0).value, "unix:/link");
   std::filesystem::remove_all(root);
 }
 

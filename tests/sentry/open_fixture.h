@@ -85,8 +85,8 @@ class OpenFixture : public ::testing::Test {
 
   // The audit argument `name` of the last call ("" if it had none).
   std::string Audited(const std::string& name) const {
-    for (const auto& [key, value] : audit_) {
-      if (key == name) return value;
+    for (const AuditValue& arg : audit_) {
+      if (arg.name == name) return arg.value;
     }
     return "";
   }
@@ -96,7 +96,7 @@ class OpenFixture : public ::testing::Test {
   config::Policy policy_;
   Sandbox sandbox_;
   FakeTracee tracee_{8192};
-  std::vector<std::pair<std::string, std::string>> audit_;
+  AuditArgs audit_;
 };
 
 }  // namespace vigil::sentry
