@@ -20,9 +20,10 @@ constexpr FlagSpec kGlobalFlags[] = {
     {"rootless", "", true, "BOOL", "accepted for compatibility: true, false or auto"},
     {"policy", "", true, "POLICY",
      "the sentry's policy: a profile (default, agent, audit-only), inline JSON or a file; "
-     "the annotation dev.vigil.policy overrides it"},
+     "the annotation dev.vigil.policy may only repeat it (without this flag, it chooses)"},
     {"audit", "", true, "FILE", "append the sentry's audit records to FILE (default: "
-     "ROOT/.audit/ID.jsonl, kept after delete until audit --prune)"},
+     "ROOT/.audit/ID.jsonl, kept after delete until audit --prune); the annotation "
+     "dev.vigil.audit overrides it with a file in /var/log/vigil"},
     {"audit-max-size", "", true, "SIZE",
      "rotate the audit log when it would pass SIZE (default 10m; -1: never); the annotation "
      "dev.vigil.audit-max-size may lower it"},

@@ -163,7 +163,8 @@ Result<Edit> InstallDocker(std::string_view text, const Registration& r) {
   return Edit{std::move(out), true, {}};
 }
 
-Result<Edit> UninstallDocker(std::string_view text, std::string_view name) {
+Result<Edit> UninstallDocker(std::string_view text, std::string_view name,
+                             std::optional<std::string_view> before_install) {
   ASSIGN_OR_RETURN(json::Document doc, ParseDaemonJson(text));
   std::optional<json::Value> runtimes = doc.root().Find("runtimes");
   if (!runtimes || !runtimes->Find(name)) return Edit{std::string(text), false, {}};
@@ -171,6 +172,19 @@ Result<Edit> UninstallDocker(std::string_view text, std::string_view name) {
     return Fail(StrCat("default-runtime is ", Quote(name), "; set another one first"));
   }
   ASSIGN_OR_RETURN(std::string out, RewriteDaemonJson(doc.root(), name, nullptr));
+  if (before_install) {
+    // Nothing but the runtime changed since: the file goes back to its
+    // very bytes (or away). Otherwise the rewrite keeps those changes.
+    Result<json::Document> before = ParseDaemonJson(*before_install);
+    Result<std::string> same = before ? RewriteDaemonJson(before->root(), name, nullptr)
+                                      : Result<std::string>(Fail("unreadable"));
+    if (same && *same == out) {
+      return Edit{.text = std::string(*before_install),
+                  .changed = true,
+                  .remove_file = before_install->find_first_not_of(" \t\r\n") ==
+                                 std::string_view::npos};
+    }
+  }
   return Edit{std::move(out), true, {}};
 }
 

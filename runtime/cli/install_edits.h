@@ -4,6 +4,7 @@
 // through the marker blocks of install_toml.h).
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "base/result.h"
@@ -11,9 +12,11 @@
 
 namespace vigil::cli::install {
 
-// daemon.json: runtimes.NAME added or updated, or removed.
+// daemon.json: runtimes.NAME added or updated, or removed; removed by
+// giving `before_install` back when the file is that text plus the runtime.
 Result<Edit> InstallDocker(std::string_view text, const Registration& r);
-Result<Edit> UninstallDocker(std::string_view text, std::string_view name);
+Result<Edit> UninstallDocker(std::string_view text, std::string_view name,
+                             std::optional<std::string_view> before_install);
 
 // config.toml and containers.conf: `add`'s block written, or with `add`
 // null, `name`'s block removed.

@@ -59,11 +59,12 @@ Result<Edit> Install(Target target, std::string_view text, const Registration& r
   return Fail("unknown target");
 }
 
-Result<Edit> Uninstall(Target target, std::string_view text, std::string_view name) {
+Result<Edit> Uninstall(Target target, std::string_view text, std::string_view name,
+                       std::optional<std::string_view> before_install) {
   RETURN_IF_ERROR(CheckName(name));
   switch (target) {
     case Target::kDocker:
-      return UninstallDocker(text, name);
+      return UninstallDocker(text, name, before_install);
     case Target::kContainerd:
       return EditContainerd(text, nullptr, name);
     case Target::kPodman:
@@ -155,8 +156,15 @@ Result<int> RunEdit(const Invocation& invocation, bool installing) {
   }
 
   ASSIGN_OR_RETURN(std::string text, ReadConfig(path));
+  // daemon.json as it was before the first install (verb_install.h).
+  const std::string backup = StrCat(path, install::kDockerBackupSuffix);
+  const bool keeps_backup = target == Target::kDocker;
+  std::optional<std::string> before_install;
+  if (keeps_backup && ::access(backup.c_str(), F_OK) == 0) {
+    ASSIGN_OR_RETURN(before_install, ReadFile(backup, install::kMaxConfigBytes));
+  }
   auto edited = installing ? install::Install(target, text, registration)
-                           : install::Uninstall(target, text, registration.name);
+                           : install::Uninstall(target, text, registration.name, before_install);
   if (!edited) return tl::unexpected(std::move(edited).error().Wrap(path));
   for (const std::string& note : edited->notes) {
     std::fprintf(stderr, "vigil: note: %s: %s\n", path.c_str(), note.c_str());
@@ -173,7 +181,15 @@ Result<int> RunEdit(const Invocation& invocation, bool installing) {
                     .c_str());
     return 0;
   }
-  RETURN_IF_ERROR(WriteConfig(path, edited->text));
+  if (keeps_backup && installing && !before_install) {
+    RETURN_IF_ERROR(WriteFileAtomic(backup, text, 0600, /*overwrite=*/false));
+  }
+  if (edited->remove_file) {
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) return FailErrno(StrCat("remove ", path));
+  } else {
+    RETURN_IF_ERROR(WriteConfig(path, edited->text));
+  }
+  if (keeps_backup && !installing) ::unlink(backup.c_str());
   if (installing) {
     std::printf("%s: added runtime %s (%s)%s\n", path.c_str(), runtime.c_str(),
                 registration.path.c_str(), std::string(Reload(target)).c_str());

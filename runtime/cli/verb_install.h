@@ -4,13 +4,17 @@
 // without touching /etc.
 //
 // daemon.json is JSON: it is parsed and written back whole (every other member
-// kept, in order; formatting becomes yajl's, tab-indented). The TOML files are
+// kept, in order; formatting becomes yajl's, tab-indented). So that uninstall
+// gives the file back exactly as it was (its bytes, or no file at all), the
+// first install keeps its text beside it (kDockerBackupSuffix), which
+// uninstall restores when nothing else in the file has changed since. The TOML files are
 // edited textually: vigil's lines sit in blocks between two marker comments,
 //   # BEGIN vigil-install NAME (...)
 //   # END vigil-install NAME
 // which uninstall removes and install replaces; nothing outside them changes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +39,13 @@ struct Edit {
   std::string text;
   bool changed = false;
   std::vector<std::string> notes;
+  // The file is to be removed rather than written: it did not exist before
+  // install (or was empty, which reads the same).
+  bool remove_file = false;
 };
+
+// daemon.json's text before vigil's first install, kept at PATH + this.
+inline constexpr std::string_view kDockerBackupSuffix = ".vigil-backup";
 
 // The file each target is configured by.
 std::string_view DefaultConfigPath(Target target);
@@ -44,7 +54,9 @@ std::string_view DefaultConfigPath(Target target);
 // ("" when the file does not exist).
 Result<Edit> Install(Target target, std::string_view text, const Registration& registration);
 
-// Removes the runtime `name` that Install added.
-Result<Edit> Uninstall(Target target, std::string_view text, std::string_view name);
+// Removes the runtime `name` that Install added. `before_install`: for
+// Docker, the text kept at the first install, if any.
+Result<Edit> Uninstall(Target target, std::string_view text, std::string_view name,
+                       std::optional<std::string_view> before_install = std::nullopt);
 
 }  // namespace vigil::cli::install

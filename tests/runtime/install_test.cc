@@ -103,6 +103,31 @@ TEST(InstallDocker, UninstallRevertsAndDropsAnEmptyRuntimes) {
   EXPECT_FALSE(again.changed);
 }
 
+// With the text kept at the first install, uninstall gives the file back
+// byte for byte (or no file, when there was none), unless something else
+// in it changed since: then the rewrite keeps that change.
+TEST(InstallDocker, UninstallGivesTheFileBackExactlyAsItWas) {
+  const std::string before = "{ \"debug\" : true,\n  \"log-level\": \"warn\" }\n";
+  Edit installed = Installed(Target::kDocker, before);
+  auto restored = Uninstall(Target::kDocker, installed.text, "vigil", before);
+  ASSERT_TRUE(restored) << restored.error().message;
+  EXPECT_EQ(restored->text, before);
+  EXPECT_FALSE(restored->remove_file);
+
+  Edit created = Installed(Target::kDocker, "");
+  auto gone = Uninstall(Target::kDocker, created.text, "vigil", std::string_view(""));
+  ASSERT_TRUE(gone) << gone.error().message;
+  EXPECT_TRUE(gone->remove_file) << "no leftover {}";
+
+  std::string edited = installed.text;
+  edited.insert(edited.find('{') + 1, "\"icc\": false,");
+  auto kept = Uninstall(Target::kDocker, edited, "vigil", before);
+  ASSERT_TRUE(kept) << kept.error().message;
+  EXPECT_NE(kept->text, before);
+  EXPECT_THAT(kept->text, ::testing::HasSubstr("\"icc\": false"));
+  EXPECT_THAT(kept->text, ::testing::Not(::testing::HasSubstr("vigil")));
+}
+
 TEST(InstallDocker, UninstallKeepsOtherRuntimes) {
   Edit removed = Uninstalled(Target::kDocker,
                              R"({"runtimes": {"vigil": {"path": "/v"}, "runsc": {"path": "/r"}}})");
@@ -319,7 +344,19 @@ TEST_F(InstallCliTest, DockerInstallTwiceThenUninstall) {
 
   Outcome removed = Vigil("uninstall --docker --config " + file);
   ASSERT_EQ(removed.status, 0) << removed.err;
-  EXPECT_EQ(Slurp(file), "{\n\t\"debug\": true\n}\n");
+  EXPECT_EQ(Slurp(file), "{\"debug\": true}\n") << "not the file as it was";
+  EXPECT_FALSE(std::filesystem::exists(file + ".vigil-backup"));
+}
+
+// A daemon.json that install made is gone again after uninstall.
+TEST_F(InstallCliTest, DockerUninstallRemovesTheFileInstallMade) {
+  const std::string file = dir_ + "/daemon.json";
+  ASSERT_EQ(Vigil("install --docker --config " + file + " --path /usr/local/bin/vigil").status, 0);
+  ASSERT_TRUE(std::filesystem::exists(file));
+  Outcome removed = Vigil("uninstall --docker --config " + file);
+  ASSERT_EQ(removed.status, 0) << removed.err;
+  EXPECT_FALSE(std::filesystem::exists(file)) << Slurp(file);
+  EXPECT_FALSE(std::filesystem::exists(file + ".vigil-backup"));
 }
 
 TEST_F(InstallCliTest, DryRunPrintsAndWritesNothing) {
