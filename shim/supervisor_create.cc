@@ -150,9 +150,11 @@ Result<void> Supervisor::WatchAuditSweep() {
   if (::timerfd_settime(audit_sweep_timer_.Get(), 0, &spec, nullptr) != 0) {
     return FailErrno("timerfd_settime");
   }
+  StartCountingLimits();
   return loop_->Watch(audit_sweep_timer_.Get(), [this](std::uint32_t) {
     std::uint64_t expirations = 0;
     (void)!::read(audit_sweep_timer_.Get(), &expirations, sizeof expirations);
+    RecordLimitEvents();
     audit_->Sweep();
   });
 }

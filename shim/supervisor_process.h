@@ -78,8 +78,11 @@ class Supervisor {
   // Where hooks run: the supervisor's own UTS namespace and cgroups, as
   // runc's hooks run in runc's.
   runtime::HookPlacement HookPlacement() const;
-  // Sums up floods of repeated audit records every so often.
+  // Sums up floods of repeated audit records every so often, and records
+  // the cgroup limits' work then (supervisor_limits.cc).
   Result<void> WatchAuditSweep();
+  void StartCountingLimits();
+  void RecordLimitEvents();
   Result<void> WriteIdMaps(pid_t pid);
   Result<void> StartSentry();
   void ServeControl();
@@ -111,6 +114,9 @@ class Supervisor {
   UniqueFd ending_timer_;  // the timeout, then a grace period
   UniqueFd client_pidfd_;  // a foreground `run`'s
   std::optional<Ending> ending_;
+  // The cgroup's counters as last recorded (supervisor_limits.cc).
+  std::uint64_t seen_oom_kills_ = 0;
+  std::uint64_t seen_pids_refusals_ = 0;
   std::optional<runtime::Channel> init_channel_;
   std::optional<runtime::cgroup::Cgroup> cgroup_;
   // The UTS namespace the supervisor left for the container's (hooks run here).

@@ -222,6 +222,7 @@ Result<siginfo_t> Supervisor::Supervise() {
 }
 
 void Supervisor::MarkStopped() {
+  RecordLimitEvents();
   if (audit_) audit_->Flush();
   args_.record.status = ContainerStatus::kStopped;
   (void)args_.dir.SaveRecord(args_.record);

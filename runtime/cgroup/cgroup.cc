@@ -304,6 +304,10 @@ Result<std::uint64_t> Cgroup::OomKills() const {
   return OomKillCount(Knobs(placements_, *fs_));
 }
 
+Result<std::uint64_t> Cgroup::PidsLimitHits() const {
+  return PidsLimitHitCount(Knobs(placements_, *fs_));
+}
+
 Result<Stats> Cgroup::ReadStats() const { return ReadCgroupStats(Knobs(placements_, *fs_)); }
 
 Result<void> Cgroup::Destroy() const {

@@ -116,6 +116,8 @@ class Cgroup {
   // How many processes the kernel's OOM killer has killed in the cgroup
   // (v1 memory.oom_control's oom_kill, v2 memory.events').
   [[nodiscard]] Result<std::uint64_t> OomKills() const;
+  // How many forks its pids limit has refused (pids.events' max).
+  [[nodiscard]] Result<std::uint64_t> PidsLimitHits() const;
 
   // Memory, pids and CPU usage; sections for absent controllers are empty.
   [[nodiscard]] Result<Stats> ReadStats() const;

@@ -59,6 +59,9 @@ Result<bool> CgroupFrozen(const Knobs& knobs);
 // memory.cc: the OOM killer's kills in the cgroup so far.
 Result<std::uint64_t> OomKillCount(const Knobs& knobs);
 
+// pids.cc: the forks pids.max has refused in the cgroup so far.
+Result<std::uint64_t> PidsLimitHitCount(const Knobs& knobs);
+
 // stats.cc
 Result<Stats> ReadCgroupStats(const Knobs& knobs);
 

@@ -152,6 +152,25 @@ TEST_P(LifetimeTest, TheAuditLogOutlivesTheContainer) {
   EXPECT_TRUE(IsOneLine(gone.err)) << gone;
 }
 
+// The cgroup limits at work are audit events: an OOM kill, and forks the
+// pids limit refused.
+TEST_P(LifetimeTest, OomKillsAndPidsLimitRefusalsAreAuditEvents) {
+  BundleConfig oom = Script("dd if=/dev/zero of=/dev/null bs=64M count=1; echo dd=$?");
+  oom.resources_json = R"({"memory": {"limit": 33554432}})";
+  WriteConfig(oom);
+  Outcome killed = SpawnRun(NewId()).Wait();
+  ASSERT_TRUE(killed.ok()) << killed;
+  EXPECT_EQ(killed.out, "dd=137\n");
+  EXPECT_THAT(ReadWholeFile(AuditPath()),
+              HasSubstr(R"("event":"oom-kill","args":{"processes":1},"decision":"kill")"));
+
+  BundleConfig forks = Script("for i in 1 2 3 4 5 6 7 8 9; do sleep 1 & done; wait");
+  forks.resources_json = R"({"pids": {"limit": 4}})";
+  WriteConfig(forks);
+  (void)SpawnRun(NewId()).Wait();
+  EXPECT_THAT(ReadWholeFile(AuditPath()), HasSubstr(R"("event":"pids-limit","args":{"forks":)"));
+}
+
 INSTANTIATE_TEST_SUITE_P(Runtimes, LifetimeTest,
                          ::testing::Values(RuntimeUnderTest{"vigil", VIGIL_BINARY}), RuntimeName);
 
