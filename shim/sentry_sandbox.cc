@@ -110,9 +110,8 @@ Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec&
   sandbox.user_namespace =
       spec.linux_spec && spec.linux_spec->FindNamespace(config::NamespaceType::kUser) != nullptr;
   sandbox.device_allowed = DeviceAllowList(spec);
-  if (auto it = spec.annotations.find(std::string(kKernelReleaseAnnotation));
-      it != spec.annotations.end()) {
-    sandbox.kernel_release = it->second;
+  if (const std::string* release = spec.FindAnnotation(kKernelReleaseAnnotation)) {
+    sandbox.kernel_release = *release;
   }
   sandbox.cpu_limit = CpuLimit(spec);
   sandbox.started_after_boot = init_start / static_cast<std::uint64_t>(::sysconf(_SC_CLK_TCK));

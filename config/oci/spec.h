@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/oci/linux.h"
@@ -61,6 +62,12 @@ struct Spec {
   // "linux"; not named so because GNU dialects predefine `linux` as a macro.
   std::optional<Linux> linux_spec;
   bool operator==(const Spec&) const = default;
+
+  // The value of the annotation `name`, or null when there is none.
+  const std::string* FindAnnotation(std::string_view name) const {
+    auto it = annotations.find(std::string(name));
+    return it == annotations.end() ? nullptr : &it->second;
+  }
 };
 
 }  // namespace vigil::config

@@ -5,19 +5,12 @@
 #include <cerrno>
 #include <charconv>
 #include <filesystem>
-#include <optional>
 
 #include "base/strings.h"
 #include "base/units.h"
 
 namespace vigil::runtime {
 namespace {
-
-std::optional<std::string> Annotation(const config::Spec& spec, std::string_view name) {
-  auto it = spec.annotations.find(std::string(name));
-  if (it == spec.annotations.end()) return std::nullopt;
-  return it->second;
-}
 
 // A size cap in bytes, 0 for none ("-1").
 Result<std::uint64_t> MaxBytes(std::string_view what, std::string_view text) {
@@ -39,7 +32,7 @@ Result<std::uint32_t> MaxFiles(std::string_view what, std::string_view text) {
 
 Result<std::string> ResolveAuditPath(const config::Spec& spec, const std::string& flag_path,
                                      const StateDir& dir) {
-  std::optional<std::string> value = Annotation(spec, kAuditAnnotation);
+  const std::string* value = spec.FindAnnotation(kAuditAnnotation);
   if (!value) {
     if (!flag_path.empty()) return std::filesystem::absolute(flag_path).lexically_normal().string();
     // Only root reads them, as the state root itself.
@@ -72,7 +65,7 @@ Result<sentry::audit::Rotation> ResolveAuditRotation(const config::Spec& spec,
   if (!flag_files.empty()) {
     ASSIGN_OR_RETURN(rotation.max_files, MaxFiles("--audit-max-files", flag_files));
   }
-  if (std::optional<std::string> size = Annotation(spec, kAuditMaxSizeAnnotation)) {
+  if (const std::string* size = spec.FindAnnotation(kAuditMaxSizeAnnotation)) {
     const std::string what = StrCat("annotation ", kAuditMaxSizeAnnotation);
     ASSIGN_OR_RETURN(const std::uint64_t asked, MaxBytes(what, *size));
     if (rotation.max_bytes != 0 && (asked == 0 || asked > rotation.max_bytes)) {
@@ -81,7 +74,7 @@ Result<sentry::audit::Rotation> ResolveAuditRotation(const config::Spec& spec,
     }
     rotation.max_bytes = asked;
   }
-  if (std::optional<std::string> files = Annotation(spec, kAuditMaxFilesAnnotation)) {
+  if (const std::string* files = spec.FindAnnotation(kAuditMaxFilesAnnotation)) {
     const std::string what = StrCat("annotation ", kAuditMaxFilesAnnotation);
     ASSIGN_OR_RETURN(const std::uint32_t asked, MaxFiles(what, *files));
     if (asked > rotation.max_files) {

@@ -73,20 +73,20 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
   return {};
 }
 
-// The sentry's policy: the annotation (so that a pod can choose), else
-// --policy (the runtime's default, e.g. from Docker's runtimeArgs), else the
-// "default" profile.
+// The sentry's policy: --policy (the operator's, e.g. from Docker's
+// runtimeArgs), which an annotation may only repeat; without it the
+// annotation (so that a pod can choose); else the "default" profile.
 Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string& flag) {
-  auto annotation = spec.annotations.find(std::string(kPolicyAnnotation));
+  const std::string* annotation = spec.FindAnnotation(kPolicyAnnotation);
   if (flag.empty()) {
-    if (annotation == spec.annotations.end()) return config::BuiltinPolicy("default");
-    return config::PolicyFromAnnotation(annotation->second);
+    if (annotation == nullptr) return config::BuiltinPolicy("default");
+    return config::PolicyFromAnnotation(*annotation);
   }
   // --policy is the operator's (Docker's runtimeArgs, a RuntimeClass
   // handler): whoever writes the bundle may repeat it, not replace it.
   ASSIGN_OR_RETURN(config::Policy chosen, config::PolicyFromFlag(flag));
-  if (annotation != spec.annotations.end()) {
-    ASSIGN_OR_RETURN(config::Policy asked, config::PolicyFromAnnotation(annotation->second));
+  if (annotation != nullptr) {
+    ASSIGN_OR_RETURN(config::Policy asked, config::PolicyFromAnnotation(*annotation));
     if (config::DumpPolicy(asked) != config::DumpPolicy(chosen)) {
       return Fail(StrCat("annotation ", kPolicyAnnotation, ": asks for policy ", Quote(asked.name),
                          ", but --policy chose ", Quote(chosen.name),
@@ -99,10 +99,9 @@ Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string
 // The sentry's backend: the annotation, else --platform, else unotify.
 Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::string& flag) {
   sentry::Platform platform = sentry::Platform::kUnotify;
-  if (auto it = spec.annotations.find(std::string(kPlatformAnnotation));
-      it != spec.annotations.end()) {
+  if (const std::string* asked = spec.FindAnnotation(kPlatformAnnotation)) {
     ASSIGN_OR_RETURN(platform,
-                     sentry::ParsePlatform(StrCat("annotation ", kPlatformAnnotation), it->second));
+                     sentry::ParsePlatform(StrCat("annotation ", kPlatformAnnotation), *asked));
   } else if (!flag.empty()) {
     ASSIGN_OR_RETURN(platform, sentry::ParsePlatform("--platform", flag));
   }

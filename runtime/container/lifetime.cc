@@ -18,11 +18,6 @@ Result<milliseconds> Duration(std::string_view what, std::string_view text, bool
   return rounded;
 }
 
-const std::string* Annotation(const config::Spec& spec, std::string_view name) {
-  auto it = spec.annotations.find(std::string(name));
-  return it == spec.annotations.end() ? nullptr : &it->second;
-}
-
 }  // namespace
 
 Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& flag_timeout) {
@@ -30,7 +25,7 @@ Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& fl
   if (!flag_timeout.empty()) {
     ASSIGN_OR_RETURN(lifetime.timeout, Duration("--timeout", flag_timeout, false));
   }
-  if (const std::string* asked = Annotation(spec, kTimeoutAnnotation)) {
+  if (const std::string* asked = spec.FindAnnotation(kTimeoutAnnotation)) {
     const std::string what = StrCat("annotation ", kTimeoutAnnotation);
     ASSIGN_OR_RETURN(const milliseconds timeout, Duration(what, *asked, false));
     if (lifetime.timeout.count() != 0 && timeout > lifetime.timeout) {
@@ -39,7 +34,7 @@ Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& fl
     }
     lifetime.timeout = timeout;
   }
-  if (const std::string* grace = Annotation(spec, kTimeoutGraceAnnotation)) {
+  if (const std::string* grace = spec.FindAnnotation(kTimeoutGraceAnnotation)) {
     ASSIGN_OR_RETURN(lifetime.grace,
                      Duration(StrCat("annotation ", kTimeoutGraceAnnotation), *grace, true));
   }
