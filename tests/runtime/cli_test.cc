@@ -13,6 +13,7 @@
 #include "base/json/json_reader.h"
 #include "config/oci/config.h"
 #include "runtime/cli/command.h"
+#include "tests/runtime/vigil_command.h"
 
 namespace vigil::cli {
 namespace {
@@ -20,21 +21,8 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Slurp(const std::string& path) { return ReadFile(path, 1 << 20).value_or(""); }
-
-// Runs vigil with `args` (a shell-quoted string) and captures its output.
-Outcome Vigil(const std::string& args, const std::string& dir) {
-  std::string out = dir + "/stdout", err = dir + "/stderr";
-  std::string command = std::string(VIGIL_BINARY) + " " + args + " >" + out + " 2>" + err;
-  int raw = std::system(command.c_str());
-  return Outcome{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, Slurp(out), Slurp(err)};
-}
+using test::Outcome;
+using test::Slurp;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -47,7 +35,7 @@ class CliTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  Outcome Vigil(const std::string& args) { return cli::Vigil(args, dir_); }
+  Outcome Vigil(const std::string& args) { return test::RunVigil(args, dir_); }
   void WriteConfig(const std::string& text) {
     ASSERT_TRUE(WriteFileAtomic(bundle_ + "/config.json", text, 0644, true));
   }

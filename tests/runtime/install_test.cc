@@ -14,6 +14,7 @@
 
 #include "base/file.h"
 #include "base/json/json_reader.h"
+#include "tests/runtime/vigil_command.h"
 
 namespace vigil::cli::install {
 namespace {
@@ -294,11 +295,8 @@ TEST(InstallPodman, KeepsAJsonListThatNamesVigilAndRefusesOneThatDoesNot) {
 
 // ---- the verbs --------------------------------------------------------------
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using test::Outcome;
+using test::Slurp;
 
 class InstallCliTest : public ::testing::Test {
  protected:
@@ -309,15 +307,7 @@ class InstallCliTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  Outcome Vigil(const std::string& args) {
-    std::string out = dir_ + "/stdout", err = dir_ + "/stderr";
-    std::string command = std::string(VIGIL_BINARY) + " " + args + " >" + out + " 2>" + err;
-    int raw = std::system(command.c_str());
-    return Outcome{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, Slurp(out), Slurp(err)};
-  }
-  static std::string Slurp(const std::string& path) {
-    return ReadFile(path, 1 << 20).value_or("");
-  }
+  Outcome Vigil(const std::string& args) { return test::RunVigil(args, dir_); }
 
   std::string dir_;
 };

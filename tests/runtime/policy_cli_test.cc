@@ -1,10 +1,8 @@
 // `vigil policy show|list`, and the policy in force in `vigil state`.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -12,17 +10,14 @@
 #include "base/json/json_reader.h"
 #include "config/policy/policy.h"
 #include "runtime/container/state_dir.h"
+#include "tests/runtime/vigil_command.h"
 
 namespace vigil::runtime {
 namespace {
 
 using ::testing::HasSubstr;
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using test::Outcome;
 
 class PolicyCliTest : public ::testing::Test {
  protected:
@@ -33,14 +28,7 @@ class PolicyCliTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  // Runs vigil with `args` (shell-quoted) and captures its output.
-  Outcome Vigil(const std::string& args) {
-    const std::string out = dir_ + "/stdout", err = dir_ + "/stderr";
-    const int raw = std::system(
-        (std::string(VIGIL_BINARY) + " " + args + " >" + out + " 2>" + err).c_str());
-    return Outcome{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, ReadFile(out, 1 << 20).value_or(""),
-                   ReadFile(err, 1 << 20).value_or("")};
-  }
+  Outcome Vigil(const std::string& args) { return test::RunVigil(args, dir_); }
 
   std::string dir_;
 };
