@@ -1,12 +1,15 @@
 #include "config/policy/container_setup.h"
 
-#include <sys/stat.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
 
 #include <algorithm>
 #include <string_view>
 #include <vector>
 
 #include "base/strings.h"
+#include "base/syscalls.h"
+#include "base/unique_fd.h"
 
 namespace vigil::config {
 namespace {
@@ -37,6 +40,17 @@ std::string WholeDirectory(std::string_view pattern) {
   std::string_view dir = pattern.substr(0, pattern.size() - kWholeTree.size());
   if (dir.empty() || dir.find_first_of("*?[") != std::string_view::npos) return "";
   return std::string(dir);
+}
+
+// Whether `path` names a directory of the image at `rootfs`, symlinks
+// resolved inside it as the container will see them: an image's link to
+// /etc means the image's /etc, never the host's.
+bool IsDirectoryInImage(const std::string& rootfs, const std::string& path) {
+  UniqueFd root(::open(rootfs.c_str(), O_DIRECTORY | O_PATH | O_CLOEXEC));
+  if (!root) return false;
+  return Openat2(root.Get(), path.c_str(), O_PATH | O_DIRECTORY, 0,
+                 RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
+      .has_value();
 }
 
 Mount Scratch(const Policy& policy, const std::string& destination) {
@@ -96,11 +110,13 @@ void AddWritableDirectories(const Policy& policy, Spec& spec) {
   }
   const std::string& cwd = spec.process ? spec.process->cwd : "/";
   if (cwd == "/" || HasMountAt(spec, cwd)) return;
-  const std::string in_image = spec.root->path + cwd;
-  struct stat st {};
-  if (::stat(in_image.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    spec.mounts.push_back(
-        Mount{.destination = cwd, .type = "bind", .source = in_image, .options = {"rbind", "rw"}});
+  if (IsDirectoryInImage(spec.root->path, cwd)) {
+    // The runtime takes this source inside the rootfs too
+    // (runtime/linux/bind_sources.h).
+    spec.mounts.push_back(Mount{.destination = cwd,
+                                .type = "bind",
+                                .source = spec.root->path + cwd,
+                                .options = {"rbind", "rw"}});
   } else {
     spec.mounts.push_back(Scratch(policy, cwd));
   }

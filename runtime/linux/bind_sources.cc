@@ -3,10 +3,50 @@
 #include <fcntl.h>
 #include <sys/mount.h>
 
+#include <filesystem>
+
 #include "base/strings.h"
 #include "runtime/linux/mounts.h"
+#include "runtime/linux/path_in_root.h"
 
 namespace vigil::runtime {
+
+namespace {
+
+// `source` relative to `rootfs` ("." for the rootfs itself), or "" when it
+// lies outside.
+std::string RelativeToRootfs(std::string_view source, std::string_view rootfs) {
+  const std::filesystem::path rest =
+      std::filesystem::path(source).lexically_normal().lexically_relative(
+          std::filesystem::path(rootfs).lexically_normal());
+  if (rest.empty() || *rest.begin() == "..") return "";
+  return rest.string();
+}
+
+}  // namespace
+
+bool InsideRootfs(std::string_view source, std::string_view rootfs) {
+  return !RelativeToRootfs(source, rootfs).empty();
+}
+
+Result<UniqueFd> TakeBindSource(const config::Mount& mount, const std::string& rootfs) {
+  const std::string where = StrCat("mount ", Quote(mount.source), " on ", Quote(mount.destination));
+  const unsigned recursive = ParseMountOptions(mount.options).recursive_bind ? AT_RECURSIVE : 0;
+  const unsigned clone = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | recursive;
+  const std::string in_rootfs = RelativeToRootfs(mount.source, rootfs);
+  if (in_rootfs.empty()) {
+    UniqueFd tree(::open_tree(AT_FDCWD, mount.source.c_str(), clone));
+    if (!tree) return FailErrno(StrCat(where, ": take the source"));
+    return tree;
+  }
+  UniqueFd root(::open(rootfs.c_str(), O_DIRECTORY | O_PATH | O_CLOEXEC));
+  if (!root) return FailErrno(StrCat(where, ": open the rootfs"));
+  Result<UniqueFd> source = OpenInRoot(root.Get(), in_rootfs);
+  if (!source) return tl::unexpected(std::move(source).error().Wrap(StrCat(where, ": source")));
+  UniqueFd tree(::open_tree(source->Get(), "", clone | AT_EMPTY_PATH));
+  if (!tree) return FailErrno(StrCat(where, ": take the source"));
+  return tree;
+}
 
 Result<std::vector<UniqueFd>> TakeBindSources(const config::Spec& spec) {
   std::vector<UniqueFd> sources;
@@ -17,13 +57,7 @@ Result<std::vector<UniqueFd>> TakeBindSources(const config::Spec& spec) {
       sources.emplace_back();
       continue;
     }
-    const unsigned recursive = flags.recursive_bind ? AT_RECURSIVE : 0;
-    UniqueFd tree(::open_tree(AT_FDCWD, mount.source.c_str(),
-                              OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | recursive));
-    if (!tree) {
-      return FailErrno(StrCat("mount ", Quote(mount.source), " on ", Quote(mount.destination),
-                              ": take the source before entering the user namespace"));
-    }
+    ASSIGN_OR_RETURN(UniqueFd tree, TakeBindSource(mount, spec.root->path));
     sources.push_back(std::move(tree));
   }
   return sources;

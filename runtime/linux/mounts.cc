@@ -86,7 +86,7 @@ Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup
   if (bind && bind_source >= 0) {
     if (::move_mount(bind_source, "", target.Get(), "",
                      MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0) {
-      return FailErrno(StrCat(where, ": attach the source taken before the user namespace"));
+      return FailErrno(StrCat(where, ": attach the source taken beforehand"));
     }
   } else if (bind) {
     unsigned long flags = MS_BIND | (f.recursive_bind ? MS_REC : 0);

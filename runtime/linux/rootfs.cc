@@ -11,6 +11,7 @@
 #include "base/strings.h"
 #include "base/unique_fd.h"
 #include "config/oci/names.h"
+#include "runtime/linux/bind_sources.h"
 #include "runtime/linux/devices.h"
 #include "runtime/linux/mounts.h"
 #include "runtime/linux/path_in_root.h"
@@ -127,8 +128,17 @@ Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options)
   if (!root) return FailErrno(StrCat("open rootfs ", rootfs));
 
   for (std::size_t i = 0; i < spec.mounts.size(); ++i) {
-    const int source = i < options.bind_sources.size() ? options.bind_sources[i] : -1;
-    RETURN_IF_ERROR(MountInRoot(root.Get(), spec.mounts[i], options.in_cgroup_namespace, source));
+    const config::Mount& mount = spec.mounts[i];
+    int source = i < options.bind_sources.size() ? options.bind_sources[i] : -1;
+    // A bind of a path of the image, not taken beforehand: resolved inside
+    // the rootfs here, so that none of the image's symlinks leads out.
+    UniqueFd in_image;
+    if (source < 0 && (mount.type == "bind" || ParseMountOptions(mount.options).bind) &&
+        InsideRootfs(mount.source, rootfs)) {
+      ASSIGN_OR_RETURN(in_image, TakeBindSource(mount, rootfs));
+      source = in_image.Get();
+    }
+    RETURN_IF_ERROR(MountInRoot(root.Get(), mount, options.in_cgroup_namespace, source));
   }
   // Default devices go into a fresh /dev (a tmpfs); a /dev bound from the
   // host is kept as it is.

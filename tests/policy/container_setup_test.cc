@@ -78,6 +78,24 @@ TEST(ContainerSetup, MissingCwdGetsAScratchTmpfs) {
   EXPECT_EQ(app->type, "tmpfs");
 }
 
+// The image's working directory is a link to a directory only the host has:
+// resolved inside the image it does not exist, so it gets a scratch tmpfs
+// rather than a bind of the host's directory.
+TEST(ContainerSetup, CwdLinkOutOfTheImageIsNotFollowedToTheHost) {
+  const std::filesystem::path base =
+      std::filesystem::temp_directory_path() / "vigil-setup-cwd-link";
+  std::filesystem::create_directories(base / "rootfs");
+  std::filesystem::create_directories(base / "host-only");
+  std::filesystem::create_symlink(base / "host-only", base / "rootfs" / "work");
+  Spec spec = BaseSpec((base / "rootfs").string(), "/work");
+  Policy agent = *BuiltinPolicy("agent");
+  ApplyPolicyToSpec(agent, spec);
+  const Mount* work = MountAt(spec, "/work");
+  ASSERT_NE(work, nullptr);
+  EXPECT_EQ(work->type, "tmpfs");
+  std::filesystem::remove_all(base);
+}
+
 TEST(ContainerSetup, ExistingMountsAreKept) {
   Spec spec = BaseSpec("/r", "/");
   spec.mounts.push_back(Mount{.destination = "/tmp", .type = "bind", .source = "/host/tmp",

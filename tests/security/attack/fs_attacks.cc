@@ -469,6 +469,30 @@ Outcome ReadOnlyFileFlags(const Context&) {
   return Contained(detail);
 }
 
+// The image's working directory is a symlink to the host directory that
+// holds the secret and the marker (the harness makes /vsec-work so and sets
+// process.cwd to it), under a policy whose read-only root keeps the working
+// directory writable with a bind of the image's own directory: the image's
+// symlink must name a path of the image (the harness puts a decoy there),
+// never the host's.
+Outcome ImageSymlinkCwd(const Context& c) {
+  const std::string secret_name = c.secret.substr(c.secret.rfind('/') + 1);
+  const std::string marker_name = c.marker.substr(c.marker.rfind('/') + 1);
+  std::string detail;
+  for (const std::string& path : {secret_name, "/vsec-work/" + secret_name}) {
+    std::string got;
+    if (ReadsSecret(AT_FDCWD, path, &got)) return Escaped(path + ": " + got);
+    detail += path + ": " + got + "; ";
+  }
+  // The image has a marker directory at that path too: only the harness
+  // can tell which one a created file landed in.
+  const std::string probe = marker_name + "/image-symlink-cwd";
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  detail += "create " + probe + ": " + (fd >= 0 ? "created" : ErrnoText(errno));
+  if (fd >= 0) ::close(fd);
+  return Contained(detail);
+}
+
 }  // namespace
 
 const std::vector<Attack>& FsAttacks() {
@@ -493,6 +517,9 @@ const std::vector<Attack>& FsAttacks() {
        "chroot into /etc, then read the file vigil's policy hides there"},
       {"read-only-file-flags", ReadOnlyFileFlags,
        "change the inode flags of a file vigil's policy keeps read-only"},
+      {"image-symlink-cwd", ImageSymlinkCwd,
+       "the image's working directory a symlink to a host directory, under a read-only root "
+       "that keeps it writable"},
   };
   return kAttacks;
 }
