@@ -22,6 +22,7 @@ struct GlobalOptions {
   std::string audit_max_size;   // --audit-max-size (empty: the default)
   std::string audit_max_files;  // --audit-max-files (empty: the default)
   std::string platform;  // --platform: the sentry's backend (unotify, ptrace)
+  std::string timeout;   // --timeout: the longest any container created may run
   log::Options log;
 };
 

@@ -33,6 +33,9 @@ constexpr FlagSpec kGlobalFlags[] = {
     {"platform", "", true, "PLATFORM",
      "how the sentry sees the workload's syscalls: \"unotify\" (seccomp user notification, the "
      "default) or \"ptrace\"; the annotation dev.vigil.platform overrides it"},
+    {"timeout", "", true, "DURATION",
+     "the longest any container created may run (30s, 10m), for Docker's runtimeArgs or a "
+     "handler's wrapper: as run/create --timeout, the shorter one holds when both are given"},
     {"help", "h", false, "", "show help"},
     {"version", "v", false, "", "print the version"},
 };

@@ -23,6 +23,7 @@ Result<GlobalOptions> ReadGlobalOptions(const ParsedFlags& flags) {
   if (auto size = flags.Value("audit-max-size")) global.audit_max_size = *size;
   if (auto files = flags.Value("audit-max-files")) global.audit_max_files = *files;
   if (auto platform = flags.Value("platform")) global.platform = *platform;
+  if (auto timeout = flags.Value("timeout")) global.timeout = *timeout;
   global.debug = flags.IsSet("debug");
   global.systemd_cgroup = flags.IsSet("systemd-cgroup");
   global.log.min_level = global.debug ? log::Level::kDebug : log::Level::kWarning;

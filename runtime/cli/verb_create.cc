@@ -37,6 +37,7 @@ Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
       .audit_max_files = invocation.global.audit_max_files,
       .platform = invocation.global.platform,
       .timeout = invocation.flags.Value("timeout").value_or(""),
+      .global_timeout = invocation.global.timeout,
   };
   ASSIGN_OR_RETURN(options.preserve_fds, invocation.flags.Count("preserve-fds"));
   // systemd socket activation: LISTEN_FDS descriptors pass through too.

@@ -192,7 +192,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                    ResolveAuditRotation(spec, options.audit_max_size, options.audit_max_files));
   record.audit_max_bytes = rotation.max_bytes;
   record.audit_max_files = rotation.max_files;
-  ASSIGN_OR_RETURN(const Lifetime lifetime, ResolveLifetime(spec, options.timeout));
+  ASSIGN_OR_RETURN(const Lifetime lifetime, ResolveLifetime(spec, options.timeout, options.global_timeout));
   record.timeout_ms = static_cast<std::uint64_t>(lifetime.timeout.count());
   record.timeout_grace_ms = static_cast<std::uint64_t>(lifetime.grace.count());
   log::Debug(StrCat("create ", options.id, ": bundle ", options.bundle, ", platform ",

@@ -20,17 +20,24 @@ Result<milliseconds> Duration(std::string_view what, std::string_view text, bool
 
 }  // namespace
 
-Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& flag_timeout) {
+Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& flag_timeout,
+                                 const std::string& global_timeout) {
   Lifetime lifetime;
-  if (!flag_timeout.empty()) {
-    ASSIGN_OR_RETURN(lifetime.timeout, Duration("--timeout", flag_timeout, false));
+  std::string operators;  // the operator's timeout as given, for the error below
+  for (const std::string& given : {flag_timeout, global_timeout}) {
+    if (given.empty()) continue;
+    ASSIGN_OR_RETURN(const milliseconds timeout, Duration("--timeout", given, false));
+    if (lifetime.timeout.count() == 0 || timeout < lifetime.timeout) {
+      lifetime.timeout = timeout;
+      operators = given;
+    }
   }
   if (const std::string* asked = spec.FindAnnotation(kTimeoutAnnotation)) {
     const std::string what = StrCat("annotation ", kTimeoutAnnotation);
     ASSIGN_OR_RETURN(const milliseconds timeout, Duration(what, *asked, false));
     if (lifetime.timeout.count() != 0 && timeout > lifetime.timeout) {
       return Fail(StrCat(what, ": ", Quote(*asked), " is longer than the runtime's --timeout ",
-                         Quote(flag_timeout)));
+                         Quote(operators)));
     }
     lifetime.timeout = timeout;
   }

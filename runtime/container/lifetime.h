@@ -23,9 +23,13 @@ struct Lifetime {
   std::chrono::milliseconds grace = kDefaultTimeoutGrace;
 };
 
-// From --timeout (`flag_timeout`, a Go duration; empty: none) and the
-// annotations. A timeout must be above 0, and the annotation's may not be
-// longer than the flag's; errors name the flag or annotation.
-Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& flag_timeout);
+// From the operator's timeouts, `run`/`create --timeout` (`flag_timeout`)
+// and the global --timeout (`global_timeout`, set once for every container,
+// e.g. in Docker's runtimeArgs) — Go durations, empty for none; the shorter
+// holds — and the annotations. A timeout must be above 0, and the
+// annotation's may not be longer than the operator's; errors name the flag
+// or annotation.
+Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& flag_timeout,
+                                 const std::string& global_timeout = "");
 
 }  // namespace vigil::runtime

@@ -84,6 +84,19 @@ finish() {
   exit
 }
 
+# The runtime under test is vigil (runc has no `policy` verb): its own
+# cases run too.
+is_vigil=0
+"$runtime" policy list >/dev/null 2>&1 && is_vigil=1
+# Handlers an operator of an agent platform registers (docs/agents.md): the
+# agent profile, and a lifetime for every container (Docker 20.10 passes no
+# annotations, so the operator's flags choose; Docker 24's --annotation
+# dev.vigil.* reaches vigil as the CRI's do).
+vigil_only_runtimes() {
+  ((is_vigil)) || return 0
+  printf ',\n    "vigil-agent": {"path": "%s", "runtimeArgs": ["--policy", "agent"]}' "$runtime"
+  printf ',\n    "vigil-timed": {"path": "%s", "runtimeArgs": ["--timeout", "3s"]}' "$runtime"
+}
 # overlay2 unless $tmp is on a filesystem overlayfs cannot stack on.
 storage=overlay2
 case $(stat -f -c %T "$tmp") in overlayfs | tmpfs | aufs) storage=vfs ;; esac
@@ -98,7 +111,9 @@ cat >"$tmp/daemon.json" <<EOF
   "exec-opts": ["native.cgroupdriver=cgroupfs"],
   "storage-driver": "$storage",
   "deprecated-key-path": "$tmp/key.json",
-  "runtimes": {"vigil": {"path": "$runtime"}}
+  "runtimes": {
+    "vigil": {"path": "$runtime"}$(vigil_only_runtimes)
+  }
 }
 EOF
 
@@ -260,6 +275,34 @@ expect "--device-cgroup-rule 'c 1:11 w' grants the write" opened \
   dk "${run[@]}" --device /dev/kmsg:/dev/kmsg:r --device-cgroup-rule 'c 1:11 w' "$image" \
   sh -c "$open_kmsg"
 expect "-u 1000:1000" 1000:1000 dk "${run[@]}" -u 1000:1000 "$image" sh -c 'echo $(id -u):$(id -g)'
+
+# An agent platform's sandboxes (docs/agents.md): the agent profile through
+# the handler's runtimeArgs, the audit after `docker rm`, a lifetime.
+# (dockerd 20.10 gives every handler the state root EXEC_ROOT/runtime-runc/moby.)
+state_root=$tmp/exec/runtime-runc/moby
+if ((is_vigil)); then
+  expect "vigil-agent: the root read-only, /tmp writable" "refused hi" \
+    dk run --rm --runtime vigil-agent --network none "$image" sh -c \
+    'touch /probe 2>/dev/null && r=written || r=refused; echo hi >/tmp/t && echo "$r $(cat /tmp/t)"'
+  if cid=$(dk run -d --runtime vigil-agent --network none "$image" sh -c 'touch /probe' \
+    2>"$tmp/stderr") && dk wait "$cid" >/dev/null 2>&1 && dk rm "$cid" >/dev/null 2>&1; then
+    expect "vigil audit after docker rm: the refused write" 1 sh -c \
+      '"$0" --root "$1" audit --denied "$2" | grep -c "openat(path=\"/probe\""' \
+      "$runtime" "$state_root" "$cid"
+  else
+    not_ok "vigil audit after docker rm" "$(cat "$tmp/stderr")"
+  fi
+  # The operator's --timeout (runtimeArgs): TERM to every process when the
+  # time is up; this one exits on it (sleep, as pid 1, would be killed after
+  # the 10 s grace).
+  expect "vigil-timed: TERM when the 3 s are up, the workload's own exit status" 7 sh -c \
+    '"$0" -H "unix://$1" run --rm --cidfile "$3" --runtime vigil-timed --network none "$2" \
+       sh -c "trap \"exit 7\" TERM; while :; do sleep 1; done" >/dev/null; echo $?' \
+    "$docker_cli" "$sock" "$image" "$tmp/timed.cid"
+  expect "vigil audit after docker run --rm: the timeout" 1 sh -c \
+    '"$0" --root "$1" audit "$2" | grep -c "event timeout(afterMs=3000"' \
+    "$runtime" "$state_root" "$(cat "$tmp/timed.cid" 2>/dev/null)"
+fi
 
 # Every container is gone: none may have left its cgroup behind.
 left=$(for h in $hierarchies; do [[ -d $h/docker ]] && find "$h/docker" -mindepth 1 -type d; done)

@@ -38,6 +38,19 @@ TEST(LifetimeTest, TheFlagTheAnnotationWithinItAndTheGrace) {
   EXPECT_EQ(ResolveLifetime(shorter, "")->timeout, milliseconds(30'000));
 }
 
+// The global --timeout (Docker's runtimeArgs) and the verb's: the shorter
+// holds, and the annotation may not pass it.
+TEST(LifetimeTest, TheShorterOfTheOperatorsTwoTimeoutsHolds) {
+  EXPECT_EQ(ResolveLifetime(config::Spec{}, "", "5m")->timeout, milliseconds(300'000));
+  EXPECT_EQ(ResolveLifetime(config::Spec{}, "1m", "5m")->timeout, milliseconds(60'000));
+  EXPECT_EQ(ResolveLifetime(config::Spec{}, "10m", "5m")->timeout, milliseconds(300'000));
+  Result<Lifetime> longer =
+      ResolveLifetime(WithAnnotations({{"dev.vigil.timeout", "6m"}}), "10m", "5m");
+  ASSERT_FALSE(longer);
+  EXPECT_EQ(longer.error().message,
+            R"(annotation dev.vigil.timeout: "6m" is longer than the runtime's --timeout "5m")");
+}
+
 TEST(LifetimeTest, ErrorsNameTheFlagOrAnnotation) {
   auto error = [](const config::Spec& spec, const std::string& flag) {
     Result<Lifetime> r = ResolveLifetime(spec, flag);
