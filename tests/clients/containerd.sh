@@ -181,4 +181,37 @@ else
 $(failure_context)"
 fi
 
+# An agent platform's sandboxes through ctr's --annotation (the route a pod's
+# annotations take): a lifetime ending with KILL after its grace, a policy
+# that extends agent inline, and the audit of both after --rm.
+if "$runtime" policy list >/dev/null 2>&1; then
+  state_root=$tmp/runc/$ns
+  timed=(--annotation dev.vigil.timeout=2s --annotation dev.vigil.timeout-grace=1s)
+  expect_rc "dev.vigil.timeout=2s: sleep (pid 1 ignores TERM) killed after the 1 s grace" 137 \
+    c "${run[@]}" --rm "${timed[@]}" "$image" timed sleep 100
+  expect "vigil audit after ctr run --rm: TERM, then KILL" "SIGTERM SIGKILL" sh -c \
+    '"$0" --root "$1" audit timed | grep -o "event timeout(.*signal=\"SIG[A-Z]*\"" |
+       grep -o "SIG[A-Z]*" | tr "\n" " " | sed "s/ $//"' "$runtime" "$state_root"
+  policy='{"extends": "agent", "files": {"rules": [{"path": "/out/**", "access": "write"}]}}'
+  expect "dev.vigil.policy extending agent: /out and /tmp writable, the root not" \
+    "refused out tmp" c "${run[@]}" --rm --annotation "dev.vigil.policy=$policy" "$image" \
+    extended sh -c 'touch /probe 2>/dev/null && r=written || r=refused
+      echo out >/out/f && echo tmp >/tmp/f && echo "$r $(cat /out/f) $(cat /tmp/f)"'
+  expect "vigil audit after ctr run --rm keeps the refusal" 1 sh -c \
+    '"$0" --root "$1" audit --denied extended | grep -c "openat(path=\"/probe\""' \
+    "$runtime" "$state_root"
+  if c "${run[@]}" -d --annotation "dev.vigil.policy=$policy" "$image" extended-d sleep 100 \
+    >/dev/null 2>"$tmp/stderr"; then
+    expect "vigil state: the policy in force, by name" '"agent-extended"' sh -c \
+      '"$0" --root "$1" state extended-d | grep -o "\"name\": *\"[a-z-]*\"" | sed "s/.*: *//"' \
+      "$runtime" "$state_root"
+    c task kill -s SIGKILL extended-d >/dev/null 2>&1
+    for _ in $(seq 50); do [[ $(task_status extended-d) == STOPPED ]] && break; sleep 0.2; done
+    c task delete extended-d >/dev/null 2>&1
+    c container delete extended-d >/dev/null 2>&1
+  else
+    not_ok "ctr run -d with the extended policy" "$(cat "$tmp/stderr")"
+  fi
+fi
+
 finish

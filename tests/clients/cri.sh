@@ -366,6 +366,40 @@ $(failure_context)"
   fi
 }
 
+# platform_cases: an agent platform's sandbox pod (docs/agents.md): a policy
+# extending agent inline, a lifetime with its grace, both as pod
+# annotations; the pod's container is killed when its time is up, and its
+# audit outlives RemoveContainer.
+platform_cases() {
+  local pod=pod-sandbox pod_id ctr_id
+  local policy='{\"extends\": \"agent\", \"files\": {\"rules\": [{\"path\": \"/out/**\", \"access\": \"write\"}]}}'
+  mkdir -p "$tmp/logs/$pod"
+  pod_json "$pod" "\"dev.vigil.policy\": \"$policy\", \"dev.vigil.timeout\": \"6s\",
+    \"dev.vigil.timeout-grace\": \"1s\"" >"$tmp/$pod.json"
+  container_json main sleep 1000 >"$tmp/$pod-ctr.json"
+  if ! pod_id=$(cri runp "$tmp/$pod.json" vigil 2>"$tmp/stderr") ||
+    ! ctr_id=$(cri create "$pod_id" "$tmp/$pod-ctr.json" "$tmp/$pod.json" 2>>"$tmp/stderr") ||
+    ! cri start "$ctr_id" 2>>"$tmp/stderr"; then
+    not_ok "vigil: a sandbox pod with a policy extending agent and a timeout runs" \
+      "$(cat "$tmp/stderr")
+$(failure_context)"
+    return
+  fi
+  ok "vigil: a sandbox pod with a policy extending agent and a timeout runs"
+  expect "vigil: the sandbox's root is read-only, /out and /tmp writable" "refused out tmp" \
+    cri exec "$ctr_id" sh -c 'touch /probe 2>/dev/null && r=written || r=refused
+      echo out >/out/f && echo tmp >/tmp/f && echo "$r $(cat /out/f) $(cat /tmp/f)"'
+  wait_state "$ctr_id" CONTAINER_EXITED
+  expect "vigil: dev.vigil.timeout=6s: sleep killed after the grace, 137" "CONTAINER_EXITED 137" \
+    cri inspect "$ctr_id"
+  expect "vigil: RemoveContainer of the timed-out container" "" cri rm "$ctr_id"
+  expect "vigil: the timed-out pod stops and is removed" "" remove_pod "$pod_id"
+  expect "vigil audit after RemoveContainer: TERM, then KILL" "SIGTERM SIGKILL" sh -c \
+    '"$0" --root "$1" audit "$2" | grep -o "event timeout(.*signal=\"SIG[A-Z]*\"" |
+       grep -o "SIG[A-Z]*" | tr "\n" " " | sed "s/ $//"' \
+    "$runtime" "$tmp/runtime-root/vigil/k8s.io" "$ctr_id"
+}
+
 # install_case: the block `vigil install --containerd` writes is the one this
 # test runs with: containerd reads it back (config dump) with the handler's
 # type, annotations and binary.
@@ -394,5 +428,6 @@ is_vigil=0
 pod_cases runc
 pod_cases vigil
 ((is_vigil)) && policy_cases
+((is_vigil)) && platform_cases
 
 finish
