@@ -56,7 +56,7 @@ bool IsDirectoryInImage(const std::string& rootfs, const std::string& path) {
 Mount Scratch(const Policy& policy, const std::string& destination) {
   Mount mount{.destination = destination,
               .type = "tmpfs",
-              .source = "tmpfs",
+              .source = std::string(kScratchSource),
               .options = {"nosuid", "nodev", "mode=1777"}};
   if (policy.default_scratch_bytes != 0) {
     mount.options.push_back(StrCat("size=", policy.default_scratch_bytes));
@@ -101,24 +101,34 @@ void ApplyDefaultLimits(const Policy& policy, Spec& spec) {
   }
 }
 
+// Before the first of the config's mounts beneath `mount` (a bind at
+// /tmp/data stays visible over a scratch /tmp), else last.
+void AddBeneathOthers(Spec& spec, Mount mount) {
+  const std::string prefix = mount.destination + "/";
+  auto beneath = std::find_if(spec.mounts.begin(), spec.mounts.end(), [&](const Mount& m) {
+    return m.destination.starts_with(prefix);
+  });
+  spec.mounts.insert(beneath, std::move(mount));
+}
+
 void AddWritableDirectories(const Policy& policy, Spec& spec) {
   for (const FileRule& rule : policy.files) {
     if (rule.access != FileAccess::kWrite) continue;
     std::string dir = WholeDirectory(rule.pattern);
     if (dir.empty() || IsSystemTree(dir) || HasMountAt(spec, dir)) continue;
-    spec.mounts.push_back(Scratch(policy, dir));
+    AddBeneathOthers(spec, Scratch(policy, dir));
   }
   const std::string& cwd = spec.process ? spec.process->cwd : "/";
   if (cwd == "/" || HasMountAt(spec, cwd)) return;
   if (IsDirectoryInImage(spec.root->path, cwd)) {
     // The runtime takes this source inside the rootfs too
     // (runtime/linux/bind_sources.h).
-    spec.mounts.push_back(Mount{.destination = cwd,
-                                .type = "bind",
-                                .source = spec.root->path + cwd,
-                                .options = {"rbind", "rw"}});
+    AddBeneathOthers(spec, Mount{.destination = cwd,
+                                 .type = "bind",
+                                 .source = spec.root->path + cwd,
+                                 .options = {"rbind", "rw"}});
   } else {
-    spec.mounts.push_back(Scratch(policy, cwd));
+    AddBeneathOthers(spec, Scratch(policy, cwd));
   }
 }
 

@@ -4,10 +4,16 @@
 // from what is writable, no privilege from setuid binaries.
 #pragma once
 
+#include <string_view>
+
 #include "config/oci/spec.h"
 #include "config/policy/policy.h"
 
 namespace vigil::config {
+
+// The source of each scratch tmpfs ApplyPolicyToSpec adds: how the runtime
+// (runtime/container/engine_scratch.h) and mountinfo tell them apart.
+inline constexpr std::string_view kScratchSource = "vigil-scratch";
 
 // Rewrites `spec` (after its bundle was resolved: root.path absolute):
 // - readOnlyRoot: root.readonly; every directory a write rule grants as a

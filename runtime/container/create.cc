@@ -1,3 +1,4 @@
+#include "runtime/container/engine_scratch.h"
 #include "runtime/container/create.h"
 
 #include <sys/stat.h>
@@ -197,6 +198,13 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   record.timeout_grace_ms = static_cast<std::uint64_t>(lifetime.grace.count());
   log::Debug(StrCat("create ", options.id, ": bundle ", options.bundle, ", platform ",
                     record.platform, ", audit ", record.audit_path, ", policy ", record.policy));
+  // The policy's scratch tmpfs, where an engine copies files through them
+  // (not for a foreground `run`: no engine drives one, and its supervisor,
+  // which removes the container when the client is killed, may not unmount).
+  if (!options.foreground) {
+    ASSIGN_OR_RETURN(record.engine_scratch, MountEngineScratch(spec));
+  }
+  ScopeGuard unmount_scratch([&] { UnmountEngineScratch(spec.root->path, record.engine_scratch); });
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
@@ -214,6 +222,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   if (pid < 0) return FailErrno("fork the supervisor");
   if (pid == 0) {
     ours.Close();
+    std::vector<std::string> premounted = record.engine_scratch;  // before record moves
     record.supervisor_pid = ::getpid();
     record.supervisor_start = ProcessStartTime(record.supervisor_pid).value_or(0);
     shim::RunSupervisor(shim::SupervisorArgs{.dir = std::move(dir),
@@ -225,7 +234,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                                       .seccomp = seccomp ? &*seccomp : nullptr,
                                                       .sentry = &sentry->sentry(),
                                                       .ptrace = sentry->ptrace(),
-                                                      .landlock = &landlock},
+                                                      .landlock = &landlock,
+                                                      .premounted = premounted},
                                              .policy = std::move(policy),
                                              .systemd_cgroup = options.systemd_cgroup,
                                              .foreground = options.foreground,
@@ -263,6 +273,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   }
   remove_dir.Dismiss();
   remove_empty_log.Dismiss();
+  unmount_scratch.Dismiss();
   log::Debug(StrCat("create ", options.id, ": supervisor ", pid, ", init ", init_pid));
   return pid;
 }

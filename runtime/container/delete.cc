@@ -65,7 +65,7 @@ Result<void> DeleteContainer(const std::string& root, const std::string& id, boo
     WaitGone(record->supervisor_pid, record->supervisor_start, 50);
   }
   Result<config::Spec> spec = dir.LoadConfig();
-  RETURN_IF_ERROR(RemoveCgroupAndState(dir, cg, spec));
+  RETURN_IF_ERROR(RemoveCgroupAndState(dir, *record, cg, spec));
   // After the container is gone, before delete returns; a failure is a
   // warning, as the spec says.
   if (spec) {

@@ -30,6 +30,7 @@ constexpr Field<ContainerRecord> kRecordFields[] = {
     Bind<&ContainerRecord::platform>("platform"),
     Bind<&ContainerRecord::timeout_ms>("timeoutMs"),
     Bind<&ContainerRecord::timeout_grace_ms>("timeoutGraceMs"),
+    Bind<&ContainerRecord::engine_scratch>("engineScratch"),
 };
 
 }  // namespace

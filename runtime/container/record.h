@@ -49,6 +49,9 @@ struct ContainerRecord {
   // between the TERM and the KILL that end it then (lifetime.h).
   std::uint64_t timeout_ms = 0;
   std::uint64_t timeout_grace_ms = 0;
+  // The policy's scratch tmpfs mounted in the rootfs on the host, where
+  // the engine reaches them (engine_scratch.h): unmounted on delete.
+  std::vector<std::string> engine_scratch;
   bool operator==(const ContainerRecord&) const = default;
 };
 

@@ -7,6 +7,7 @@
 #include "base/log.h"
 #include "base/strings.h"
 #include "runtime/container/container_cgroup.h"
+#include "runtime/container/engine_scratch.h"
 #include "runtime/linux/namespaces.h"
 
 namespace vigil::runtime {
@@ -33,8 +34,10 @@ Result<void> RemoveCgroup(const cgroup::Cgroup& cg, const Result<config::Spec>& 
 
 }  // namespace
 
-Result<void> RemoveCgroupAndState(StateDir& dir, const std::optional<cgroup::Cgroup>& cg,
+Result<void> RemoveCgroupAndState(StateDir& dir, const ContainerRecord& record,
+                                  const std::optional<cgroup::Cgroup>& cg,
                                   const Result<config::Spec>& spec) {
+  UnmountEngineScratch(record.rootfs, record.engine_scratch);
   if (cg) RETURN_IF_ERROR(RemoveCgroup(*cg, spec, dir.id()));
   return dir.Remove();
 }
@@ -43,7 +46,7 @@ Result<void> RemoveStoppedContainer(const std::string& root, const std::string& 
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
   ASSIGN_OR_RETURN(std::optional<cgroup::Cgroup> cg, ContainerCgroup(record));
-  return RemoveCgroupAndState(dir, cg, dir.LoadConfig());
+  return RemoveCgroupAndState(dir, record, cg, dir.LoadConfig());
 }
 
 }  // namespace vigil::runtime

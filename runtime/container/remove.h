@@ -9,17 +9,20 @@
 #include "base/result.h"
 #include "config/oci/spec.h"
 #include "runtime/cgroup/cgroup.h"
+#include "runtime/container/record.h"
 #include "runtime/container/state_dir.h"
 
 namespace vigil::runtime {
 
-// Removes `cg` (if any), then `dir`. Processes that outlived the init are
+// Unmounts the scratch tmpfs `record` placed on the host
+// (engine_scratch.h), removes `cg` (if any), then `dir`. Processes that outlived the init are
 // killed first when the container shares a pid namespace (they were the
 // container's); with a pid namespace of its own everything of the
 // container died with the init, so what is left was in a non-empty
 // cgroupsPath before create: those stay, and so does their cgroup, with a
 // warning (as runc 1.1). `spec`: the saved config, if it could be read.
-Result<void> RemoveCgroupAndState(StateDir& dir, const std::optional<cgroup::Cgroup>& cg,
+Result<void> RemoveCgroupAndState(StateDir& dir, const ContainerRecord& record,
+                                  const std::optional<cgroup::Cgroup>& cg,
                                   const Result<config::Spec>& spec);
 
 // RemoveCgroupAndState for container `id` under `root`, from its record.

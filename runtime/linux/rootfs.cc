@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "base/strings.h"
@@ -129,6 +130,10 @@ Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options)
 
   for (std::size_t i = 0; i < spec.mounts.size(); ++i) {
     const config::Mount& mount = spec.mounts[i];
+    if (std::find(options.premounted.begin(), options.premounted.end(), mount.destination) !=
+        options.premounted.end()) {
+      continue;
+    }
     int source = i < options.bind_sources.size() ? options.bind_sources[i] : -1;
     // A bind of a path of the image, not taken beforehand: resolved inside
     // the rootfs here, so that none of the image's symlinks leads out.

@@ -2,6 +2,7 @@
 // mounts in order, devices, pivot_root, masked and read-only paths.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "base/result.h"
@@ -16,6 +17,10 @@ struct RootfsOptions {
   // Per spec.mounts entry, a bind source taken before the user namespace
   // (bind_sources.h), or -1; empty for none.
   std::vector<int> bind_sources;
+  // Destinations of spec.mounts already mounted in the rootfs on the host
+  // (the scratch tmpfs an engine can reach: runtime/container/
+  // engine_scratch.h), which come with the rootfs and are left alone.
+  std::vector<std::string> premounted;
 };
 
 // Runs in the container init, in its own mount namespace: makes the rootfs

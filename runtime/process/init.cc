@@ -72,7 +72,8 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
       .no_pivot = options.no_pivot,
       .in_user_namespace = new_user_ns,
       .in_cgroup_namespace = linux_spec.FindNamespace(config::NamespaceType::kCgroup) != nullptr,
-      .bind_sources = options.bind_sources};
+      .bind_sources = options.bind_sources,
+      .premounted = options.premounted};
   RETURN_IF_ERROR(MountRootfs(spec, rootfs));
   // The supervisor runs prestart and createRuntime hooks now, in the
   // runtime's namespaces, and sends the state the hooks see.

@@ -9,6 +9,7 @@
 // the supervisor as one line before the init exits.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "config/oci/spec.h"
@@ -28,6 +29,7 @@ struct InitOptions {
   const PtracePlatform* ptrace = nullptr;   // LaunchOptions::ptrace
   const std::vector<config::LandlockRuleset>* landlock = nullptr;  // LaunchOptions::landlock
   std::vector<int> bind_sources;  // RootfsOptions::bind_sources, inherited descriptors
+  std::vector<std::string> premounted;  // RootfsOptions::premounted
 };
 
 [[noreturn]] void RunContainerInit(const config::Spec& spec, const Channel& channel,

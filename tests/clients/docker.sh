@@ -292,6 +292,20 @@ if ((is_vigil)); then
   else
     not_ok "vigil audit after docker rm" "$(cat "$tmp/stderr")"
   fi
+  # docker cp goes through the rootfs on the host: the agent's scratch /tmp
+  # must be there too (runtime/container/engine_scratch.h).
+  if cid=$(dk run -d --runtime vigil-agent --network none "$image" sleep 100 2>"$tmp/stderr"); then
+    echo from-host >"$tmp/cp-in.txt"
+    expect "docker cp into /tmp under agent: the container reads it" from-host sh -c \
+      '"$0" -H "unix://$1" cp "$2" "$3:/tmp/cp-in.txt" &&
+       "$0" -H "unix://$1" exec "$3" cat /tmp/cp-in.txt' "$docker_cli" "$sock" "$tmp/cp-in.txt" "$cid"
+    expect "docker cp out of /tmp under agent" from-container sh -c \
+      '"$0" -H "unix://$1" exec "$2" sh -c "echo from-container >/tmp/out.txt" &&
+       "$0" -H "unix://$1" cp "$2:/tmp/out.txt" - | tar -xO' "$docker_cli" "$sock" "$cid"
+    dk rm -f "$cid" >/dev/null 2>&1
+  else
+    not_ok "docker run -d --runtime vigil-agent" "$(cat "$tmp/stderr")"
+  fi
   # The operator's --timeout (runtimeArgs): TERM to every process when the
   # time is up; this one exits on it (sleep, as pid 1, would be killed after
   # the 10 s grace).
@@ -304,6 +318,13 @@ if ((is_vigil)); then
     "$runtime" "$state_root" "$(cat "$tmp/timed.cid" 2>/dev/null)"
 fi
 
+# Every container is gone: none may have left its cgroup behind, nor a
+# mount (the agent's scratch tmpfs are in the rootfs on the host).
+left=$(awk -v dir="$tmp/" 'index($5, dir) == 1 && $0 ~ / - tmpfs vigil-scratch / { print $5 }' \
+  /proc/self/mountinfo)
+if [[ -z $left ]]; then ok "no scratch tmpfs left mounted"; else
+  not_ok "no scratch tmpfs left mounted" "$left"
+fi
 # Every container is gone: none may have left its cgroup behind.
 left=$(for h in $hierarchies; do [[ -d $h/docker ]] && find "$h/docker" -mindepth 1 -type d; done)
 if [[ -z $left ]]; then ok "no container cgroup left behind"; else

@@ -96,6 +96,23 @@ TEST(ContainerSetup, CwdLinkOutOfTheImageIsNotFollowedToTheHost) {
   std::filesystem::remove_all(base);
 }
 
+// A config mount beneath a scratch directory stays visible: the scratch
+// tmpfs is mounted before it, not over it.
+TEST(ContainerSetup, ScratchGoesBeforeTheConfigsMountsBeneathIt) {
+  Spec spec = BaseSpec("/nonexistent-rootfs", "/");
+  spec.mounts.push_back(Mount{.destination = "/tmp/data", .type = "bind", .source = "/host/data",
+                              .options = {"rbind", "ro"}});
+  Policy agent = *BuiltinPolicy("agent");
+  ApplyPolicyToSpec(agent, spec);
+  auto at = [&](const std::string& destination) {
+    return std::find_if(spec.mounts.begin(), spec.mounts.end(),
+                        [&](const Mount& m) { return m.destination == destination; }) -
+           spec.mounts.begin();
+  };
+  EXPECT_LT(at("/tmp"), at("/tmp/data"));
+  EXPECT_EQ(MountAt(spec, "/tmp")->source, kScratchSource);
+}
+
 TEST(ContainerSetup, ExistingMountsAreKept) {
   Spec spec = BaseSpec("/r", "/");
   spec.mounts.push_back(Mount{.destination = "/tmp", .type = "bind", .source = "/host/tmp",
