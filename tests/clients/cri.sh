@@ -38,8 +38,10 @@ python=/usr/bin/python3
 [[ -x $python ]] || skip "/usr/bin/python3 not installed"
 "$python" -c 'import grpc, google.protobuf' 2>/dev/null ||
   skip "python3-grpcio or python3-protobuf not installed (scripts/install-deps)"
+"$python" -c 'import yaml' 2>/dev/null || skip "python3-yaml not installed (scripts/install-deps)"
 protoc=$(command -v protoc) || skip "protoc not installed (scripts/install-deps: protobuf-compiler)"
 here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vigil-cri.XXXXXX") || exit 1
 sock=$tmp/containerd.sock
@@ -400,6 +402,40 @@ $(failure_context)"
     "$runtime" "$tmp/runtime-root/vigil/k8s.io" "$ctr_id"
 }
 
+# manifest_case FILE KIND POD: the first KIND of deploy/kubernetes/FILE (a
+# Pod, or the Agent Sandbox template's pod), passed to the CRI as a kubelet
+# would (cri/pod_manifest.py), with handler vigil: what the manifest
+# promises holds inside. The node's network (no CNI here), so a listener on
+# the node's loopback stands for the outside the pod must not reach.
+manifest_case() {
+  local file=deploy/kubernetes/$1 kind=$2 pod=$3 pod_id ctr_id out
+  mkdir -p "$tmp/logs/$pod"
+  pod_json "$pod" "" >"$tmp/$pod-base.json"
+  container_json main true >"$tmp/$pod-ctr-base.json"
+  if ! out=$("$python" "$here/cri/pod_manifest.py" "$repo/$file" "$kind" "$tmp/$pod-base.json" \
+    "$tmp/$pod-ctr-base.json" "$image" "$tmp/$pod.json" "$tmp/$pod-ctr.json" 2>&1); then
+    not_ok "$file: the kubelet's CRI requests" "$out"
+    return
+  fi
+  if ! pod_id=$(cri runp "$tmp/$pod.json" vigil 2>"$tmp/stderr") ||
+    ! ctr_id=$(cri create "$pod_id" "$tmp/$pod-ctr.json" "$tmp/$pod.json" 2>>"$tmp/stderr") ||
+    ! cri start "$ctr_id" 2>>"$tmp/stderr"; then
+    not_ok "$file: its $kind runs under vigil" "$(cat "$tmp/stderr")
+$(failure_context)"
+    [[ -n $pod_id ]] && remove_pod "$pod_id" >/dev/null 2>&1
+    return
+  fi
+  ok "$file: its $kind runs under vigil"
+  expect "$file: as the manifest's user" "1000 1000" cri exec "$ctr_id" sh -c 'echo $(id -u) $(id -g)'
+  expect "$file: the image read-only, /tmp writable" "refused written" cri exec "$ctr_id" sh -c \
+    'touch /probe 2>/dev/null && r=written || r=refused; touch /tmp/probe && echo "$r written"'
+  expect "$file: no new privileges, no capabilities" "1 0000000000000000" cri exec "$ctr_id" sh -c \
+    'echo $(awk "/^NoNewPrivs/ { print \$2 }" /proc/self/status) $(awk "/^CapEff/ { print \$2 }" /proc/self/status)'
+  expect "$file: nothing reached outside the pod" refused cri exec "$ctr_id" sh -c \
+    "nc -w 2 127.0.0.1 $listener_port </dev/null >/dev/null 2>&1 && echo connected || echo refused"
+  expect "$file: the pod stops and is removed" "" remove_pod "$pod_id"
+}
+
 # install_case: the block `vigil install --containerd` writes is the one this
 # test runs with: containerd reads it back (config dump) with the handler's
 # type, annotations and binary.
@@ -429,5 +465,23 @@ pod_cases runc
 pod_cases vigil
 ((is_vigil)) && policy_cases
 ((is_vigil)) && platform_cases
+if ((is_vigil)); then
+  # A listener on the node's loopback: reached by a pod with egress, not by
+  # one under agent.
+  "$python" -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True)
+while True:
+    c, _ = s.accept(); c.close()' >"$tmp/listener.port" 2>/dev/null &
+  listener_pid=$!
+  for _ in $(seq 50); do [[ -s $tmp/listener.port ]] && break; sleep 0.1; done
+  listener_port=$(cat "$tmp/listener.port")
+  expect "the node's listener takes connections (the control)" connected "$python" -c \
+    'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 2); print("connected")' \
+    "$listener_port"
+  manifest_case pod.yaml Pod pod-manifest
+  manifest_case agent-sandbox.yaml SandboxTemplate sandbox-template
+  kill "$listener_pid" 2>/dev/null
+fi
 
 finish
