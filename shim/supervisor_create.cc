@@ -9,6 +9,7 @@
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "config/policy/cidr.h"
 #include "runtime/cgroup/device_rules.h"
 #include "runtime/cgroup/hierarchy.h"
 #include "runtime/cgroup/path.h"
@@ -37,6 +39,24 @@ namespace {
 
 using config::ContainerStatus;
 using runtime::Channel;
+
+// A "resolve" event per DNS name of the egress allow-list, with the
+// addresses create resolved it to (runtime/container/egress_hosts.h): the
+// audit says where each allowed address came from.
+void RecordEgressHosts(AuditObserver& audit, const config::Policy& policy, pid_t init_pid) {
+  std::vector<std::pair<std::string, std::string>> hosts;  // name, addresses
+  for (const config::EgressRule& rule : policy.egress) {
+    if (rule.host.empty()) continue;
+    auto it = std::find_if(hosts.begin(), hosts.end(),
+                           [&](const auto& host) { return host.first == rule.host; });
+    if (it == hosts.end()) it = hosts.insert(hosts.end(), {rule.host, ""});
+    it->second += StrCat(it->second.empty() ? "" : ",", config::FormatCidr(rule.cidr));
+  }
+  for (auto& [host, addresses] : hosts) {
+    audit.RecordEvent("resolve", init_pid, sentry::audit::Decision::kAllow,
+                      {{"host", host}, {"addresses", addresses}});
+  }
+}
 using runtime::MessageType;
 
 // Signals the supervisor receives through its signalfd: everything it can
@@ -128,6 +148,7 @@ Result<void> Supervisor::StartSentry() {
   ASSIGN_OR_RETURN(std::unique_ptr<sentry::audit::AuditWriter> writer,
                    sentry::audit::AuditWriter::Start(std::move(log), kAuditFlushPeriod));
   audit_.emplace(std::move(writer), args_.record.id, args_.policy.audit);
+  RecordEgressHosts(*audit_, args_.policy, init_pid_);
   auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };
   RETURN_IF_ERROR(WatchAuditSweep());
   RETURN_IF_ERROR(WatchEndings());

@@ -51,10 +51,14 @@ struct Cidr {
   bool operator==(const Cidr&) const = default;
 };
 
-// An allowed egress destination.
+// An allowed egress destination: an address block, or a DNS name that
+// create resolves into one rule per address (runtime/container/
+// egress_hosts.h), each keeping the name. Until then a name's rule has
+// cidr.family AF_UNSPEC and allows nothing.
 struct EgressRule {
   Cidr cidr;
   std::vector<PortRange> ports;  // empty = every port
+  std::string host;              // the DNS name the rule came from, or empty
   bool operator==(const EgressRule&) const = default;
 };
 

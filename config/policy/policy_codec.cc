@@ -2,6 +2,9 @@
 // CIDR blocks, file and egress rules.
 #include "config/policy/policy_codec.h"
 
+#include <sys/socket.h>
+
+#include <cctype>
 #include <charconv>
 
 #include "config/policy/cidr.h"
@@ -23,8 +26,47 @@ constexpr Field<FileRule> kFileRuleFields[] = {
     Required<&FileRule::access>("access"),
 };
 
+// A host name as DNS writes it: dot-separated labels of letters, digits and
+// '-' (not at either end), at most 63 characters each and 253 in all.
+bool IsHostName(std::string_view name) {
+  if (name.ends_with('.')) name.remove_suffix(1);
+  if (name.empty() || name.size() > 253) return false;
+  for (std::size_t start = 0; start <= name.size();) {
+    std::size_t end = name.find('.', start);
+    if (end == std::string_view::npos) end = name.size();
+    const std::string_view label = name.substr(start, end - start);
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') {
+      return false;
+    }
+    for (char c : label) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return false;
+    }
+    start = end + 1;
+  }
+  return true;
+}
+
 constexpr Field<EgressRule> kEgressRuleFields[] = {
-    Required<&EgressRule::cidr>("cidr"),
+    {"cidr", [](json::Value v, const JsonPath& path,
+                EgressRule& out) { return Decode(v, path, out.cidr); },
+     [](json::Writer& w, std::string_view k, const EgressRule& in) {
+       if (in.cidr.family == AF_UNSPEC) return;  // a name not resolved yet
+       w.Key(k);
+       Encode(w, in.cidr);
+     }},
+    {"host",
+     [](json::Value v, const JsonPath& path, EgressRule& out) -> Result<void> {
+       RETURN_IF_ERROR(Decode(v, path, out.host));
+       if (!IsHostName(out.host)) {
+         return FailAt(path, StrCat(Quote(out.host), " is not a DNS name"));
+       }
+       return {};
+     },
+     [](json::Writer& w, std::string_view k, const EgressRule& in) {
+       if (in.host.empty()) return;
+       w.Key(k);
+       w.String(in.host);
+     }},
     Prop<&EgressRule::ports>("ports"),
 };
 
@@ -128,7 +170,12 @@ Result<void> Decode(json::Value v, const JsonPath& path, FileRule& out) {
 void Encode(json::Writer& w, const FileRule& in) { EncodeObject<FileRule>(w, kFileRuleFields, in); }
 
 Result<void> Decode(json::Value v, const JsonPath& path, EgressRule& out) {
-  return DecodeStrict<EgressRule>(v, path, kEgressRuleFields, out);
+  out.cidr.family = AF_UNSPEC;  // until "cidr" sets it
+  RETURN_IF_ERROR(DecodeStrict<EgressRule>(v, path, kEgressRuleFields, out));
+  if (out.cidr.family == AF_UNSPEC && out.host.empty()) {
+    return FailAt(path, "needs \"cidr\" (an address block) or \"host\" (a DNS name)");
+  }
+  return {};
 }
 
 void Encode(json::Writer& w, const EgressRule& in) {

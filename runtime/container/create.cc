@@ -1,3 +1,4 @@
+#include "runtime/container/egress_hosts.h"
 #include "runtime/container/engine_scratch.h"
 #include "runtime/container/create.h"
 
@@ -170,6 +171,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
       .status = config::ContainerStatus::kCreating,
   };
   ASSIGN_OR_RETURN(config::Policy policy, ResolvePolicy(spec, options.policy));
+  // Before the policy is recorded: `exec` takes the addresses create found.
+  RETURN_IF_ERROR(ResolveEgressHosts(policy));
   // Recorded as chosen: ApplyPolicyToSpec may add the working directory's
   // write rule, and a built-in profile's name on an edited profile does not
   // parse back (`exec` would fail). That rule changes no filter option.

@@ -86,6 +86,48 @@ TEST_P(SentryNetworkTest, EgressPolicyDeniesTheHostsLoopbackAndAuditsIt) {
   ExpectHostLoopbackRefused(R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\"}}"})");
 }
 
+// An allow entry by DNS name: resolved at create ("localhost" from
+// /etc/hosts), its addresses allowed on the entry's ports only, and the
+// resolution in the audit.
+TEST_P(SentryNetworkTest, AnAllowEntryByNameAllowsItsAddressesOnItsPorts) {
+  HostListener allowed;
+  HostListener other;
+  BundleConfig config;
+  config.namespaces = {"pid", "ipc", "uts", "mount"};  // the host's network
+  config.annotations_json = StrCat(
+      R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\", \"allow\": )",
+      R"([{\"host\": \"localhost\", \"ports\": [)", allowed.port(), R"(]}]}}"})");
+  config.args = {"sh", "-c",
+                 // -e true: connect, run `true` on the socket, end.
+                 StrCat("nc -w 2 127.0.0.1 ", allowed.port(), " -e true; echo allowed=$?; ",
+                        "nc -w 2 127.0.0.1 ", other.port(), " -e true; echo other=$?")};
+  auto [run, records] = RunAudited(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_THAT(run.out, HasSubstr("allowed=0"));
+  EXPECT_THAT(run.out, HasSubstr("other=1"));
+  EXPECT_EQ(allowed.Accepted(), 1);
+  EXPECT_EQ(other.Accepted(), 0);
+  EXPECT_THAT(records, ContainsRegex(R"("event":"resolve","args":\{"host":"localhost",)"
+                                     R"("addresses":"[^"]*127\.0\.0\.1/32)"));
+}
+
+// A name that does not resolve fails create with one line naming the entry.
+TEST_P(SentryNetworkTest, AnAllowEntryByANameThatDoesNotResolveFailsCreate) {
+  BundleConfig config;
+  config.annotations_json =
+      R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\", \"allow\": )"
+      R"([{\"host\": \"no-such-host.invalid\"}]}}"})";
+  config.args = {"true"};
+  const std::string id = NewId();
+  WriteConfig(config);
+  Outcome created = Create(id);
+  EXPECT_NE(created.status, 0);
+  EXPECT_TRUE(IsOneLine(created.err)) << created;
+  EXPECT_THAT(created.err,
+              HasSubstr(R"(policy.network.allow[0].host: "no-such-host.invalid" does not resolve)"));
+  ExpectFailedCreateLeftNothing(id);
+}
+
 // Joined by path, the host's namespace is still the host's (docker run
 // --network host, a hostNetwork pod): its loopback is judged as any
 // address, never taken for the container's own.

@@ -3,12 +3,14 @@
 
 #include <string>
 
+#include "base/strings.h"
 #include "config/policy/policy.h"
 
 namespace vigil::config {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // DumpPolicy(policy) parsed back.
 Policy RoundTrip(const Policy& policy) {
@@ -70,6 +72,34 @@ TEST(DumpPolicyTest, WritesPortsAndCidrsCompactly) {
   EXPECT_THAT(dumped, HasSubstr("\"10.0.0.0/8\""));
   EXPECT_THAT(dumped, HasSubstr("80,"));
   EXPECT_THAT(dumped, HasSubstr("\"8000-8080\""));
+}
+
+// A name not resolved yet dumps as the name alone; a resolved one as its
+// address with the name beside it; both read back the same.
+TEST(DumpPolicyTest, RoundTripsAllowEntriesByName) {
+  Result<Policy> named = ParsePolicy(
+      R"({"network": {"egress": "deny", "allow": [{"host": "pypi.org", "ports": [443]}]}})");
+  ASSERT_TRUE(named) << named.error().message;
+  ASSERT_EQ(named->egress.size(), 1u);
+  EXPECT_EQ(named->egress[0].cidr.family, AF_UNSPEC);
+  EXPECT_EQ(RoundTrip(*named), *named);
+  EXPECT_THAT(DumpPolicy(*named), Not(HasSubstr("cidr")));
+
+  Policy resolved = *named;
+  resolved.egress[0].cidr = Cidr{.family = AF_INET, .address = {151, 101, 0, 223}, .prefix = 32};
+  EXPECT_EQ(RoundTrip(resolved), resolved);
+  EXPECT_THAT(DumpPolicy(resolved), HasSubstr(R"("cidr": "151.101.0.223/32",)"));
+  EXPECT_THAT(DumpPolicy(resolved), HasSubstr(R"("host": "pypi.org",)"));
+}
+
+TEST(DumpPolicyTest, AnEntryByNameNeedsADnsName) {
+  for (const char* bad : {"", "-pypi.org", "pypi..org", "py pi.org", "a/b"}) {
+    Result<Policy> parsed = ParsePolicy(StrCat(
+        R"({"network": {"egress": "deny", "allow": [{"host": ")", bad, R"("}]}})"));
+    ASSERT_FALSE(parsed) << bad;
+    EXPECT_EQ(parsed.error().message,
+              StrCat("policy.network.allow[0].host: \"", bad, "\" is not a DNS name"));
+  }
 }
 
 }  // namespace

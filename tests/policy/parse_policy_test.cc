@@ -145,7 +145,7 @@ TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {
             "policy.files.rules[0].x: unknown property (expected one of: path, access)");
   EXPECT_EQ(
       PolicyError(R"({"network": {"egress": "deny", "allow": [{"cidr": "::/0", "port": 1}]}})"),
-      "policy.network.allow[0].port: unknown property (expected one of: cidr, ports)");
+      "policy.network.allow[0].port: unknown property (expected one of: cidr, host, ports)");
   EXPECT_EQ(PolicyError(R"({"exec": {"fromwritable": false}})"),
             "policy.exec.fromwritable: unknown property (expected one of: allow, fromWritable)");
   EXPECT_EQ(PolicyError(R"({"read-only-root": true})"),
@@ -186,7 +186,7 @@ TEST(ParsePolicyErrorTest, RequiredRuleProperties) {
   EXPECT_EQ(PolicyError(R"({"files": {"rules": [{"access": "read"}]}})"),
             "policy.files.rules[0].path: required property is missing");
   EXPECT_EQ(PolicyError(R"({"network": {"egress": "deny", "allow": [{"ports": [80]}]}})"),
-            "policy.network.allow[0].cidr: required property is missing");
+            R"(policy.network.allow[0]: needs "cidr" (an address block) or "host" (a DNS name))");
 }
 
 TEST(ParsePolicyErrorTest, Paths) {
