@@ -17,6 +17,7 @@ struct Sink {
   UniqueFd file;  // invalid: standard error
   Format format = Format::kText;
   Level min_level = Level::kWarning;
+  Observer observer;
 };
 
 Sink& TheSink() {
@@ -88,8 +89,18 @@ Result<void> Configure(const Options& options) {
 
 bool LogsToStderr() { return !TheSink().file.Valid(); }
 
+void SetObserver(Observer observer) { TheSink().observer = std::move(observer); }
+
 void Write(Level level, std::string_view message) {
   const Sink& sink = TheSink();
+  if (level >= Level::kWarning && sink.observer) {
+    static thread_local bool observing = false;
+    if (!observing) {
+      observing = true;
+      sink.observer(level, message);
+      observing = false;
+    }
+  }
   if (level < sink.min_level) return;
   int fd = sink.file.Valid() ? sink.file.Get() : STDERR_FILENO;
   WriteAll(fd, FormatLine(sink.format, level, message));

@@ -3,6 +3,7 @@
 // `"level":"error"` line.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,12 @@ bool LogsToStderr();
 //   text: time="2026-11-29T09:20:00.123456789Z" level=error msg="..."
 //   json: {"level":"error","msg":"...","time":"2026-11-29T09:20:00.123456789Z"}
 void Write(Level level, std::string_view message);
+
+// Also hands every warning and error to `observer` (none: nullptr), on the
+// thread that wrote it; a message the observer itself logs is not handed
+// back. The supervisor puts its own faults into the audit this way.
+using Observer = std::function<void(Level level, std::string_view message)>;
+void SetObserver(Observer observer);
 
 inline void Debug(std::string_view message) { Write(Level::kDebug, message); }
 inline void Info(std::string_view message) { Write(Level::kInfo, message); }

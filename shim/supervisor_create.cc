@@ -40,6 +40,20 @@ namespace {
 using config::ContainerStatus;
 using runtime::Channel;
 
+// The supervisor's own warnings and errors (a reply it could not send, its
+// confinement failing, a removal that failed) go to the audit too, as
+// "supervisor" events: a platform reads one place. Only those of the
+// calling thread, the supervisor's loop: the audit writer's own are about
+// the log and cannot go into it.
+void AuditSupervisorLog(AuditObserver& audit, pid_t init_pid) {
+  log::SetObserver([&audit, init_pid, self = ::gettid()](log::Level level, std::string_view message) {
+    if (::gettid() != self) return;
+    audit.RecordEvent("supervisor", init_pid, sentry::audit::Decision::kNone,
+                      {{"level", level == log::Level::kError ? "error" : "warning"},
+                       {"message", std::string(message)}});
+  });
+}
+
 // A "resolve" event per DNS name of the egress allow-list, with the
 // addresses create resolved it to (runtime/container/egress_hosts.h): the
 // audit says where each allowed address came from.
@@ -134,12 +148,6 @@ Result<void> Supervisor::StartSentry() {
   ASSIGN_OR_RETURN(sandbox_.in_network_namespace, InContainerNetwork(init_pid_));
   ASSIGN_OR_RETURN(const bool host_network, SharesHostNetwork(init_pid_));
   sandbox_.own_network = !host_network;
-  if (host_network && args_.policy.egress_default_deny) {
-    log::Warning(
-        "the container shares the host's network namespace: its loopback and abstract unix "
-        "names are the host's, so the policy's egress allow-list judges 127.0.0.0/8 and ::1 "
-        "like any other address, and abstract unix names are refused");
-  }
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
   log.SetRotation(
       {.max_bytes = args_.record.audit_max_bytes, .max_files = args_.record.audit_max_files});
@@ -148,7 +156,15 @@ Result<void> Supervisor::StartSentry() {
   ASSIGN_OR_RETURN(std::unique_ptr<sentry::audit::AuditWriter> writer,
                    sentry::audit::AuditWriter::Start(std::move(log), kAuditFlushPeriod));
   audit_.emplace(std::move(writer), args_.record.id, args_.policy.audit);
+  AuditSupervisorLog(*audit_, init_pid_);
   RecordEgressHosts(*audit_, args_.policy, init_pid_);
+  // After the audit is set up: the warning is in it too.
+  if (host_network && args_.policy.egress_default_deny) {
+    log::Warning(
+        "the container shares the host's network namespace: its loopback and abstract unix "
+        "names are the host's, so the policy's egress allow-list judges 127.0.0.0/8 and ::1 "
+        "like any other address, and abstract unix names are refused");
+  }
   auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };
   RETURN_IF_ERROR(WatchAuditSweep());
   RETURN_IF_ERROR(WatchEndings());

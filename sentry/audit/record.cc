@@ -11,7 +11,8 @@
 namespace vigil::sentry::audit {
 namespace {
 
-constexpr std::array<std::string_view, 4> kDecisionNames = {"allow", "deny", "emulate", "kill"};
+constexpr std::array<std::string_view, 5> kDecisionNames = {"allow", "deny", "emulate", "kill",
+                                                            "none"};
 
 // Linux's errno values stop at EHWPOISON (133) on every architecture we run.
 constexpr int kMaxErrno = 133;
@@ -247,7 +248,7 @@ Result<Record> DecodeRecordObject(json::Value object) {
   ASSIGN_OR_RETURN(std::string decision, StringField(object, "decision"));
   std::optional<Decision> parsed = ParseDecision(decision);
   if (!parsed) {
-    return FieldError("decision", StrCat("expected allow, deny, emulate or kill, got ",
+    return FieldError("decision", StrCat("expected allow, deny, emulate, kill or none, got ",
                                          Quote(decision)));
   }
   r.decision = *parsed;

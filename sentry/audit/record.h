@@ -19,7 +19,8 @@ namespace vigil::sentry::audit {
 
 // What the sentry did with the syscall. Names: "allow", "deny", "emulate",
 // "kill".
-enum class Decision { kAllow, kDeny, kEmulate, kKill };
+// kNone: a report (a "supervisor" event), not a decision.
+enum class Decision { kAllow, kDeny, kEmulate, kKill, kNone };
 
 // One decoded argument, paths as resolved. A number is written to JSON as a
 // number when `value` is a canonical decimal integer ("-1", "4096"); any

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <regex>
+#include <string>
+#include <vector>
 
 #include "base/file.h"
 #include "base/json/json_reader.h"
@@ -53,6 +55,30 @@ TEST_F(LogTest, AppendsToAnExistingFile) {
   ASSERT_TRUE(Configure({.file = path_, .format = Format::kJson}));
   Warning("later");
   EXPECT_THAT(*ReadFile(path_, 4096), ::testing::StartsWith("earlier\n{"));
+}
+
+// The observer sees warnings and errors, whatever the minimum level, and
+// not what it logs itself.
+TEST_F(LogTest, TheObserverSeesWarningsAndErrorsOnce) {
+  ASSERT_TRUE(Configure({.file = path_, .format = Format::kText, .min_level = Level::kError}));
+  std::vector<std::string> seen;
+  SetObserver([&](Level level, std::string_view message) {
+    seen.push_back(std::string(level == Level::kError ? "error: " : "warning: ") +
+                   std::string(message));
+    Warning("from the observer");
+  });
+  Debug("debug");
+  Info("info");
+  Warning("a warning");
+  Error("an error");
+  SetObserver(nullptr);
+  Error("after");
+  EXPECT_THAT(seen, ::testing::ElementsAre("warning: a warning", "error: an error"));
+  // The file keeps its own minimum level.
+  const std::string text = *ReadFile(path_, 4096);
+  EXPECT_THAT(text, HasSubstr("an error"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("a warning")));
+  EXPECT_THAT(text, HasSubstr("after"));
 }
 
 TEST(LogFormatTest, AcceptsTextAndJsonOnly) {

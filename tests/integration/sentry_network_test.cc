@@ -109,6 +109,9 @@ TEST_P(SentryNetworkTest, AnAllowEntryByNameAllowsItsAddressesOnItsPorts) {
   EXPECT_EQ(other.Accepted(), 0);
   EXPECT_THAT(records, ContainsRegex(R"("event":"resolve","args":\{"host":"localhost",)"
                                      R"("addresses":"[^"]*127\.0\.0\.1/32)"));
+  // The supervisor's warning about the host's namespace is in the audit too.
+  EXPECT_THAT(records, ContainsRegex(R"("event":"supervisor","args":\{"level":"warning",)"
+                                     R"("message":"the container shares the host's network)"));
 }
 
 // A name that does not resolve fails create with one line naming the entry.
