@@ -197,6 +197,26 @@ if "$runtime" policy list >/dev/null 2>&1; then
     "refused out tmp" c "${run[@]}" --rm --annotation "dev.vigil.policy=$policy" "$image" \
     extended sh -c 'touch /probe 2>/dev/null && r=written || r=refused
       echo out >/out/f && echo tmp >/tmp/f && echo "$r $(cat /out/f) $(cat /tmp/f)"'
+  # No limits in the config (ctr sets none): agent's defaults apply, as the
+  # host sees the container's cgroup.
+  if c "${run[@]}" -d --annotation dev.vigil.policy=agent "$image" limits sleep 100 \
+    >/dev/null 2>"$tmp/stderr"; then
+    expect "agent's default limits where the config sets none: 1024 pids, 2 GiB" \
+      "1024 2147483648" sh -c 'pid=$1
+      v1() { awk -F: -v c="$1" "\$2 ~ \"(^|,)\" c \"(,|\$)\" { print \$3 }" /proc/$pid/cgroup; }
+      v2=$(awk -F: "\$1 == \"0\" { print \$3 }" /proc/$pid/cgroup)
+      echo $(cat "/sys/fs/cgroup/pids$(v1 pids)/pids.max" 2>/dev/null ||
+               cat "/sys/fs/cgroup$v2/pids.max") \
+        $(cat "/sys/fs/cgroup/memory$(v1 memory)/memory.limit_in_bytes" 2>/dev/null ||
+          cat "/sys/fs/cgroup$v2/memory.max")' \
+      sh "$(c task ls | awk '$1 == "limits" { print $2 }')"
+    c task kill -s SIGKILL limits >/dev/null 2>&1
+    for _ in $(seq 50); do [[ $(task_status limits) == STOPPED ]] && break; sleep 0.2; done
+    c task delete limits >/dev/null 2>&1
+    c container delete limits >/dev/null 2>&1
+  else
+    not_ok "ctr run -d under agent" "$(cat "$tmp/stderr")"
+  fi
   expect "vigil audit after ctr run --rm keeps the refusal" 1 sh -c \
     '"$0" --root "$1" audit --denied extended | grep -c "openat(path=\"/probe\""' \
     "$runtime" "$state_root"

@@ -218,6 +218,11 @@ if cid=$(dk run -d --runtime=vigil --network none --memory 16m --memory-swap 16m
     'for i in $(seq 100); do out=$("$@"); [ "${out%% *}" = true ] && break; sleep 0.1; done; echo "$out"' \
     sh "$docker_cli" -H "unix://$sock" inspect -f '{{.State.OOMKilled}} {{.State.ExitCode}}' "$cid"
   dk rm -f "$cid" >/dev/null 2>&1
+  if ((is_vigil)); then
+    expect "vigil audit after docker rm: the OOM kill" yes sh -c \
+      '"$0" --root "$1" audit "$2" | grep -q "event oom-kill(processes=" && echo yes' \
+      "$runtime" "$tmp/exec/runtime-runc/moby" "$cid"
+  fi
 else
   not_ok "docker run -d (for OOM)" "$(cat "$tmp/stderr")"
 fi
@@ -292,6 +297,11 @@ if ((is_vigil)); then
   else
     not_ok "vigil audit after docker rm" "$(cat "$tmp/stderr")"
   fi
+  # A volume the user mounts writable stays writable under agent.
+  mkdir -p "$tmp/out"
+  expect "vigil-agent: a -v bind mount stays writable" "from the sandbox" sh -c \
+    '"$0" -H "unix://$1" run --rm --runtime vigil-agent --network none -v "$3:/out" "$2" \
+       sh -c "echo from the sandbox >/out/f" && cat "$3/f"' "$docker_cli" "$sock" "$image" "$tmp/out"
   # docker cp goes through the rootfs on the host: the agent's scratch /tmp
   # must be there too (runtime/container/engine_scratch.h).
   if cid=$(dk run -d --runtime vigil-agent --network none "$image" sleep 100 2>"$tmp/stderr"); then
