@@ -1,6 +1,6 @@
 // vigil audit: the sentry's audit records for a container (docs/audit.md),
-// as text, as the stored JSON lines, or as counts; --follow keeps printing
-// new records until the container stops. The log outlives the container
+// as text, as the stored JSON lines, or as counts, the rotated files first;
+// --follow keeps printing new records until the container stops. The log outlives the container
 // (ROOT/.audit) until --prune; --file reads any log.
 #include <unistd.h>
 
@@ -72,6 +72,16 @@ Result<void> Prune(const std::string& root, std::chrono::nanoseconds older_than)
   return {};
 }
 
+// The files rotation moved `path` to (path.1 the newest, as
+// sentry/audit/log.cc names them), oldest first.
+std::vector<std::string> RotatedFiles(const std::string& path) {
+  std::vector<std::string> files;
+  for (int i = 1; ::access(StrCat(path, ".", i).c_str(), F_OK) == 0; ++i) {
+    files.insert(files.begin(), StrCat(path, ".", i));
+  }
+  return files;
+}
+
 bool Stopped(const std::string& root, const std::string& id) {
   Result<runtime::ContainerRecord> record = runtime::ReadRecord(root, id);
   return !record || runtime::CurrentStatus(*record) == runtime::ContainerStatus::kStopped;
@@ -83,6 +93,10 @@ class Printer {
   explicit Printer(const Options& options) : options_(options) {}
 
   Result<void> Lines(const std::vector<std::string>& lines, const std::string& path) {
+    if (path != path_) {  // line numbers are per file
+      path_ = path;
+      line_number_ = 0;
+    }
     for (const std::string& text : lines) {
       ++line_number_;
       if (text.empty()) continue;
@@ -125,6 +139,7 @@ class Printer {
   }
 
   Options options_;
+  std::string path_;
   std::size_t line_number_ = 0;
   std::uint64_t dropped_ = 0;
   std::vector<audit::Record> records_;
@@ -181,8 +196,14 @@ Result<int> RunAudit(const Invocation& invocation) {
     ASSIGN_OR_RETURN(path, AuditPath(root, *options.id));
   }
   if (::access(path.c_str(), F_OK) != 0 && file) return FailErrno(StrCat("open ", path));
-  audit::AuditTail tail(path);
   Printer printer(options);
+  // What rotation moved aside first, then the current file.
+  for (const std::string& rotated : RotatedFiles(path)) {
+    audit::AuditTail whole(rotated);
+    ASSIGN_OR_RETURN(std::vector<std::string> lines, whole.ReadNewLines());
+    RETURN_IF_ERROR(printer.Lines(lines, rotated));
+  }
+  audit::AuditTail tail(path);
   while (true) {
     // Look at the status before reading: lines written before the stop are
     // then on disk (the sentry flushes before it exits) and printed below.

@@ -198,6 +198,26 @@ TEST_F(AuditCliTest, TheKeptLogOutlivesItsContainer) {
   EXPECT_EQ(r.out, deny_ + "\n");
 }
 
+// What rotation moved aside (LOG.2, LOG.1) is read before the current
+// file, oldest first, for a container's log as for --file.
+TEST_F(AuditCliTest, RotatedFilesAreReadFirstOldestFirst) {
+  MakeContainer("box");
+  const std::string log = DefaultAuditPath("box");
+  AppendTo(log + ".2", allow_ + "\n");
+  AppendTo(log + ".1", deny_ + "\n");
+  AppendTo(log, kill_ + "\n");
+  Outcome r = Vigil("audit --format json box");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, allow_ + "\n" + deny_ + "\n" + kill_ + "\n");
+  Outcome file = Vigil("audit --format json --file " + log);
+  EXPECT_EQ(file.out, r.out);
+  // A bad line names the file it is in, and its line there.
+  AppendTo(log + ".1", "not json\n");
+  Outcome bad = Vigil("audit box");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_THAT(bad.err, HasSubstr(log + ".1:2: "));
+}
+
 // --file reads any log; an id keeps that container's records of a log
 // several containers share (an --audit path, the annotation's directory).
 TEST_F(AuditCliTest, FileReadsAnyLogAndAnIdFiltersIt) {
