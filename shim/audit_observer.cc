@@ -1,8 +1,14 @@
 #include "shim/audit_observer.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+
 #include "base/log.h"
 #include "base/strings.h"
 #include "base/time.h"
+#include "config/policy/cidr.h"
 #include "sentry/table/syscall_table.h"
 
 namespace vigil::shim {
@@ -78,6 +84,30 @@ void AuditObserver::RecordEvent(std::string_view event, pid_t init_pid,
                                   .args = std::move(details),
                                   .decision = decision};
   writer_->Commit();
+}
+
+void AuditObserver::RecordEgressHosts(const config::Policy& policy, pid_t init_pid) {
+  std::vector<std::pair<std::string, std::string>> hosts;  // name, addresses
+  for (const config::EgressRule& rule : policy.egress) {
+    if (rule.host.empty()) continue;
+    auto it = std::find_if(hosts.begin(), hosts.end(),
+                           [&](const auto& host) { return host.first == rule.host; });
+    if (it == hosts.end()) it = hosts.insert(hosts.end(), {rule.host, ""});
+    it->second += StrCat(it->second.empty() ? "" : ",", config::FormatCidr(rule.cidr));
+  }
+  for (auto& [host, addresses] : hosts) {
+    RecordEvent("resolve", init_pid, sentry::audit::Decision::kAllow,
+                {{"host", host}, {"addresses", addresses}});
+  }
+}
+
+void AuditObserver::RecordLogOfThisThread(pid_t init_pid) {
+  log::SetObserver([this, init_pid, self = ::gettid()](log::Level level, std::string_view message) {
+    if (::gettid() != self) return;
+    RecordEvent("supervisor", init_pid, sentry::audit::Decision::kNone,
+                {{"level", level == log::Level::kError ? "error" : "warning"},
+                 {"message", std::string(message)}});
+  });
 }
 
 void AuditObserver::WriteDue() {

@@ -32,6 +32,16 @@ class AuditObserver {
   // but "off", and never collapsed.
   void RecordEvent(std::string_view event, pid_t init_pid, sentry::audit::Decision decision,
                    std::vector<sentry::audit::Arg> details);
+  // A "resolve" event per DNS name of the egress allow-list, with the
+  // addresses create resolved it to (runtime/container/egress_hosts.h):
+  // the audit says where each allowed address came from.
+  void RecordEgressHosts(const config::Policy& policy, pid_t init_pid);
+  // From now on the calling thread's warnings and errors (the supervisor's
+  // loop: a reply it could not send, its confinement failing, a removal
+  // that failed) are "supervisor" events too, so a platform reads one
+  // place. Not another thread's: the audit writer's own are about the log
+  // and cannot go into it. The observer must outlive the process's logging.
+  void RecordLogOfThisThread(pid_t init_pid);
   // Writes the counts of repeats whose window is over; the supervisor
   // calls it every kSweepPeriod, so a flood that stops is summed up soon.
   void Sweep();

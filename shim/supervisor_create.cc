@@ -9,7 +9,6 @@
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 
-#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -19,7 +18,6 @@
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
-#include "config/policy/cidr.h"
 #include "runtime/cgroup/device_rules.h"
 #include "runtime/cgroup/hierarchy.h"
 #include "runtime/cgroup/path.h"
@@ -39,38 +37,6 @@ namespace {
 
 using config::ContainerStatus;
 using runtime::Channel;
-
-// The supervisor's own warnings and errors (a reply it could not send, its
-// confinement failing, a removal that failed) go to the audit too, as
-// "supervisor" events: a platform reads one place. Only those of the
-// calling thread, the supervisor's loop: the audit writer's own are about
-// the log and cannot go into it.
-void AuditSupervisorLog(AuditObserver& audit, pid_t init_pid) {
-  log::SetObserver([&audit, init_pid, self = ::gettid()](log::Level level, std::string_view message) {
-    if (::gettid() != self) return;
-    audit.RecordEvent("supervisor", init_pid, sentry::audit::Decision::kNone,
-                      {{"level", level == log::Level::kError ? "error" : "warning"},
-                       {"message", std::string(message)}});
-  });
-}
-
-// A "resolve" event per DNS name of the egress allow-list, with the
-// addresses create resolved it to (runtime/container/egress_hosts.h): the
-// audit says where each allowed address came from.
-void RecordEgressHosts(AuditObserver& audit, const config::Policy& policy, pid_t init_pid) {
-  std::vector<std::pair<std::string, std::string>> hosts;  // name, addresses
-  for (const config::EgressRule& rule : policy.egress) {
-    if (rule.host.empty()) continue;
-    auto it = std::find_if(hosts.begin(), hosts.end(),
-                           [&](const auto& host) { return host.first == rule.host; });
-    if (it == hosts.end()) it = hosts.insert(hosts.end(), {rule.host, ""});
-    it->second += StrCat(it->second.empty() ? "" : ",", config::FormatCidr(rule.cidr));
-  }
-  for (auto& [host, addresses] : hosts) {
-    audit.RecordEvent("resolve", init_pid, sentry::audit::Decision::kAllow,
-                      {{"host", host}, {"addresses", addresses}});
-  }
-}
 using runtime::MessageType;
 
 // Signals the supervisor receives through its signalfd: everything it can
@@ -156,8 +122,8 @@ Result<void> Supervisor::StartSentry() {
   ASSIGN_OR_RETURN(std::unique_ptr<sentry::audit::AuditWriter> writer,
                    sentry::audit::AuditWriter::Start(std::move(log), kAuditFlushPeriod));
   audit_.emplace(std::move(writer), args_.record.id, args_.policy.audit);
-  AuditSupervisorLog(*audit_, init_pid_);
-  RecordEgressHosts(*audit_, args_.policy, init_pid_);
+  audit_->RecordLogOfThisThread(init_pid_);
+  audit_->RecordEgressHosts(args_.policy, init_pid_);
   // After the audit is set up: the warning is in it too.
   if (host_network && args_.policy.egress_default_deny) {
     log::Warning(

@@ -1,5 +1,3 @@
-#include "runtime/container/egress_hosts.h"
-#include "runtime/container/engine_scratch.h"
 #include "runtime/container/create.h"
 
 #include <sys/stat.h>
@@ -23,6 +21,8 @@
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/path.h"
 #include "runtime/container/audit_settings.h"
+#include "runtime/container/egress_hosts.h"
+#include "runtime/container/engine_scratch.h"
 #include "runtime/container/lifetime.h"
 #include "runtime/container/sentry_filters.h"
 #include "runtime/container/state_dir.h"
@@ -196,7 +196,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                    ResolveAuditRotation(spec, options.audit_max_size, options.audit_max_files));
   record.audit_max_bytes = rotation.max_bytes;
   record.audit_max_files = rotation.max_files;
-  ASSIGN_OR_RETURN(const Lifetime lifetime, ResolveLifetime(spec, options.timeout, options.global_timeout));
+  ASSIGN_OR_RETURN(const Lifetime lifetime,
+                   ResolveLifetime(spec, options.timeout, options.global_timeout));
   record.timeout_ms = static_cast<std::uint64_t>(lifetime.timeout.count());
   record.timeout_grace_ms = static_cast<std::uint64_t>(lifetime.grace.count());
   log::Debug(StrCat("create ", options.id, ": bundle ", options.bundle, ", platform ",
