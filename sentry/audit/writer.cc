@@ -82,9 +82,13 @@ Record* AuditWriter::Claim() {
     return nullptr;
   }
   Slot* slot = &slots_[head % slot_count_];
-  if (head < slot_count_) {  // first time round: the slot is raw storage
+  // First time round the slot is raw storage. Only then: a slot given back
+  // by Abandon is claimed again at the same head, still constructed, and
+  // constructing it anew would leak what its strings and args hold.
+  std::size_t& constructed = slots_.get_deleter().constructed;
+  if (head == constructed && constructed < slot_count_) {
     ::new (slot) Slot();
-    slots_.get_deleter().constructed = head + 1;
+    constructed = head + 1;
   }
   slot->dropped_before = std::exchange(unattached_drops_, 0);
   if (slot->dropped_before != 0) slot->first_drop_time = first_unattached_drop_;

@@ -124,6 +124,27 @@ TEST_F(AuditWriterTest, AHalfFullRingWakesTheWriterBeforeItsPeriod) {
   EXPECT_TRUE(EventuallyWritten(4));
 }
 
+// A record given back (the repeat limiter's path for every repeat) is the
+// same record on the next Claim, its contents and their storage kept: a
+// slot constructed anew each time round would leak what the old one held.
+TEST_F(AuditWriterTest, AnAbandonedRecordIsClaimedAgainAsItWasLeft) {
+  std::unique_ptr<AuditWriter> writer = Start(kNever, 8);
+  Record* first = writer->Claim();
+  ASSERT_NE(first, nullptr);
+  Fill(*first, 1);
+  first->args[0].value.assign(200, 'p');  // on the heap, not in the string itself
+  const char* storage = first->args[0].value.data();
+  writer->Abandon();
+  Record* again = writer->Claim();
+  ASSERT_EQ(again, first);
+  ASSERT_EQ(again->args.size(), 1u);
+  EXPECT_EQ(again->args[0].value.data(), storage);
+  Fill(*again, 2);
+  writer->Commit();
+  writer->Flush();
+  EXPECT_EQ(WrittenPids(), (std::vector<int>{2}));
+}
+
 // The writer is held in a write to a full pipe, so the ring fills: what
 // does not fit is dropped and counted, and every record submitted is in the
 // output or in a "dropped" line.
