@@ -102,6 +102,11 @@ def evaluate(data):
     v = max(m["values"].get("vigil", [0]) or [0]) if m else None
     add(None if v is None else v <= 30 * 1024, "audit flood: audit bytes ≤ the cap (30 MiB)",
         "not measured" if v is None else f"{v:.0f} KiB at most")
+    m = _m(data, "flood", "supervisor memory growth")
+    values = [x for name in ("vigil", "vigil+agent") for x in (m["values"].get(name) or [])] if m else []
+    v = max(values) if values else None
+    add(None if v is None else v <= 1024, "audit flood: the supervisor's memory grows ≤ 1 MiB",
+        "not measured" if v is None else f"{v:.0f} KiB at most (vigil, vigil+agent)")
     count = data.get("density_count")
     m = _m(data, "density", f"time until all {count} run") if count else None
     v = stats.median(m, "vigil") if m else None

@@ -7,7 +7,9 @@ the supervisor; runc leaves none, and the init itself is shown for scale),
 the container cgroup's CPU (cpuacct,
 which holds the supervisor too since it joins the container's cgroup), and
 the audit bytes left on disk against the log's cap (10 MiB x 3 files by
-default: docs/audit.md)."""
+default: docs/audit.md), and how much the supervisor's resident memory grew
+over the flood (it must not: a repeat the audit collapses costs nothing to
+keep)."""
 
 import glob
 import os
@@ -36,6 +38,14 @@ def supervisor_of(rt, init):
     fields = proc.read(f"/proc/{init}/stat").rsplit(")", 1)[-1].split()
     parent = int(fields[1]) if len(fields) > 1 else 0
     return parent if parent > 1 and rt.root in " ".join(proc.cmdline(parent)) else init
+
+
+def resident_kib(pid):
+    """VmRSS of `pid` in KiB; None when gone."""
+    for line in proc.read(f"/proc/{pid}/status").splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return None
 
 
 def cgroup_cpu_seconds(cid):
@@ -70,11 +80,15 @@ def run(ctx):
         pid = supervisor_of(rt, init)
         started = time.time()
         reported, container = 0.0, 0.0
+        first_rss, last_rss = None, None
         while time.time() - started < seconds + 30:
             r = cpu_seconds(pid)
             c = cgroup_cpu_seconds(cid)
-            if r is None:
+            rss = resident_kib(pid)
+            if r is None or rss is None:
                 break
+            first_rss = rss if first_rss is None else first_rss
+            last_rss = rss
             reported = r
             container = c if c is not None else container
             state = rt.state(cid)
@@ -89,6 +103,9 @@ def run(ctx):
                 f"cpuacct.usage of the container's cgroup (quota {QUOTA_PERCENT} %)")
         ctx.add(NAME, "audit bytes written", rt.name, audit_bytes(rt, cid) / 1024, "KiB",
                 f"the audit log and its rotated files (cap {AUDIT_CAP_BYTES >> 20} MiB)")
+        if rt.name != "runc" and first_rss is not None:
+            ctx.add(NAME, "supervisor memory growth", rt.name, last_rss - first_rss, "KiB",
+                    "the supervisor's VmRSS at the flood's end less at its start")
         rt.delete(cid, force=True)
     ctx.note(NAME, f"{rounds} rounds of a {seconds} s uname loop under a {QUOTA_PERCENT} % "
                    "CPU quota; vigil audits each call (emulate) unless repeats are collapsed.")
