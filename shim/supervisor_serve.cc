@@ -3,6 +3,7 @@
 // exits and the record says so.
 #include "shim/supervisor_process.h"
 
+#include <malloc.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -165,6 +166,11 @@ void Supervisor::ServeRequest(UniqueFd conn) {
   if (!request) return;
   if (*request == "start") {
     Reply(conn.Get(), Start());
+  } else if (*request == "trim") {
+    // pause --release-memory: the heap's free pages go back to the kernel
+    // rather than to swap, or stay resident on a host without any.
+    ::malloc_trim(0);
+    Reply(conn.Get(), Result<void>{});
   } else if ((*request == "listener" || request->starts_with("tracee ")) && attached) {
     // An exec'd process, from `vigil exec`, whose execution domain the
     // process inherited: its sentry listener, or on the ptrace platform a

@@ -107,6 +107,23 @@ def evaluate(data):
     v = max(values) if values else None
     add(None if v is None else v <= 1024, "audit flood: the supervisor's memory grows ≤ 1 MiB",
         "not measured" if v is None else f"{v:.0f} KiB at most (vigil, vigil+agent)")
+    # Idle sandboxes (issue 26): a paused heap leaves RAM, comes back fast,
+    # and `start` of a created sandbox is cheap.
+    m = _m(data, "idle", "paused resident memory (200 MB Python)")
+    v = stats.median(m, "vigil") if m else None
+    r = stats.median(m, "runc") if m else None
+    add(None if v is None else v <= 10.0,
+        "paused 200 MB Python sandbox: resident ≤ 10 % of running (vigil, with swap)",
+        "not measured" if v is None else f"{v:.1f} % (runc's pause: "
+        + ("–" if r is None else f"{r:.0f} %") + ")")
+    m = _m(data, "idle", "resume to first answer (200 MB Python)")
+    v = stats.median(m, "vigil") if m else None
+    add(None if v is None else v <= 300.0, "resume of a released 200 MB sandbox to its first answer ≤ 300 ms",
+        "not measured" if v is None else f"{v:.0f} ms")
+    m = _m(data, "start", "start")
+    v, r = (stats.median(m, "vigil"), stats.median(m, "runc")) if m else (None, None)
+    add(None if v is None or not r else v <= 0.5 * r, "`start` of a created sandbox ≤ 0.5 × runc's",
+        "not measured" if v is None or not r else f"{v:.2f} ms vs {r:.2f} ms = {v / r:.2f} × runc")
     count = data.get("density_count")
     m = _m(data, "density", f"time until all {count} run") if count else None
     v = stats.median(m, "vigil") if m else None

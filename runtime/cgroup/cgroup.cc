@@ -310,6 +310,10 @@ Result<std::uint64_t> Cgroup::PidsLimitHits() const {
 
 Result<Stats> Cgroup::ReadStats() const { return ReadCgroupStats(Knobs(placements_, *fs_)); }
 
+Result<MemoryRelease> Cgroup::ReleaseMemory() const {
+  return ReleaseCgroupMemory(Knobs(placements_, *fs_));
+}
+
 Result<void> Cgroup::Destroy() const {
   Result<void> first_error;
   for (const Placement& p : placements_) {

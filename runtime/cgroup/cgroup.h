@@ -122,6 +122,11 @@ class Cgroup {
   // Memory, pids and CPU usage; sections for absent controllers are empty.
   [[nodiscard]] Result<Stats> ReadStats() const;
 
+  // Has the kernel reclaim all it can of the cgroup's memory, as under
+  // pressure (reclaim.cc): for a frozen container (pause
+  // --release-memory). Errors name the file; the limits are as before.
+  [[nodiscard]] Result<MemoryRelease> ReleaseMemory() const;
+
   // Removes the cgroup (and any cgroups nested in it) from every hierarchy,
   // retrying rmdir briefly while the kernel reports EBUSY (exiting tasks).
   // Already gone is success. Does not kill: processes left in it make it

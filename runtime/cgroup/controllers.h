@@ -65,4 +65,7 @@ Result<std::uint64_t> PidsLimitHitCount(const Knobs& knobs);
 // stats.cc
 Result<Stats> ReadCgroupStats(const Knobs& knobs);
 
+// reclaim.cc: v2 memory.reclaim, v1 a limit squeeze (swappiness 100).
+Result<MemoryRelease> ReleaseCgroupMemory(const Knobs& knobs);
+
 }  // namespace vigil::runtime::cgroup

@@ -39,6 +39,13 @@ struct PidsStats {
   std::uint64_t limit = 0;  // 0: unlimited ("max")
 };
 
+// What Cgroup::ReleaseMemory freed: the memory charged to the cgroup
+// before and after, in bytes (v1 memory.usage_in_bytes, v2 memory.current).
+struct MemoryRelease {
+  std::uint64_t before = 0;
+  std::uint64_t after = 0;
+};
+
 // A section is empty when the host lacks the controller.
 struct Stats {
   std::optional<CpuStats> cpu;

@@ -23,6 +23,7 @@ struct GlobalOptions {
   std::string audit_max_files;  // --audit-max-files (empty: the default)
   std::string platform;  // --platform: the sentry's backend (unotify, ptrace)
   std::string timeout;   // --timeout: the longest any container created may run
+  bool pause_release_memory = false;  // --pause-release-memory: every pause releases
   log::Options log;
 };
 

@@ -36,6 +36,9 @@ constexpr FlagSpec kGlobalFlags[] = {
     {"timeout", "", true, "DURATION",
      "the longest any container created may run (30s, 10m), for Docker's runtimeArgs or a "
      "handler's wrapper: as run/create --timeout, the shorter one holds when both are given"},
+    {"pause-release-memory", "", false, "",
+     "every pause also pushes the container's memory out to swap, as pause --release-memory "
+     "(for Docker's runtimeArgs, whose pause passes no flags)"},
     {"help", "h", false, "", "show help"},
     {"version", "v", false, "", "print the version"},
 };
@@ -65,7 +68,8 @@ constexpr Command kCommands[] = {
     {"kill", "send a signal (default SIGTERM) to the container", "<container-id> [signal]",
      kKillFlags, RunKill},
     {"list", "list the containers", "", kListFlags, RunList},
-    {"pause", "freeze every process of a running container", "<container-id>", {}, RunPause},
+    {"pause", "freeze every process of a running container", "<container-id>", kPauseFlags,
+     RunPause},
     {"policy", "print a sentry policy in canonical JSON (show NAME|FILE|JSON) or the profiles",
      "show <policy> | list", {}, RunPolicy},
     {"ps", "list the container's processes (ps(1) output, or --format json: the pids)",

@@ -5,7 +5,30 @@
 
 namespace vigil::cli {
 
-void WriteContainerView(json::Writer& w, const runtime::ContainerView& view, bool detailed) {
+void WritePausedMemory(json::Writer& w, const runtime::PausedMemory& memory) {
+  w.BeginObject();
+  w.Key("resident");
+  w.Uint(memory.resident);
+  w.Key("swapped");
+  w.Uint(memory.swapped);
+  if (memory.release) {
+    w.Key("release");
+    w.BeginObject();
+    w.Key("before");
+    w.Uint(memory.release->before);
+    w.Key("after");
+    w.Uint(memory.release->after);
+    w.EndObject();
+  }
+  if (!memory.note.empty()) {
+    w.Key("note");
+    w.String(memory.note);
+  }
+  w.EndObject();
+}
+
+void WriteContainerView(json::Writer& w, const runtime::ContainerView& view, bool detailed,
+                        const runtime::PausedMemory* paused_memory) {
   const runtime::ContainerRecord& r = view.record;
   w.BeginObject();
   w.Key("ociVersion");
@@ -40,6 +63,10 @@ void WriteContainerView(json::Writer& w, const runtime::ContainerView& view, boo
     }
     w.Key("platform");
     w.String(r.platform.empty() ? "unotify" : r.platform);
+    if (paused_memory != nullptr) {
+      w.Key("memory");
+      WritePausedMemory(w, *paused_memory);
+    }
   }
   w.EndObject();
 }

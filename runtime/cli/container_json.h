@@ -4,12 +4,21 @@
 
 #include "base/json/json_writer.h"
 #include "runtime/container/lifecycle.h"
+#include "runtime/container/memory_release.h"
 
 namespace vigil::cli {
 
 // ociVersion, id, pid, status, bundle, rootfs, created, owner; and when
 // `detailed` (state, not list) annotations, then the sentry's policy in
-// force (as `vigil policy show` prints it) and platform.
-void WriteContainerView(json::Writer& w, const runtime::ContainerView& view, bool detailed);
+// force (as `vigil policy show` prints it) and platform, and a paused
+// container's `memory` when given.
+void WriteContainerView(json::Writer& w, const runtime::ContainerView& view, bool detailed,
+                        const runtime::PausedMemory* paused_memory = nullptr);
+
+// A paused container's memory: {"resident": BYTES, "swapped": BYTES} and,
+// after pause --release-memory, "release": {"before": BYTES, "after":
+// BYTES}; "note" says why memory stayed resident when the host explains it
+// (no swap, swap full).
+void WritePausedMemory(json::Writer& w, const runtime::PausedMemory& memory);
 
 }  // namespace vigil::cli

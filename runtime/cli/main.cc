@@ -26,6 +26,7 @@ Result<GlobalOptions> ReadGlobalOptions(const ParsedFlags& flags) {
   if (auto timeout = flags.Value("timeout")) global.timeout = *timeout;
   global.debug = flags.IsSet("debug");
   global.systemd_cgroup = flags.IsSet("systemd-cgroup");
+  global.pause_release_memory = flags.IsSet("pause-release-memory");
   global.log.min_level = global.debug ? log::Level::kDebug : log::Level::kWarning;
   return global;
 }

@@ -6,13 +6,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "base/json/json_writer.h"
 #include "base/strings.h"
 #include "base/units.h"
+#include "runtime/cli/container_json.h"
 #include "runtime/cli/verbs.h"
 #include "runtime/container/inspect.h"
+#include "runtime/container/memory_release.h"
+#include "runtime/container/state_dir.h"
+#include "runtime/container/status.h"
 
 namespace vigil::cli {
 namespace {
@@ -105,7 +110,10 @@ std::string OomEvent(const std::string& id) {
   return w.Take() + "\n";
 }
 
-std::string StatsEvent(const std::string& id, const runtime::cgroup::Stats& stats) {
+// `paused_memory`: a paused container's (container_json.h), appended to
+// runc's fields.
+std::string StatsEvent(const std::string& id, const runtime::cgroup::Stats& stats,
+                       const runtime::PausedMemory* paused_memory = nullptr) {
   json::Writer w;
   w.BeginObject();
   w.Key("type");
@@ -127,6 +135,10 @@ std::string StatsEvent(const std::string& id, const runtime::cgroup::Stats& stat
   }
   w.Key("network_interfaces");
   w.Null();
+  if (paused_memory != nullptr) {
+    w.Key("paused_memory");
+    WritePausedMemory(w, *paused_memory);
+  }
   w.EndObject();
   w.EndObject();
   return w.Take() + "\n";
@@ -158,7 +170,12 @@ Result<int> RunEvents(const Invocation& invocation) {
   const std::string& root = invocation.global.root;
   if (invocation.flags.IsSet("stats")) {
     ASSIGN_OR_RETURN(runtime::cgroup::Stats stats, runtime::ContainerStats(root, id));
-    Print(StatsEvent(id, stats));
+    std::optional<runtime::PausedMemory> memory;
+    if (Result<runtime::ContainerRecord> record = runtime::ReadRecord(root, id);
+        record && runtime::CurrentStatus(*record) == runtime::ContainerStatus::kPaused) {
+      if (Result<runtime::PausedMemory> m = runtime::PausedMemoryOf(root, *record)) memory = *m;
+    }
+    Print(StatsEvent(id, stats, memory ? &*memory : nullptr));
     return 0;
   }
   RETURN_IF_ERROR(runtime::WatchContainerEvents(

@@ -1,5 +1,6 @@
 // The lifecycle verbs that take a container id: start, state, kill, delete.
 #include <cstdio>
+#include <optional>
 
 #include "base/json/json_writer.h"
 #include "base/strings.h"
@@ -24,6 +25,12 @@ Result<std::string> ContainerId(const Invocation& invocation, std::size_t max_ar
 
 const FlagSpec kKillFlags[1] = {
     {"all", "a", false, "", "send the signal to every process of the container"},
+};
+
+const FlagSpec kPauseFlags[1] = {
+    {"release-memory", "", false, "",
+     "then push the container's memory out of RAM (to swap, page cache dropped); also the "
+     "annotation dev.vigil.pause-release-memory=true"},
 };
 
 const FlagSpec kDeleteFlags[1] = {
@@ -54,7 +61,9 @@ Result<int> RunDelete(const Invocation& invocation) {
 
 Result<int> RunPause(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
-  RETURN_IF_ERROR(runtime::PauseContainer(invocation.global.root, id));
+  RETURN_IF_ERROR(runtime::PauseContainer(
+      invocation.global.root, id,
+      invocation.flags.IsSet("release-memory") || invocation.global.pause_release_memory));
   return 0;
 }
 
@@ -68,7 +77,15 @@ Result<int> RunState(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
   ASSIGN_OR_RETURN(runtime::ContainerView view, runtime::ViewContainer(invocation.global.root, id));
   json::Writer w(json::Writer::Style::kPretty);
-  WriteContainerView(w, view, /*detailed=*/true);
+  // A paused container's memory, where the platform keeping it idle looks
+  // (pause --release-memory): best effort, the state itself must print.
+  std::optional<runtime::PausedMemory> memory;
+  if (view.status == runtime::ContainerStatus::kPaused) {
+    if (Result<runtime::PausedMemory> m = runtime::PausedMemoryOf(invocation.global.root, view.record)) {
+      memory = std::move(*m);
+    }
+  }
+  WriteContainerView(w, view, /*detailed=*/true, memory ? &*memory : nullptr);
   std::fputs(w.Take().c_str(), stdout);
   return 0;
 }

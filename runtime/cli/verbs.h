@@ -29,6 +29,7 @@ extern const FlagSpec kUninstallFlags[6];
 Result<int> RunUninstall(const Invocation& invocation);
 
 extern const FlagSpec kKillFlags[1];
+extern const FlagSpec kPauseFlags[1];
 Result<int> RunKill(const Invocation& invocation);
 
 extern const FlagSpec kListFlags[2];

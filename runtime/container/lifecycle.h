@@ -19,7 +19,10 @@ Result<void> StartContainer(const std::string& root, const std::string& id);
 Result<void> KillContainer(const std::string& root, const std::string& id, int sig, bool all);
 
 // pause.cc: freezes every process of a running container, and thaws them.
-Result<void> PauseContainer(const std::string& root, const std::string& id);
+// With `release_memory` (or the container's annotation, memory_release.h)
+// the frozen container's memory is then pushed out to swap.
+Result<void> PauseContainer(const std::string& root, const std::string& id,
+                            bool release_memory = false);
 Result<void> ResumeContainer(const std::string& root, const std::string& id);
 
 // delete.cc: removes a stopped (or created) container; with `force` also a

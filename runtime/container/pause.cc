@@ -1,13 +1,13 @@
 #include "base/strings.h"
 #include "runtime/container/container_cgroup.h"
 #include "runtime/container/lifecycle.h"
+#include "runtime/container/memory_release.h"
 #include "runtime/container/state_dir.h"
 
 namespace vigil::runtime {
 namespace {
 
-Result<cgroup::Cgroup> FreezerOf(const StateDir& dir, Verb verb) {
-  ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
+Result<cgroup::Cgroup> FreezerOf(const StateDir& dir, const ContainerRecord& record, Verb verb) {
   RETURN_IF_ERROR(CheckTransition(verb, CurrentStatus(record), dir.id()));
   ASSIGN_OR_RETURN(std::optional<cgroup::Cgroup> cg, ContainerCgroup(record));
   if (!cg) return Fail(StrCat("container ", Quote(dir.id()), " has no cgroup to freeze"));
@@ -16,16 +16,30 @@ Result<cgroup::Cgroup> FreezerOf(const StateDir& dir, Verb verb) {
 
 }  // namespace
 
-Result<void> PauseContainer(const std::string& root, const std::string& id) {
+Result<void> PauseContainer(const std::string& root, const std::string& id,
+                            bool release_memory) {
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
-  ASSIGN_OR_RETURN(cgroup::Cgroup cg, FreezerOf(dir, Verb::kPause));
-  return cg.Freeze();
+  ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
+  ASSIGN_OR_RETURN(bool release, WantsMemoryRelease(record, release_memory));
+  ASSIGN_OR_RETURN(cgroup::Cgroup cg, FreezerOf(dir, record, Verb::kPause));
+  RETURN_IF_ERROR(cg.Freeze());
+  if (!release) return {};
+  // A pause that was asked to release memory and could not is undone: the
+  // caller sees the container as it was, and the error.
+  if (Result<cgroup::MemoryRelease> released = ReleaseMemory(dir, cg); !released) {
+    (void)cg.Thaw();
+    return tl::unexpected(released.error());
+  }
+  return {};
 }
 
 Result<void> ResumeContainer(const std::string& root, const std::string& id) {
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
-  ASSIGN_OR_RETURN(cgroup::Cgroup cg, FreezerOf(dir, Verb::kResume));
-  return cg.Thaw();
+  ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
+  ASSIGN_OR_RETURN(cgroup::Cgroup cg, FreezerOf(dir, record, Verb::kResume));
+  RETURN_IF_ERROR(cg.Thaw());
+  ForgetMemoryRelease(dir);
+  return {};
 }
 
 }  // namespace vigil::runtime

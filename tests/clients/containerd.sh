@@ -232,6 +232,28 @@ if "$runtime" policy list >/dev/null 2>&1; then
   else
     not_ok "ctr run -d with the extended policy" "$(cat "$tmp/stderr")"
   fi
+  # An idle sandbox gives its memory back on a plain `ctr task pause` when
+  # its annotation asks (docs/agents.md, "Idle sandboxes"): 32 MiB of page
+  # cache it wrote are dropped, and it goes on where it was after resume.
+  if c "${run[@]}" -d --annotation dev.vigil.pause-release-memory=true "$image" idle sh -c     'dd if=/dev/zero of=/cache bs=1M count=32 2>/dev/null; sync; echo ready >/ready; sleep 100'     >/dev/null 2>"$tmp/stderr"; then
+    for _ in $(seq 50); do c task exec --exec-id r idle cat /ready >/dev/null 2>&1 && break; sleep 0.2; done
+    if c task pause idle >/dev/null 2>"$tmp/stderr"; then
+      expect "ctr task pause with dev.vigil.pause-release-memory: the page cache released" \
+        released sh -c '"$0" --root "$1" state idle | "$2" 16' "$runtime" "$state_root" \
+        "$here/released.py"
+    else
+      not_ok "ctr task pause of a sandbox that releases its memory" "$(cat "$tmp/stderr")"
+    fi
+    c task resume idle >/dev/null 2>&1
+    expect "ctr task resume after the release: the sandbox runs on" "RUNNING ready" sh -c \
+      'echo "$1 $2"' sh "$(task_status idle)" "$(c task exec --exec-id r2 idle cat /ready 2>&1)"
+    c task kill -s SIGKILL idle >/dev/null 2>&1
+    for _ in $(seq 50); do [[ $(task_status idle) == STOPPED ]] && break; sleep 0.2; done
+    c task delete idle >/dev/null 2>&1
+    c container delete idle >/dev/null 2>&1
+  else
+    not_ok "ctr run -d with dev.vigil.pause-release-memory" "$(cat "$tmp/stderr")"
+  fi
 fi
 
 finish

@@ -1,0 +1,105 @@
+#include "runtime/container/memory_release.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+#include <vector>
+
+#include "base/file.h"
+#include "base/proc.h"
+#include "base/strings.h"
+#include "runtime/container/container_cgroup.h"
+#include "shim/control.h"
+
+namespace vigil::runtime {
+namespace {
+
+constexpr std::string_view kNoteFile = "/memory-release";
+
+// The number after `key` ("SwapTotal:", "VmSwap:") in a /proc file whose
+// lines read "Key:   N kB", in bytes; 0 when absent.
+std::uint64_t KibField(std::string_view text, std::string_view key) {
+  for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
+    if (at != 0 && text[at - 1] != '\n') continue;
+    std::string_view rest = text.substr(at + key.size());
+    rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
+    std::uint64_t kib = 0;
+    std::from_chars(rest.data(), rest.data() + rest.size(), kib);
+    return kib * 1024;
+  }
+  return 0;
+}
+
+std::uint64_t SwappedBy(pid_t pid) {
+  Result<std::string> status = ReadFile(StrCat("/proc/", pid, "/status"), 1 << 16);
+  return status ? KibField(*status, "VmSwap:") : 0;
+}
+
+std::optional<cgroup::MemoryRelease> ReadNote(const std::string& path) {
+  Result<std::string> text = ReadFile(path, 256);
+  if (!text) return std::nullopt;
+  cgroup::MemoryRelease release;
+  const char* end = text->data() + text->size();
+  auto [next, error] = std::from_chars(text->data(), end, release.before);
+  if (error != std::errc() || next == end) return std::nullopt;
+  if (std::from_chars(next + 1, end, release.after).ec != std::errc()) return std::nullopt;
+  return release;
+}
+
+}  // namespace
+
+Result<bool> WantsMemoryRelease(const ContainerRecord& record, bool asked) {
+  auto it = record.annotations.find(std::string(kPauseReleaseMemoryAnnotation));
+  if (it == record.annotations.end() || it->second == "false") return asked;
+  if (it->second == "true") return true;
+  return Fail(StrCat("annotation ", kPauseReleaseMemoryAnnotation, ": ", Quote(it->second),
+                     " is neither \"true\" nor \"false\""));
+}
+
+Result<cgroup::MemoryRelease> ReleaseMemory(const StateDir& dir, const cgroup::Cgroup& cg) {
+  // The supervisor first gives back its heap's free pages; one that cannot
+  // answer (gone, or older than the request) still has them reclaimed.
+  (void)shim::CallControl(dir.ControlSocketPath(), "trim");
+  ASSIGN_OR_RETURN(cgroup::MemoryRelease release, cg.ReleaseMemory());
+  RETURN_IF_ERROR(WriteFileAtomic(dir.path() + std::string(kNoteFile),
+                                  StrCat(release.before, " ", release.after, "\n"), 0644,
+                                  /*overwrite=*/true, Durability::kSkipFsync));
+  return release;
+}
+
+void ForgetMemoryRelease(const StateDir& dir) {
+  (void)::unlink((dir.path() + std::string(kNoteFile)).c_str());
+}
+
+std::string StayedResidentNote(std::uint64_t swap_total, std::uint64_t swap_free) {
+  if (swap_total == 0) {
+    return "no swap on this host: page cache was dropped, anonymous memory stays in RAM";
+  }
+  // Under a page of room the kernel could not have written much.
+  if (swap_free < 4096) return "the host's swap is full: anonymous memory stays in RAM";
+  return "";
+}
+
+Result<PausedMemory> PausedMemoryOf(const std::string& root, const ContainerRecord& record) {
+  ASSIGN_OR_RETURN(std::optional<cgroup::Cgroup> cg, ContainerCgroup(record));
+  if (!cg) return Fail(StrCat("container ", Quote(record.id), " has no cgroup to measure"));
+  ASSIGN_OR_RETURN(cgroup::Stats stats, cg->ReadStats());
+  PausedMemory memory;
+  if (stats.memory) memory.resident = stats.memory->usage;
+  // The supervisor is charged to the container's memory cgroup but is not
+  // one of its processes (cgroup.h, AddProcessFor).
+  std::vector<pid_t> pids = cg->Processes().value_or(std::vector<pid_t>{});
+  if (ProcessAlive(record.supervisor_pid, record.supervisor_start)) {
+    pids.push_back(record.supervisor_pid);
+  }
+  for (pid_t pid : pids) memory.swapped += SwappedBy(pid);
+  memory.release = ReadNote(StrCat(root, "/", record.id, kNoteFile));
+  if (Result<std::string> meminfo = ReadFile("/proc/meminfo", 1 << 16)) {
+    memory.note = StayedResidentNote(KibField(*meminfo, "SwapTotal:"), KibField(*meminfo, "SwapFree:"));
+  }
+  return memory;
+}
+
+}  // namespace vigil::runtime
