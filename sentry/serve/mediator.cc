@@ -45,6 +45,15 @@ Mediator::Decided Mediator::Decide(const SyscallEvent& event, const StillWaiting
                          }};
   decided.verdict = Handle(entry->handler, context);
   decided.args = std::move(context.audit_args);
+  // The record's process and executable, read before the answer while the
+  // thread surely lives: a process whose call is refused often ends at once
+  // (a child whose exec failed), and read afterwards its executable would
+  // be gone from the record. Once per thread (IdentityOf keeps them); the
+  // caller's program, too, not the one an allowed exec is about to map.
+  if (observer_ && !decided.thread->executable) {
+    std::string executable;
+    (void)IdentityOf(event.tid, decided.thread.get(), executable);
+  }
   // What an observed syscall changes is forgotten before it may run.
   threads_.Observe(entry->handler, event);
   return decided;
@@ -80,9 +89,10 @@ void Mediator::RecordKilledExec(const ExecApprovals::Approved& approved, pid_t p
                            .identity = identity});
 }
 
-// Read after the answer, so without a validity check: the thread may be
-// gone by now, and the audit record then says less. Kept per thread (exec
-// forgets it with the rest).
+// Read once per thread, before its first answer (Decide); for a thread the
+// sentry could not keep (gone), after the answer and without a validity
+// check, so that record then says less. Kept per thread (exec forgets it
+// with the rest).
 pid_t Mediator::IdentityOf(pid_t tid, KnownThread* thread, std::string& executable) {
   if (thread != nullptr && thread->executable) {
     executable = *thread->executable;

@@ -8,7 +8,8 @@ usage: walkthrough.py DOC HEADING VIGIL
 DOC is a Markdown file, HEADING the start of the section's "## " heading
 (the section ends at the next "## "). VIGIL is the binary the commands call
 as `vigil`. The section's variables are set to a private directory: root,
-image, work (see docs/agents.md), and timeout=2s. An expected line must
+image, work (see docs/agents.md), and timeout=5s (room for a loaded
+CI host: every request but the last must end well within it). An expected line must
 match an output line, in order (others may come between); "…" in it
 matches any text. Prints "ok - ..." / "not ok - ..." per block and
 "N passed, M failed"; exits 77 when not root.
@@ -70,7 +71,7 @@ def main(argv):
     os.makedirs(bin_dir)
     os.symlink(vigil, os.path.join(bin_dir, "vigil"))
     env = dict(os.environ, PATH=bin_dir + ":" + os.environ["PATH"], root=tmp + "/root",
-               image=tmp + "/image", work=tmp + "/work", timeout="2s")
+               image=tmp + "/image", work=tmp + "/work", timeout="5s")
     script = "set -euo pipefail\n" + "".join(
         f"echo '{MARK}'\n{code}" for code, _ in steps)
     try:

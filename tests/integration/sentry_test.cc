@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <sstream>
 #include <string>
 
 #include "base/strings.h"
@@ -185,6 +186,30 @@ TEST_P(SentryTest, AuditLogRecordsEachMediatedDecision) {
   ASSERT_TRUE(denied.ok()) << denied;
   EXPECT_EQ(denied.out, "");
   EXPECT_TRUE(Runtime({"delete", "--force", id}).ok());
+}
+
+// A child whose exec is refused ends at once; its records still name the
+// program it ran (read before the answer, not after, when it is gone).
+TEST_P(SentryTest, ARefusedExecsRecordNamesTheCallerThoughItEndedAtOnce) {
+  BundleConfig config = Script(
+      "cp /bin/busybox /tmp/own; i=0; while [ $i -lt 200 ]; do /tmp/own true; i=$((i+1)); done; :");
+  config.annotations_json = R"({"dev.vigil.policy": "{\"exec\": {\"allow\": [\"/bin/**\"]}}"})";
+  config.extra_mounts_json = {
+      R"({"destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": ["rw"]})"};
+  auto [run, audit] = RunAudited(config);
+  ASSERT_TRUE(run.ok()) << run;
+  int refusals = 0;
+  std::istringstream lines(audit);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(R"("syscall":"execve")") == std::string::npos ||
+        line.find(R"("decision":"deny")") == std::string::npos) {
+      continue;
+    }
+    ++refusals;
+    EXPECT_THAT(line, HasSubstr(R"("exe":"/bin/busybox")"));
+  }
+  // The first 20 of one kind are written, the rest counted (repeats.h).
+  EXPECT_GE(refusals, 20) << audit;
 }
 
 TEST_P(SentryTest, PolicyCanTurnAuditingOff) {
