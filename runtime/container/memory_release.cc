@@ -97,7 +97,8 @@ Result<PausedMemory> PausedMemoryOf(const std::string& root, const ContainerReco
   for (pid_t pid : pids) memory.swapped += SwappedBy(pid);
   memory.release = ReadNote(StrCat(root, "/", record.id, kNoteFile));
   if (Result<std::string> meminfo = ReadFile("/proc/meminfo", 1 << 16)) {
-    memory.note = StayedResidentNote(KibField(*meminfo, "SwapTotal:"), KibField(*meminfo, "SwapFree:"));
+    memory.note =
+        StayedResidentNote(KibField(*meminfo, "SwapTotal:"), KibField(*meminfo, "SwapFree:"));
   }
   return memory;
 }

@@ -45,9 +45,10 @@ class PauseReleaseTest : public RuntimeTest {
 // 64 MiB written by the container, then synced: clean page cache charged to
 // its cgroup, which the release drops whether or not the host has swap.
 TEST_P(PauseReleaseTest, TheAnnotationMakesAPlainPauseDropThePageCache) {
-  WriteConfig(WithOut("dd if=/dev/zero of=/out/cache bs=1M count=64 2>/dev/null; sync; "
-                      "touch /out/ready; while true; do sleep 1; done",
-                      R"({"dev.vigil.pause-release-memory": "true"})"));
+  WriteConfig(
+      WithOut("dd if=/dev/zero of=/out/cache bs=1M count=64 2>/dev/null; sync; "
+              "touch /out/ready; while true; do sleep 1; done",
+              R"({"dev.vigil.pause-release-memory": "true"})"));
   const std::string id = NewId();
   CreateAndStart(id);
   ASSERT_TRUE(Eventually([&] { return std::filesystem::exists(out_ + "/ready"); }));
@@ -106,8 +107,8 @@ TEST_P(PauseReleaseTest, TheWorkloadsMemoryIsIntactAfterResume) {
 }
 
 TEST_P(PauseReleaseTest, ABadAnnotationValueFailsThePauseAndLeavesItRunning) {
-  WriteConfig(WithOut("while true; do sleep 1; done",
-                      R"({"dev.vigil.pause-release-memory": "yes"})"));
+  WriteConfig(
+      WithOut("while true; do sleep 1; done", R"({"dev.vigil.pause-release-memory": "yes"})"));
   const std::string id = NewId();
   CreateAndStart(id);
   Outcome pause = Runtime({"pause", id});

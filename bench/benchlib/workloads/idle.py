@@ -14,6 +14,7 @@ import socket
 import subprocess
 import time
 
+from . import sandboxes
 from .. import bundles, proc
 
 NAME = "idle"
@@ -100,15 +101,10 @@ def heap_round(ctx, rt, python_bundle_dir):
     bundle.write_config(bundles.config(
         ["/usr/bin/python3", "-c", SERVER.replace("HEAP_MB", str(HEAP_MB))],
         extra_mounts=[*bundles.host_binds(), bundles.bind(out_dir, "/out")]))
-    cid = ctx.new_id("idle")
-    pid_file = ctx.path("pids", cid)
-    out = rt.create(bundle.path, cid, pid_file)
-    out = rt.start(cid) if out.ok else out
-    if not out.ok:
-        ctx.problem(NAME, rt.name, "create/start failed: " + out.describe())
-        rt.delete(cid, force=True)
+    started = sandboxes.start_container(ctx, rt, bundle, NAME)
+    if not started:
         return
-    pid = int(proc.read(pid_file, "0") or 0)
+    cid, pid = started
     sock = os.path.join(out_dir, "sock")
     if ask(sock, timeout=60) is None:
         ctx.problem(NAME, rt.name, "the server never answered")
@@ -121,10 +117,10 @@ def heap_round(ctx, rt, python_bundle_dir):
         rt.delete(cid, force=True)
         return
     resident = cgroup_memory_bytes(pid)
-    started = time.perf_counter()
+    clock = time.perf_counter()
     resumed = rt.cmd("resume", cid)
     answer = ask(sock) if resumed.ok else None
-    elapsed = time.perf_counter() - started
+    elapsed = time.perf_counter() - clock
     if running and resident is not None:
         ctx.add(NAME, f"paused resident memory ({HEAP_MB} MB Python)", rt.name,
                 100.0 * resident / running, "% of running",
@@ -141,16 +137,10 @@ def pool_round(ctx, rt, count, bundle):
     """`count` small Python sandboxes, all paused: their total resident memory."""
     cids, pids = [], []
     for _ in range(count):
-        cid = ctx.new_id("pool")
-        pid_file = ctx.path("pids", cid)
-        out = rt.create(bundle.path, cid, pid_file)
-        out = rt.start(cid) if out.ok else out
-        if not out.ok:
-            ctx.problem(NAME, rt.name, "create/start failed: " + out.describe())
-            rt.delete(cid, force=True)
-            continue
-        cids.append(cid)
-        pids.append(int(proc.read(pid_file, "0") or 0))
+        started = sandboxes.start_container(ctx, rt, bundle, NAME)
+        if started:
+            cids.append(started[0])
+            pids.append(started[1])
     time.sleep(3)  # the imports done
     for cid in cids:
         rt.cmd(*pause_args(rt), cid)
