@@ -17,7 +17,6 @@
 #include "runtime/container/inspect.h"
 #include "runtime/container/memory_release.h"
 #include "runtime/container/state_dir.h"
-#include "runtime/container/status.h"
 
 namespace vigil::cli {
 namespace {
@@ -171,9 +170,8 @@ Result<int> RunEvents(const Invocation& invocation) {
   if (invocation.flags.IsSet("stats")) {
     ASSIGN_OR_RETURN(runtime::cgroup::Stats stats, runtime::ContainerStats(root, id));
     std::optional<runtime::PausedMemory> memory;
-    if (Result<runtime::ContainerRecord> record = runtime::ReadRecord(root, id);
-        record && runtime::CurrentStatus(*record) == runtime::ContainerStatus::kPaused) {
-      if (Result<runtime::PausedMemory> m = runtime::PausedMemoryOf(root, *record)) memory = *m;
+    if (Result<runtime::ContainerRecord> record = runtime::ReadRecord(root, id)) {
+      memory = runtime::MemoryIfPaused(root, *record);
     }
     Print(StatsEvent(id, stats, memory ? &*memory : nullptr));
     return 0;

@@ -78,13 +78,9 @@ Result<int> RunState(const Invocation& invocation) {
   ASSIGN_OR_RETURN(runtime::ContainerView view, runtime::ViewContainer(invocation.global.root, id));
   json::Writer w(json::Writer::Style::kPretty);
   // A paused container's memory, where the platform keeping it idle looks
-  // (pause --release-memory): best effort, the state itself must print.
-  std::optional<runtime::PausedMemory> memory;
-  if (view.status == runtime::ContainerStatus::kPaused) {
-    if (Result<runtime::PausedMemory> m = runtime::PausedMemoryOf(invocation.global.root, view.record)) {
-      memory = std::move(*m);
-    }
-  }
+  // (pause --release-memory).
+  const std::optional<runtime::PausedMemory> memory =
+      runtime::MemoryIfPaused(invocation.global.root, view.record);
   WriteContainerView(w, view, /*detailed=*/true, memory ? &*memory : nullptr);
   std::fputs(w.Take().c_str(), stdout);
   return 0;

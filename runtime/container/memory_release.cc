@@ -11,6 +11,7 @@
 #include "base/proc.h"
 #include "base/strings.h"
 #include "runtime/container/container_cgroup.h"
+#include "runtime/container/status.h"
 #include "shim/control.h"
 
 namespace vigil::runtime {
@@ -101,6 +102,13 @@ Result<PausedMemory> PausedMemoryOf(const std::string& root, const ContainerReco
         StayedResidentNote(KibField(*meminfo, "SwapTotal:"), KibField(*meminfo, "SwapFree:"));
   }
   return memory;
+}
+
+std::optional<PausedMemory> MemoryIfPaused(const std::string& root, const ContainerRecord& record) {
+  if (CurrentStatus(record) != ContainerStatus::kPaused) return std::nullopt;
+  Result<PausedMemory> memory = PausedMemoryOf(root, record);
+  if (!memory) return std::nullopt;
+  return std::move(*memory);
 }
 
 }  // namespace vigil::runtime

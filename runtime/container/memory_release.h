@@ -40,6 +40,9 @@ struct PausedMemory {
   std::string note;  // why memory stayed resident, when the host says so (no swap)
 };
 Result<PausedMemory> PausedMemoryOf(const std::string& root, const ContainerRecord& record);
+// The same for a container that is paused now; none for one that is not,
+// or whose cgroup cannot be read (state and events print without it).
+std::optional<PausedMemory> MemoryIfPaused(const std::string& root, const ContainerRecord& record);
 
 // The note for a host with `swap_total` and `swap_free` bytes of swap
 // (/proc/meminfo): empty when swap had room.
