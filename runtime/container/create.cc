@@ -24,6 +24,7 @@
 #include "runtime/container/egress_hosts.h"
 #include "runtime/container/engine_scratch.h"
 #include "runtime/container/lifetime.h"
+#include "runtime/container/memory_release.h"
 #include "runtime/container/sentry_filters.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/linux/landlock.h"
@@ -170,6 +171,9 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
       .annotations = spec.annotations,
       .status = config::ContainerStatus::kCreating,
   };
+  // A pause-release annotation no pause could honour is refused now, not
+  // at the first pause.
+  RETURN_IF_ERROR(WantsMemoryRelease(record, /*asked=*/false));
   ASSIGN_OR_RETURN(config::Policy policy, ResolvePolicy(spec, options.policy));
   // Before the policy is recorded: `exec` takes the addresses create found.
   RETURN_IF_ERROR(ResolveEgressHosts(policy));
