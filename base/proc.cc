@@ -1,5 +1,6 @@
 #include "base/proc.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -46,6 +47,18 @@ bool ProcessAlive(pid_t pid, std::uint64_t start_time) {
   if (pid <= 0) return false;
   Result<StatFields> fields = ReadStat(pid);
   return fields && fields->start_time == start_time && fields->state != 'Z' && fields->state != 'X';
+}
+
+std::uint64_t KibFieldBytes(std::string_view text, std::string_view key) {
+  for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
+    if (at != 0 && text[at - 1] != '\n') continue;  // a key's tail inside another line
+    std::string_view rest = text.substr(at + key.size());
+    rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
+    std::uint64_t kib = 0;
+    std::from_chars(rest.data(), rest.data() + rest.size(), kib);
+    return kib * 1024;
+  }
+  return 0;
 }
 
 }  // namespace vigil

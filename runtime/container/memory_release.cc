@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <charconv>
 #include <string_view>
 #include <vector>
@@ -19,23 +18,9 @@ namespace {
 
 constexpr std::string_view kNoteFile = "/memory-release";
 
-// The number after `key` ("SwapTotal:", "VmSwap:") in a /proc file whose
-// lines read "Key:   N kB", in bytes; 0 when absent.
-std::uint64_t KibField(std::string_view text, std::string_view key) {
-  for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
-    if (at != 0 && text[at - 1] != '\n') continue;
-    std::string_view rest = text.substr(at + key.size());
-    rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
-    std::uint64_t kib = 0;
-    std::from_chars(rest.data(), rest.data() + rest.size(), kib);
-    return kib * 1024;
-  }
-  return 0;
-}
-
 std::uint64_t SwappedBy(pid_t pid) {
   Result<std::string> status = ReadFile(StrCat("/proc/", pid, "/status"), 1 << 16);
-  return status ? KibField(*status, "VmSwap:") : 0;
+  return status ? KibFieldBytes(*status, "VmSwap:") : 0;
 }
 
 std::optional<cgroup::MemoryRelease> ReadNote(const std::string& path) {
@@ -98,8 +83,8 @@ Result<PausedMemory> PausedMemoryOf(const std::string& root, const ContainerReco
   for (pid_t pid : pids) memory.swapped += SwappedBy(pid);
   memory.release = ReadNote(StrCat(root, "/", record.id, kNoteFile));
   if (Result<std::string> meminfo = ReadFile("/proc/meminfo", 1 << 16)) {
-    memory.note =
-        StayedResidentNote(KibField(*meminfo, "SwapTotal:"), KibField(*meminfo, "SwapFree:"));
+    memory.note = StayedResidentNote(KibFieldBytes(*meminfo, "SwapTotal:"),
+                                     KibFieldBytes(*meminfo, "SwapFree:"));
   }
   return memory;
 }

@@ -5,6 +5,7 @@
 #include <map>
 #include <vector>
 
+#include "base/proc.h"
 #include "base/strings.h"
 
 namespace vigil::sentry {
@@ -50,14 +51,7 @@ std::string MeminfoLine(std::string_view key, std::uint64_t bytes) {
 
 std::string MeminfoView(std::string_view host, const std::optional<MemoryView>& memory) {
   if (!memory || memory->limit == 0) return std::string(host);
-  std::uint64_t host_total = 0;
-  for (std::string_view line : Lines(host)) {
-    if (!line.starts_with("MemTotal:")) continue;
-    std::string_view rest = line.substr(9);
-    rest.remove_prefix(std::min(rest.find_first_not_of(' '), rest.size()));
-    std::from_chars(rest.data(), rest.data() + rest.size(), host_total);
-    host_total *= 1024;
-  }
+  const std::uint64_t host_total = KibFieldBytes(host, "MemTotal:");
   const std::uint64_t total = host_total == 0 ? memory->limit : std::min(memory->limit, host_total);
   const std::uint64_t used = std::min(memory->usage, total);
   const std::uint64_t cache = std::min(memory->cache, used);

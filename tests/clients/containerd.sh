@@ -72,6 +72,14 @@ failure_context() {
 task_status() {
   c task ls 2>/dev/null | awk -v id="$1" '$1 == id { print $3 }'
 }
+# remove_task ID: kills a task left running by a case, then removes it and
+# its container.
+remove_task() {
+  c task kill -s SIGKILL "$1" >/dev/null 2>&1
+  for _ in $(seq 50); do [[ $(task_status "$1") == STOPPED ]] && break; sleep 0.2; done
+  c task delete "$1" >/dev/null 2>&1
+  c container delete "$1" >/dev/null 2>&1
+}
 finish() {
   if ((failed)); then
     echo "# containerd's log (warnings and errors, last 40):"
@@ -210,10 +218,7 @@ if "$runtime" policy list >/dev/null 2>&1; then
         $(cat "/sys/fs/cgroup/memory$(v1 memory)/memory.limit_in_bytes" 2>/dev/null ||
           cat "/sys/fs/cgroup$v2/memory.max")' \
       sh "$(c task ls | awk '$1 == "limits" { print $2 }')"
-    c task kill -s SIGKILL limits >/dev/null 2>&1
-    for _ in $(seq 50); do [[ $(task_status limits) == STOPPED ]] && break; sleep 0.2; done
-    c task delete limits >/dev/null 2>&1
-    c container delete limits >/dev/null 2>&1
+    remove_task limits
   else
     not_ok "ctr run -d under agent" "$(cat "$tmp/stderr")"
   fi
@@ -225,17 +230,16 @@ if "$runtime" policy list >/dev/null 2>&1; then
     expect "vigil state: the policy in force, by name" '"agent-extended"' sh -c \
       '"$0" --root "$1" state extended-d | grep -o "\"name\": *\"[a-z-]*\"" | sed "s/.*: *//"' \
       "$runtime" "$state_root"
-    c task kill -s SIGKILL extended-d >/dev/null 2>&1
-    for _ in $(seq 50); do [[ $(task_status extended-d) == STOPPED ]] && break; sleep 0.2; done
-    c task delete extended-d >/dev/null 2>&1
-    c container delete extended-d >/dev/null 2>&1
+    remove_task extended-d
   else
     not_ok "ctr run -d with the extended policy" "$(cat "$tmp/stderr")"
   fi
   # An idle sandbox gives its memory back on a plain `ctr task pause` when
   # its annotation asks (docs/agents.md, "Idle sandboxes"): 32 MiB of page
   # cache it wrote are dropped, and it goes on where it was after resume.
-  if c "${run[@]}" -d --annotation dev.vigil.pause-release-memory=true "$image" idle sh -c     'dd if=/dev/zero of=/cache bs=1M count=32 2>/dev/null; sync; echo ready >/ready; sleep 100'     >/dev/null 2>"$tmp/stderr"; then
+  if c "${run[@]}" -d --annotation dev.vigil.pause-release-memory=true "$image" idle sh -c \
+    'dd if=/dev/zero of=/cache bs=1M count=32 2>/dev/null; sync; echo ready >/ready; sleep 100' \
+    >/dev/null 2>"$tmp/stderr"; then
     for _ in $(seq 50); do c task exec --exec-id r idle cat /ready >/dev/null 2>&1 && break; sleep 0.2; done
     if c task pause idle >/dev/null 2>"$tmp/stderr"; then
       expect "ctr task pause with dev.vigil.pause-release-memory: the page cache released" \
@@ -247,10 +251,7 @@ if "$runtime" policy list >/dev/null 2>&1; then
     c task resume idle >/dev/null 2>&1
     expect "ctr task resume after the release: the sandbox runs on" "RUNNING ready" sh -c \
       'echo "$1 $2"' sh "$(task_status idle)" "$(c task exec --exec-id r2 idle cat /ready 2>&1)"
-    c task kill -s SIGKILL idle >/dev/null 2>&1
-    for _ in $(seq 50); do [[ $(task_status idle) == STOPPED ]] && break; sleep 0.2; done
-    c task delete idle >/dev/null 2>&1
-    c container delete idle >/dev/null 2>&1
+    remove_task idle
   else
     not_ok "ctr run -d with dev.vigil.pause-release-memory" "$(cat "$tmp/stderr")"
   fi
