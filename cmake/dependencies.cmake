@@ -1,11 +1,42 @@
 # Every dependency is a Debian package (scripts/install-deps lists them);
 # nothing is downloaded at build time.
+
+# The vigil binary is a static PIE (it keeps ASLR), as runc's and runsc's
+# release binaries are static: every verb is a new process, and resolving
+# and relocating nine shared objects was half of a short verb's time on a
+# host where a page fault costs tens of microseconds (docs/benchmarks.md,
+# "Where the time goes"). The archives come from the same Debian -dev packages, so a
+# library's security update needs a rebuild of vigil. Off: shared objects.
+option(VIGIL_STATIC "Link the vigil binary statically (static PIE)" ON)
+
 find_package(PkgConfig REQUIRED)
-pkg_check_modules(YAJL REQUIRED IMPORTED_TARGET yajl)
-pkg_check_modules(SECCOMP REQUIRED IMPORTED_TARGET libseccomp)
-pkg_check_modules(CAPNG REQUIRED IMPORTED_TARGET libcap-ng)
 find_package(tl-expected REQUIRED)
+
+# vigil::<name>: the library pkg-config module `module` describes, as the
+# first of `names` found in its library directory (an archive's file name
+# when VIGIL_STATIC, a library name otherwise).
+function(vigil_dependency name module)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "STATIC;SHARED")
+  pkg_check_modules(${name} REQUIRED ${module})
+  if(VIGIL_STATIC)
+    set(names ${arg_STATIC})
+  else()
+    set(names ${arg_SHARED})
+  endif()
+  find_library(${name}_LIBRARY NAMES ${names} HINTS ${${name}_LIBRARY_DIRS} REQUIRED)
+  add_library(vigil::${name} UNKNOWN IMPORTED)
+  set_target_properties(vigil::${name} PROPERTIES
+    IMPORTED_LOCATION "${${name}_LIBRARY}"
+    INTERFACE_INCLUDE_DIRECTORIES "${${name}_INCLUDE_DIRS}")
+endfunction()
+
+# Debian names yajl's archive libyajl_s.a.
+vigil_dependency(yajl yajl STATIC libyajl_s.a SHARED yajl)
+vigil_dependency(seccomp libseccomp STATIC libseccomp.a SHARED seccomp)
+vigil_dependency(capng libcap-ng STATIC libcap-ng.a SHARED cap-ng)
+set(Boost_USE_STATIC_LIBS ${VIGIL_STATIC})
 find_package(Boost 1.74 REQUIRED COMPONENTS context)
+
 if(VIGIL_TESTS)
   find_package(GTest REQUIRED)
 endif()

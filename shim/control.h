@@ -1,7 +1,9 @@
 // The supervisor's control socket (ROOT/ID/control.sock): how `start` (and
 // later `exec`) reach a running supervisor. One SOCK_SEQPACKET message per
 // request and per reply: "start" -> "ok" or "error <one line>"; "listener"
-// with a seccomp listener attached (an exec'd process's, for the sentry).
+// with a seccomp listener attached (an exec'd process's, for the sentry);
+// "trim" (give the heap back, before a memory release); "paused" and
+// "resumed" (the timeout's clock stops and goes on).
 #pragma once
 
 #include <string>

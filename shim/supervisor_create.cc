@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
@@ -84,7 +85,10 @@ Result<void> Supervisor::Create() {
   ASSIGN_OR_RETURN(control_fd_, ListenControl(args_.dir.ControlSocketPath()));
   if (Platform() == sentry::Platform::kUnotify) RETURN_IF_ERROR(sentry::unotify::CheckKernelSupport());
   RETURN_IF_ERROR(SpawnInit());
+  // While the init finishes its world: the sentry, which its last steps
+  // before ready may already need.
   RETURN_IF_ERROR(StartSentry());
+  RETURN_IF_ERROR(AwaitInitReady());
 
   runtime::ContainerRecord& record = args_.record;
   record.init_pid = init_pid_;
@@ -252,9 +256,40 @@ Result<void> Supervisor::SpawnInit() {
                                     HookPlacement()));
   RETURN_IF_ERROR(runtime::RunHooks(
       "createRuntime", runtime::HooksOf(args_.spec, "createRuntime"), state, HookPlacement()));
-  RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed, config::DumpState(state)));
-  RETURN_IF_ERROR(init_channel_->Expect(MessageType::kReady));
-  return {};
+  return init_channel_->Send(MessageType::kProceed, config::DumpState(state));
+}
+
+// An init that becomes the container's process at create
+// (runtime/process/init.h) announces the sentry's listener, or asks to be
+// traced, on its way to ready, and without no_new_privileges switches user
+// under the sentry's filter: so the loop serves while it waits. One that
+// waits for `start` first does all that during start (Start).
+Result<void> Supervisor::AwaitInitReady() {
+  std::optional<Result<void>> ready;
+  loop_->Spawn([this, &ready] { ready = ReceiveUntilReady(); });
+  RETURN_IF_ERROR(loop_->Run([&ready] { return ready.has_value(); }));
+  return *ready;
+}
+
+Result<void> Supervisor::ReceiveUntilReady() {
+  for (;;) {
+    RETURN_IF_ERROR(loop_->Wait(init_channel_->fd(), EPOLLIN));
+    ASSIGN_OR_RETURN(runtime::Message message, init_channel_->Receive());
+    switch (message.type) {
+      case MessageType::kReady:
+        return {};
+      case MessageType::kError:
+        return Fail(message.text);
+      case MessageType::kSentryListener:
+      case MessageType::kSentryTracee:
+        RETURN_IF_ERROR(AdoptInit(message));
+        RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
+        break;
+      default:
+        return Fail(StrCat("unexpected message ", static_cast<std::uint32_t>(message.type),
+                           " from the init"));
+    }
+  }
 }
 
 }  // namespace vigil::shim

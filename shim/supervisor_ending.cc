@@ -1,7 +1,7 @@
 // Ending a container the supervisor has to end itself, so that nothing is
 // left running when no one is there to stop it:
 // - its timeout (ContainerRecord::timeout_ms, runtime/container/lifetime.h),
-//   counted from `start`: SIGTERM to every process, then SIGKILL to what is
+//   counted from `start` while the container runs (not while paused): SIGTERM to every process, then SIGKILL to what is
 //   left after the grace period, even an init that ignores TERM (as a pid
 //   namespace's init does without a handler);
 // - for a foreground `vigil run`: its client told to stop (SIGTERM or
@@ -85,6 +85,25 @@ Result<void> Supervisor::WatchEndings() {
 Result<void> Supervisor::ArmTimeout() {
   if (args_.record.timeout_ms == 0 || ending_) return {};
   return SetTimer(ending_timer_.Get(), args_.record.timeout_ms);
+}
+
+Result<void> Supervisor::StopTimeoutClock() {
+  if (ending_ || timeout_left_ms_) return {};
+  itimerspec left{};
+  if (::timerfd_gettime(ending_timer_.Get(), &left) != 0) return FailErrno("timerfd_gettime");
+  // Disarmed: no timeout, or it fired and its ending is on its way.
+  if (left.it_value.tv_sec == 0 && left.it_value.tv_nsec == 0) return {};
+  timeout_left_ms_ = static_cast<std::uint64_t>(left.it_value.tv_sec) * 1000 +
+                     static_cast<std::uint64_t>(left.it_value.tv_nsec + 999'999) / 1'000'000;
+  return SetTimer(ending_timer_.Get(), std::nullopt);
+}
+
+Result<void> Supervisor::RestartTimeoutClock() {
+  if (!timeout_left_ms_) return {};
+  const std::uint64_t left = *timeout_left_ms_;
+  timeout_left_ms_.reset();
+  if (ending_) return {};
+  return SetTimer(ending_timer_.Get(), left);
 }
 
 void Supervisor::BeginEnding(Ending why) {

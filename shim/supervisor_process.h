@@ -85,6 +85,9 @@ class Supervisor {
   void RecordLimitEvents();
   Result<void> WriteIdMaps(pid_t pid);
   Result<void> StartSentry();
+  // Until the init reports ready, adopting what it hands the sentry.
+  Result<void> AwaitInitReady();
+  Result<void> ReceiveUntilReady();  // AwaitInitReady's fiber
   void ServeControl();
   void ServeRequest(UniqueFd conn);
   Result<void> Start();
@@ -92,12 +95,21 @@ class Supervisor {
   // An exec'd process on the ptrace platform: `pidfd` to trace it by, and
   // the number of the sentry's end of its descriptor channel in it.
   Result<void> AdoptTracee(const UniqueFd& pidfd, std::string_view channel_number);
+  // Whether `start` still spawns processes (poststart hooks).
+  bool SpawnsAtStart() const;
+  // Installs the supervisor's own filter (shim/self_confinement.h) once
+  // nothing is left to spawn: from then on it only serves.
+  void Confine();
   void ForwardSignals();
   // Endings the supervisor makes itself (supervisor_ending.cc): the
   // timer for the timeout and grace periods, and a foreground client's end.
   Result<void> WatchEndings();
   // The timeout, armed before the program starts.
   Result<void> ArmTimeout();
+  // The timeout counts the time the container runs: pause stops its clock,
+  // resume starts it again with what was left.
+  Result<void> StopTimeoutClock();
+  Result<void> RestartTimeoutClock();
   void BeginEnding(Ending why);
   void KillEveryProcess();
   void RecordEnding(std::vector<sentry::audit::Arg> details);
@@ -114,6 +126,7 @@ class Supervisor {
   UniqueFd ending_timer_;  // the timeout, then a grace period
   UniqueFd client_pidfd_;  // a foreground `run`'s
   std::optional<Ending> ending_;
+  std::optional<std::uint64_t> timeout_left_ms_;  // while paused (StopTimeoutClock)
   // The cgroup's counters as last recorded (supervisor_limits.cc).
   std::uint64_t seen_oom_kills_ = 0;
   std::uint64_t seen_pids_refusals_ = 0;
@@ -125,6 +138,7 @@ class Supervisor {
   // container's (CreateCgroup).
   std::vector<std::string> hook_cgroups_;
   bool starting_ = false;  // a start request waits for the init's exec
+  bool confined_ = false;
   std::optional<siginfo_t> exit_;  // how the init ended, once it has
   // The sentry: one event loop for signals, control requests and every
   // seccomp listener of the container.

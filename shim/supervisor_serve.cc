@@ -127,12 +127,21 @@ Result<void> Supervisor::Start() {
       !hooks) {
     log::Warning(hooks.error().message);
   }
-  // Nothing left to start: from here on the supervisor only serves.
+  Confine();
+  return {};
+}
+
+bool Supervisor::SpawnsAtStart() const {
+  return !runtime::HooksOf(args_.spec, "poststart").empty();
+}
+
+void Supervisor::Confine() {
+  if (confined_) return;
+  confined_ = true;
   if (Result<void> confined = ConfineSupervisor(Platform() == sentry::Platform::kPtrace);
       !confined) {
     log::Error(StrCat("the supervisor could not confine itself: ", confined.error().message));
   }
-  return {};
 }
 
 // Both announcements name a descriptor of the init's: its filter's listener,
@@ -171,6 +180,10 @@ void Supervisor::ServeRequest(UniqueFd conn) {
     // rather than to swap, or stay resident on a host without any.
     ::malloc_trim(0);
     Reply(conn.Get(), Result<void>{});
+  } else if (*request == "paused") {
+    Reply(conn.Get(), StopTimeoutClock());
+  } else if (*request == "resumed") {
+    Reply(conn.Get(), RestartTimeoutClock());
   } else if ((*request == "listener" || request->starts_with("tracee ")) && attached) {
     // An exec'd process, from `vigil exec`, whose execution domain the
     // process inherited: its sentry listener, or on the ptrace platform a
@@ -218,6 +231,9 @@ void Supervisor::ForwardSignals() {
 }
 
 Result<siginfo_t> Supervisor::Supervise() {
+  // Without poststart hooks nothing is left to spawn once created: confined
+  // now, so that `start` does not wait for it.
+  if (!SpawnsAtStart()) Confine();
   // The init may have died before the first SIGCHLD could be read.
   ForwardSignals();
   // A start request still being answered is answered first: a program

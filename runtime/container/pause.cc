@@ -1,8 +1,10 @@
+#include "base/log.h"
 #include "base/strings.h"
 #include "runtime/container/container_cgroup.h"
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/memory_release.h"
 #include "runtime/container/state_dir.h"
+#include "shim/control.h"
 
 namespace vigil::runtime {
 namespace {
@@ -14,6 +16,18 @@ Result<cgroup::Cgroup> FreezerOf(const StateDir& dir, const ContainerRecord& rec
   return std::move(*cg);
 }
 
+// Tells the supervisor of a container with a timeout that its clock stops
+// (`paused`) or goes on (`resumed`): the timeout counts the time the
+// container runs. One that cannot be told keeps counting, and says so.
+void TellTimeoutClock(const StateDir& dir, const ContainerRecord& record,
+                      std::string_view request) {
+  if (record.timeout_ms == 0) return;
+  if (Result<std::string> told = shim::CallControl(dir.ControlSocketPath(), request); !told) {
+    log::Warning(StrCat("container ", Quote(dir.id()), ": its timeout keeps counting: ",
+                        told.error().message));
+  }
+}
+
 }  // namespace
 
 Result<void> PauseContainer(const std::string& root, const std::string& id,
@@ -23,11 +37,13 @@ Result<void> PauseContainer(const std::string& root, const std::string& id,
   ASSIGN_OR_RETURN(bool release, WantsMemoryRelease(record, release_memory));
   ASSIGN_OR_RETURN(cgroup::Cgroup cg, FreezerOf(dir, record, Verb::kPause));
   RETURN_IF_ERROR(cg.Freeze());
+  TellTimeoutClock(dir, record, "paused");
   if (!release) return {};
   // A pause that was asked to release memory and could not is undone: the
   // caller sees the container as it was, and the error.
   if (Result<cgroup::MemoryRelease> released = ReleaseMemory(dir, cg); !released) {
     (void)cg.Thaw();
+    TellTimeoutClock(dir, record, "resumed");
     return tl::unexpected(released.error());
   }
   return {};
@@ -38,6 +54,7 @@ Result<void> ResumeContainer(const std::string& root, const std::string& id) {
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
   ASSIGN_OR_RETURN(cgroup::Cgroup cg, FreezerOf(dir, record, Verb::kResume));
   RETURN_IF_ERROR(cg.Thaw());
+  TellTimeoutClock(dir, record, "resumed");
   ForgetMemoryRelease(dir);
   return {};
 }

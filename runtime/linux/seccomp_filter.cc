@@ -270,6 +270,23 @@ Result<CompiledFilter> CompileSeccomp(const config::Seccomp& profile) {
   return compiled;
 }
 
+bool AllowsUnconditionally(const config::Seccomp& profile, std::string_view syscall) {
+  auto lets_through = [](config::SeccompAction action) {
+    return action == config::SeccompAction::kAllow || action == config::SeccompAction::kLog;
+  };
+  bool named = false;
+  bool without_conditions = false;
+  for (const config::SeccompSyscall& rule : profile.syscalls) {
+    if (std::find(rule.names.begin(), rule.names.end(), syscall) == rule.names.end()) continue;
+    // A rule with the default action is left out of the filter.
+    if (rule.action == profile.default_action) continue;
+    if (!lets_through(rule.action)) return false;
+    named = true;
+    without_conditions = without_conditions || rule.args.empty();
+  }
+  return named ? without_conditions : lets_through(profile.default_action);
+}
+
 Result<UniqueFd> LoadSeccomp(const CompiledFilter& filter) {
   if (filter.program.empty() || filter.program.size() > BPF_MAXINSNS) {
     return Fail(StrCat("load seccomp filter: a program of ", filter.program.size(),

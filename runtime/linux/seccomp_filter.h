@@ -12,6 +12,7 @@
 #include <linux/filter.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -56,6 +57,12 @@ struct CompiledFilter {
 //   pair otherwise).
 // Errors name the JSON path: "linux.seccomp.syscalls[3].args[0].index: ...".
 Result<CompiledFilter> CompileSeccomp(const config::Seccomp& profile);
+
+// Whether `profile` lets `syscall` through whatever its arguments: every
+// rule naming it lets it through (allow or log), one without conditions, or
+// none names it and the default action lets it through. A caller that must
+// make that call under the profile asks first.
+bool AllowsUnconditionally(const config::Seccomp& profile, std::string_view syscall);
 
 // Installs `filter` on the calling thread (on every thread with TSYNC) with
 // seccomp(SECCOMP_SET_MODE_FILTER). Needs no_new_privs or CAP_SYS_ADMIN.

@@ -14,6 +14,7 @@
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/rootfs.h"
 #include "runtime/linux/scheduling.h"
+#include "runtime/linux/seccomp_filter.h"
 #include "runtime/process/console.h"
 #include "runtime/process/hooks.h"
 #include "runtime/process/launch.h"
@@ -95,6 +96,18 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
   return LookPath(process.args[0], process.env);
 }
 
+// Whether the init can become the container's process at create and wait
+// for `start` only before its exec, as runc's init waits on its exec fifo:
+// `start` then has the exec alone left, so a warm pool's sandbox starts at
+// once, and whatever can fail fails at create. Not with startContainer
+// hooks, which run between `start` and the user switch, nor when the OCI
+// profile, loaded by then, might refuse the wait's recvmsg.
+bool BecomesProcessAtCreate(const config::Spec& spec) {
+  if (!HooksOf(spec, "startContainer").empty()) return false;
+  if (!spec.linux_spec || !spec.linux_spec->seccomp) return true;
+  return AllowsUnconditionally(*spec.linux_spec->seccomp, "recvmsg");
+}
+
 }  // namespace
 
 void RunContainerInit(const config::Spec& spec, const Channel& channel,
@@ -108,26 +121,36 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   config::State state;
   Result<std::string> executable = Prepare(spec, channel, options, &state);
-  if (executable) {
-    if (Result<void> sent = channel.Send(MessageType::kReady); !sent) ::_exit(1);
-    Result<Message> start = channel.Expect(MessageType::kStart);
-    if (!start) ::_exit(1);  // the supervisor is gone or changed its mind
-    state.status = config::ContainerStatus::kCreated;
-    Result<void> launched = RunHooks("startContainer", HooksOf(spec, "startContainer"), state);
-    if (launched) {
-      launched = BecomeAndExec(*spec.process, *executable,
-                               LaunchOptions{.preserve_fds = options.preserve_fds,
-                                             .seccomp = options.seccomp,
-                                             .sentry = options.sentry,
-                                             .ptrace = options.ptrace,
-                                             .landlock = options.landlock,
-                                             .channel = &channel});
-    }
-    (void)channel.Send(MessageType::kError, launched.error().message);
-    ::_exit(127);
+  if (!executable) {
+    (void)channel.Send(MessageType::kError, executable.error().message);
+    ::_exit(1);
   }
-  (void)channel.Send(MessageType::kError, executable.error().message);
-  ::_exit(1);
+  bool started = false;
+  auto await_start = [&]() -> Result<void> {
+    RETURN_IF_ERROR(channel.Send(MessageType::kReady));
+    // An error here: the supervisor is gone or changed its mind.
+    RETURN_IF_ERROR(channel.Expect(MessageType::kStart));
+    started = true;
+    return {};
+  };
+  LaunchOptions launch{.preserve_fds = options.preserve_fds,
+                       .seccomp = options.seccomp,
+                       .sentry = options.sentry,
+                       .ptrace = options.ptrace,
+                       .landlock = options.landlock,
+                       .channel = &channel};
+  Result<void> launched;
+  if (BecomesProcessAtCreate(spec)) {
+    launch.before_exec = await_start;
+    launched = BecomeAndExec(*spec.process, *executable, launch);
+  } else {
+    launched = await_start();
+    state.status = config::ContainerStatus::kCreated;
+    if (launched) launched = RunHooks("startContainer", HooksOf(spec, "startContainer"), state);
+    if (launched) launched = BecomeAndExec(*spec.process, *executable, launch);
+  }
+  (void)channel.Send(MessageType::kError, launched.error().message);
+  ::_exit(started ? 127 : 1);
 }
 
 }  // namespace vigil::runtime

@@ -1,6 +1,8 @@
 // The container init: the process the supervisor clones into the new
-// namespaces. It builds the container's world, reports ready, waits for
-// `start`, becomes the configured user and execs process.args.
+// namespaces. It builds the container's world, becomes the configured user
+// under its filters (the sentry's handed over), reports ready, waits for
+// `start` and execs process.args — or, when startContainer hooks or the
+// profile need it, waits for `start` before becoming the user.
 //
 // It runs in a child the supervisor clones while it is still single-threaded
 // (its audit writer starts later), so allocating here is safe (no lock can

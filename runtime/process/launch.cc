@@ -104,6 +104,7 @@ Result<void> BecomeAndExec(const config::Process& process, const std::string& ex
   RETURN_IF_ERROR(DropBoundingSet(process));
   RETURN_IF_ERROR(BecomeUser(process));
   if (process.no_new_privileges) RETURN_IF_ERROR(InstallSeccomp(options));
+  if (options.before_exec) RETURN_IF_ERROR(options.before_exec());
   return Exec(executable, process.args, env);
 }
 

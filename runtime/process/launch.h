@@ -3,6 +3,7 @@
 // the runtime holds, and exec the program.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "base/result.h"
@@ -41,12 +42,17 @@ struct LaunchOptions {
   // process asks to be traced and announces the sentry's end of its
   // descriptor channel (kSentryTracee); kProceed answers either.
   const Channel* channel = nullptr;
+  // Called once only the exec is left (every filter loaded, the user
+  // switched): the container's init waits there for `start` when it could
+  // prepare everything at create. Null: exec at once.
+  std::function<Result<void>()> before_exec;
 };
 
 // Applies the Landlock ruleset, drops the bounding set, switches user
 // keeping the configured capabilities, sets no_new_privs and the umask,
 // loads the seccomp filters, marks every fd >= 3 + preserve_fds
-// close-on-exec and execs `executable`. Returns only on failure.
+// close-on-exec, calls `before_exec` and execs `executable`. Returns only
+// on failure.
 Result<void> BecomeAndExec(const config::Process& process, const std::string& executable,
                            const LaunchOptions& options);
 

@@ -149,6 +149,41 @@ TEST_P(LifecycleTest, CreateLeavesTheInitWaitingForStart) {
   EXPECT_TRUE(std::filesystem::exists(bundle_ + "/rootfs/started")) << "the program never ran";
 }
 
+// What can be done before `start` is done at create, as runc's init does
+// before it waits on its exec fifo, so that a created sandbox (a warm
+// pool's) starts at once: the init is the configured user already, and
+// under vigil the sentry's filter is loaded and its listener handed over.
+TEST_P(LifecycleTest, ACreatedInitIsTheConfiguredUserAlready) {
+  BundleConfig config = Script("true");
+  config.uid = 1000;
+  config.gid = 1000;
+  WriteConfig(config);
+  std::string id = NewId();
+  ASSERT_TRUE(Create(id).ok());
+  const std::string status = ReadWholeFile("/proc/" + std::to_string(PidFromFile(id)) + "/status");
+  EXPECT_EQ(StatusField(status, "Uid"), "1000\t1000\t1000\t1000");
+  EXPECT_EQ(StatusField(status, "Gid"), "1000\t1000\t1000\t1000");
+  if (!IsRunc()) {
+    EXPECT_EQ(StatusField(status, "Seccomp"), "2");
+  }
+  Outcome started = Runtime({"start", id});
+  ASSERT_TRUE(started.ok()) << started;
+  EXPECT_TRUE(WaitForStatus(id, "stopped")) << StatusOf(id);
+}
+
+// A profile loaded before the user switch (no noNewPrivileges) that
+// refuses recvmsg, which vigil's init would wait for `start` with: the init
+// then waits before it loads the profile, and the program runs as under runc.
+TEST_P(LifecycleTest, AProfileRefusingRecvmsgBeforeTheUserSwitchStillRuns) {
+  BundleConfig config = Script("echo ran");
+  config.no_new_privileges = false;
+  config.linux_extra_json = R"("seccomp": {"defaultAction": "SCMP_ACT_ALLOW",
+      "syscalls": [{"names": ["recvmsg"], "action": "SCMP_ACT_ERRNO"}]})";
+  Outcome run = RunWith(config);
+  EXPECT_EQ(run.status, 0) << run;
+  EXPECT_EQ(run.out, "ran\n") << run;
+}
+
 TEST_P(LifecycleTest, StartMakesItRunning) {
   WriteConfig(Script("sleep 100"));
   std::string id = NewId();

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/integration/runtime_harness.h"
@@ -67,6 +69,29 @@ TEST_P(LifetimeTest, AWorkloadThatEndsOnTermIsNotKilled) {
   const std::string audit = ReadWholeFile(AuditPath());
   EXPECT_THAT(audit, HasSubstr(R"("event":"timeout")"));
   EXPECT_THAT(audit, Not(HasSubstr("SIGKILL")));
+}
+
+// The timeout counts the time the sandbox runs: one paused for longer than
+// its timeout (in a warm pool, or between an agent's calls) is there when
+// resumed, and ends after the time it had left, not at once.
+TEST_P(LifetimeTest, TimePausedDoesNotCountTowardsTheTimeout) {
+  WriteConfig(Annotated(R"({"dev.vigil.timeout-grace": "0s"})", "sleep 1000"));
+  const std::string id = NewId();
+  Child run = SpawnRun(id, {"--timeout", "2s"});
+  WaitUntilRunning("sleep");
+  Outcome paused = Runtime({"pause", id});
+  ASSERT_TRUE(paused.ok()) << paused;
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  EXPECT_EQ(StatusOf(id), "paused");
+  Outcome resumed = Runtime({"resume", id});
+  ASSERT_TRUE(resumed.ok()) << resumed;
+  const auto resumed_at = std::chrono::steady_clock::now();
+  EXPECT_EQ(StatusOf(id), "running");
+  Outcome ended = run.Wait();
+  EXPECT_EQ(ended.status, 137) << ended;
+  // Paused some 100 ms after its start, it had most of its 2 s left.
+  EXPECT_GE(std::chrono::steady_clock::now() - resumed_at, std::chrono::seconds(1));
+  EXPECT_THAT(ReadWholeFile(AuditPath()), HasSubstr(R"("event":"timeout","args":{"afterMs":2000,)"));
 }
 
 // Bad timeouts: one line naming the flag or annotation, and nothing made.

@@ -26,19 +26,6 @@ using ::testing::HasSubstr;
 // domainname, which came with runc 1.2; it ignores them.
 constexpr char kNewerThanRunc11[] = "runc 1.1.5 ignores this setting (added in runc 1.2)";
 
-// The value of `Key:` in /proc/self/status as printed by the container.
-std::string StatusField(const std::string& status, const std::string& key) {
-  std::istringstream lines(status);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.starts_with(key + ":")) {
-      std::string value = line.substr(key.size() + 1);
-      value.erase(0, value.find_first_not_of(" \t"));
-      return value;
-    }
-  }
-  return "(no " + key + " line)";
-}
-
 // Whether this process may raise its hard RLIMIT_NOFILE to `hard` (it may
 // not without CAP_SYS_RESOURCE); probed in a child, which then exits.
 bool CanRaiseNofileTo(rlim_t hard) {

@@ -106,5 +106,11 @@ TEST(DockerProfileTest, WorkloadSeesWhatItSeesUnderRunc) {
   }
 }
 
+// Docker's profile lets the init wait for `start` under it, so a Docker
+// container's init becomes its process at create (runtime/process/init.h).
+TEST(DockerProfileTest, AllowsTheWaitForStart) {
+  EXPECT_TRUE(AllowsUnconditionally(DockerProfile(), "recvmsg"));
+}
+
 }  // namespace
 }  // namespace vigil::runtime

@@ -415,5 +415,43 @@ TEST(LoadSeccompTest, RejectsAnEmptyProgram) {
   EXPECT_THAT(loaded.error().message, HasSubstr("a program of 0 instructions"));
 }
 
+// ---- What a profile lets through whatever the arguments ----
+
+TEST(AllowsUnconditionallyTest, AnAllowingDefaultLetsThroughWhatNoRuleNames) {
+  EXPECT_TRUE(AllowsUnconditionally(Seccomp{.default_action = SeccompAction::kAllow}, "recvmsg"));
+  EXPECT_TRUE(AllowsUnconditionally(Seccomp{.default_action = SeccompAction::kLog}, "recvmsg"));
+  EXPECT_FALSE(AllowsUnconditionally(AllowOnly({"read"}, EPERM), "recvmsg"));
+}
+
+TEST(AllowsUnconditionallyTest, ARuleThatAllowsWithoutConditionsLetsItThrough) {
+  EXPECT_TRUE(AllowsUnconditionally(AllowOnly({"read", "recvmsg"}, EPERM), "recvmsg"));
+}
+
+TEST(AllowsUnconditionallyTest, ARuleWithConditionsOrAnotherActionDoesNot) {
+  Seccomp conditional = AllowOnly({"read"}, EPERM);
+  conditional.syscalls.push_back(Rule({"recvmsg"}, SeccompAction::kAllow, std::nullopt,
+                                      {Arg(0, SeccompOperator::kEqual, 3)}));
+  EXPECT_FALSE(AllowsUnconditionally(conditional, "recvmsg"));
+
+  Seccomp refused{.default_action = SeccompAction::kAllow,
+                  .syscalls = {Rule({"recvmsg"}, SeccompAction::kErrno)}};
+  EXPECT_FALSE(AllowsUnconditionally(refused, "recvmsg"));
+
+  // Allowed without conditions by one rule, refused for some arguments by
+  // another: not whatever the arguments.
+  Seccomp both = AllowOnly({"recvmsg"}, EPERM);
+  both.syscalls.push_back(
+      Rule({"recvmsg"}, SeccompAction::kKillThread, std::nullopt,
+           {Arg(2, SeccompOperator::kEqual, 0)}));
+  EXPECT_FALSE(AllowsUnconditionally(both, "recvmsg"));
+}
+
+TEST(AllowsUnconditionallyTest, ARuleWithTheDefaultActionChangesNothing) {
+  Seccomp profile{.default_action = SeccompAction::kAllow,
+                  .syscalls = {Rule({"recvmsg"}, SeccompAction::kAllow, std::nullopt,
+                                    {Arg(0, SeccompOperator::kEqual, 3)})}};
+  EXPECT_TRUE(AllowsUnconditionally(profile, "recvmsg"));
+}
+
 }  // namespace
 }  // namespace vigil::runtime

@@ -32,6 +32,19 @@ inline void WriteWholeFile(const std::string& path, std::string_view text) {
   out << text;
 }
 
+// The value of `Key:` in a /proc/PID/status text.
+inline std::string StatusField(const std::string& status, const std::string& key) {
+  std::istringstream lines(status);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with(key + ":")) {
+      std::string value = line.substr(key.size() + 1);
+      value.erase(0, value.find_first_not_of(" \t"));
+      return value;
+    }
+  }
+  return "(no " + key + " line)";
+}
+
 // The process's state letter from /proc/PID/stat ('R', 'S', 'Z', ...), or
 // nullopt when there is no such process.
 inline std::optional<char> ProcessState(pid_t pid) {
