@@ -5,8 +5,9 @@
 # release binaries are static: every verb is a new process, and resolving
 # and relocating nine shared objects was half of a short verb's time on a
 # host where a page fault costs tens of microseconds (docs/benchmarks.md,
-# "Where the time goes"). The archives come from the same Debian -dev packages, so a
-# library's security update needs a rebuild of vigil. Off: shared objects.
+# "Where the time goes"). The archives come from the same Debian -dev
+# packages, so a library's security update needs a rebuild of vigil.
+# Off: shared objects.
 option(VIGIL_STATIC "Link the vigil binary statically (static PIE)" ON)
 
 find_package(PkgConfig REQUIRED)
