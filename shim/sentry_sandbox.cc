@@ -60,6 +60,25 @@ Result<UniqueFd> JoinContainerUts(pid_t init_pid) {
   return own;
 }
 
+Result<void> JoinContainerNamespacesForGood(pid_t init_pid) {
+  // The user namespace first: it gives the capabilities the others need.
+  for (const auto& [name, type] : {std::pair{"user", CLONE_NEWUSER}, std::pair{"uts", CLONE_NEWUTS},
+                                   std::pair{"net", CLONE_NEWNET}}) {
+    struct stat own {}, theirs {};
+    const std::string path = StrCat("/proc/", init_pid, "/ns/", name);
+    if (::stat(StrCat("/proc/self/ns/", name).c_str(), &own) != 0 ||
+        ::stat(path.c_str(), &theirs) != 0) {
+      return FailErrno(StrCat("stat the ", name, " namespaces"));
+    }
+    if (own.st_ino == theirs.st_ino && own.st_dev == theirs.st_dev) continue;
+    UniqueFd ns(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!ns || ::setns(ns.Get(), type) != 0) {
+      return FailErrno(StrCat("join the container's ", name, " namespace"));
+    }
+  }
+  return {};
+}
+
 Result<std::function<Result<UniqueFd>(const std::function<Result<UniqueFd>()>&)>>
 InContainerNetwork(pid_t init_pid) {
   auto own = std::make_shared<UniqueFd>(::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
@@ -103,7 +122,7 @@ Result<bool> SharesHostNetwork(pid_t init_pid) {
 
 Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec& spec,
                                       const config::Policy& policy, std::uint64_t init_start,
-                                      const runtime::cgroup::Cgroup& cgroup) {
+                                      const runtime::cgroup::Cgroup* cgroup) {
   sentry::Sandbox sandbox;
   sandbox.container_id = id;
   sandbox.policy = &policy;
@@ -122,8 +141,13 @@ Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec&
     if (::uname(&names) != 0) return FailErrno("uname");
     return names;
   };
-  sandbox.memory = [&cgroup]() -> Result<sentry::ContainerMemory> {
-    ASSIGN_OR_RETURN(runtime::cgroup::Stats stats, cgroup.ReadStats());
+  if (cgroup == nullptr) {
+    sandbox.memory = []() -> Result<sentry::ContainerMemory> { return Fail("no cgroup"); };
+    sandbox.process_count = []() -> Result<std::uint32_t> { return Fail("no cgroup"); };
+    return sandbox;
+  }
+  sandbox.memory = [cgroup]() -> Result<sentry::ContainerMemory> {
+    ASSIGN_OR_RETURN(runtime::cgroup::Stats stats, cgroup->ReadStats());
     sentry::ContainerMemory memory;
     if (stats.memory) {
       memory.usage = stats.memory->usage;
@@ -132,8 +156,8 @@ Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec&
     }
     return memory;
   };
-  sandbox.process_count = [&cgroup]() -> Result<std::uint32_t> {
-    ASSIGN_OR_RETURN(std::vector<pid_t> pids, cgroup.Processes());
+  sandbox.process_count = [cgroup]() -> Result<std::uint32_t> {
+    ASSIGN_OR_RETURN(std::vector<pid_t> pids, cgroup->Processes());
     return static_cast<std::uint32_t>(pids.size());
   };
   return sandbox;

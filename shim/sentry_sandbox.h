@@ -23,6 +23,14 @@ inline constexpr std::string_view kKernelReleaseAnnotation = "dev.vigil.kernel-r
 // itself); returns the namespace it left, for the hooks it still runs.
 Result<UniqueFd> JoinContainerUts(pid_t init_pid);
 
+// A user's supervisor (rootless) may act in its container's namespaces
+// only from inside the container's user namespace, which owns them, and
+// cannot leave it again for the host's. So it joins the init's user, UTS
+// and network namespaces for good; Sandbox::in_network_namespace then
+// needs no switch. Call before any thread starts: a process with more than
+// one thread cannot change user namespace.
+Result<void> JoinContainerNamespacesForGood(pid_t init_pid);
+
 // What Sandbox::in_network_namespace does for the container of `init_pid`:
 // the supervisor joins the init's network namespace for the call and
 // returns to its own (both opened now). A container that shares the
@@ -41,10 +49,11 @@ InContainerNetwork(pid_t init_pid);
 // in, never on the config's words.
 Result<bool> SharesHostNetwork(pid_t init_pid);
 
-// `policy` and `cgroup` must outlive the sandbox. `init_start` is the
-// init's start time in clock ticks since boot.
+// `policy` and `cgroup` must outlive the sandbox; a null `cgroup` (a
+// user's container without one) leaves memory and process counts to the
+// host's. `init_start` is the init's start time in clock ticks since boot.
 Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec& spec,
                                       const config::Policy& policy, std::uint64_t init_start,
-                                      const runtime::cgroup::Cgroup& cgroup);
+                                      const runtime::cgroup::Cgroup* cgroup);
 
 }  // namespace vigil::shim

@@ -49,7 +49,12 @@ void RunSupervisor(SupervisorArgs args, Channel to_create) {
   args.dir.Unlock();
   ::prctl(PR_SET_NAME, std::string(runtime::kSupervisorName).c_str(), 0, 0, 0);
   ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  // Not dumpable: no process without CAP_SYS_PTRACE (a container's) may
+  // trace the supervisor or open its /proc files, nor its init's until it
+  // execs. A user's supervisor turns so only once its init is cloned
+  // (SpawnInit): the user reads and writes that init's /proc files, which
+  // an undumpable process keeps for the host's root.
+  if (::geteuid() == 0) ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   // Keep terminal-generated signals away: `run` forwards them instead.
   ::setpgid(0, 0);
   Supervisor supervisor(std::move(args));

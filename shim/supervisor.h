@@ -21,6 +21,10 @@ struct SupervisorArgs {
   runtime::InitOptions init;
   config::Policy policy;  // the sentry's
   bool systemd_cgroup = false;  // linux.cgroupsPath is "slice:prefix:name"
+  // The JSON path of the first limit the config itself sets (not the
+  // policy's defaults); empty for none. A user's container that may not
+  // make its cgroup fails on it (Supervisor::CreateCgroup).
+  std::string config_limit;
   // Created by a foreground `vigil run`, which waits for the container:
   // the client's end or stop signal ends it (supervisor_ending.cc), and
   // unless `keep` its state goes with it when the client could not delete it.

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
@@ -23,6 +24,7 @@
 #include "runtime/cgroup/hierarchy.h"
 #include "runtime/cgroup/path.h"
 #include "runtime/linux/bind_sources.h"
+#include "runtime/linux/id_maps.h"
 #include "runtime/linux/landlock.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/process/hooks.h"
@@ -56,14 +58,6 @@ void RaiseDescriptorLimit() {
   if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == files.rlim_max) return;
   files.rlim_cur = files.rlim_max;
   ::setrlimit(RLIMIT_NOFILE, &files);
-}
-
-std::string MapLines(const std::vector<config::IdMapping>& mappings) {
-  std::string out;
-  for (const config::IdMapping& m : mappings) {
-    out += StrCat(m.container_id, " ", m.host_id, " ", m.size, "\n");
-  }
-  return out;
 }
 
 // The v1 controllers the supervisor joins the container's cgroup in
@@ -110,13 +104,27 @@ Result<void> Supervisor::StartSentry() {
   RaiseDescriptorLimit();
   ASSIGN_OR_RETURN(loop_, sentry::EventLoop::Create(kFibers, kFiberStack));
   ASSIGN_OR_RETURN(std::uint64_t init_start, ProcessStartTime(init_pid_));
-  ASSIGN_OR_RETURN(host_uts_, JoinContainerUts(init_pid_));
+  // Before a user's supervisor joins the container's network namespace.
+  ASSIGN_OR_RETURN(const bool host_network, SharesHostNetwork(init_pid_));
+  const bool rootless = ::geteuid() != 0;
+  if (rootless) {
+    // Its hooks then run in the container's UTS namespace.
+    RETURN_IF_ERROR(JoinContainerNamespacesForGood(init_pid_));
+  } else {
+    ASSIGN_OR_RETURN(host_uts_, JoinContainerUts(init_pid_));
+  }
   ASSIGN_OR_RETURN(sandbox_,
-                   SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start, *cgroup_));
+                   SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start,
+                                 cgroup_ ? &*cgroup_ : nullptr));
   sandbox_.credentials_fixed = sentry::CredentialsFixed(args_.policy, Platform());
   sandbox_.kernel_write_trees = runtime::KernelWriteTrees(args_.policy, args_.spec);
-  ASSIGN_OR_RETURN(sandbox_.in_network_namespace, InContainerNetwork(init_pid_));
-  ASSIGN_OR_RETURN(const bool host_network, SharesHostNetwork(init_pid_));
+  if (rootless) {
+    sandbox_.in_network_namespace = [](const std::function<Result<UniqueFd>()>& create) {
+      return create();
+    };
+  } else {
+    ASSIGN_OR_RETURN(sandbox_.in_network_namespace, InContainerNetwork(init_pid_));
+  }
   sandbox_.own_network = !host_network;
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
   log.SetRotation(
@@ -166,17 +174,6 @@ Result<void> Supervisor::WatchAuditSweep() {
   });
 }
 
-Result<void> Supervisor::WriteIdMaps(pid_t pid) {
-  const config::Linux& linux_spec = LinuxSpec();
-  RETURN_IF_ERROR_WRAP(
-      WriteExisting(StrCat("/proc/", pid, "/uid_map"), MapLines(linux_spec.uid_mappings)),
-      "write uid mappings");
-  RETURN_IF_ERROR_WRAP(
-      WriteExisting(StrCat("/proc/", pid, "/gid_map"), MapLines(linux_spec.gid_mappings)),
-      "write gid mappings");
-  return {};
-}
-
 Result<void> Supervisor::CreateCgroup() {
   const config::Linux& linux_spec = LinuxSpec();
   ASSIGN_OR_RETURN(std::vector<runtime::cgroup::Hierarchy> hierarchies,
@@ -184,7 +181,14 @@ Result<void> Supervisor::CreateCgroup() {
   ASSIGN_OR_RETURN(std::string path,
                    runtime::cgroup::ResolveCgroupPath(linux_spec.cgroups_path, args_.record.id,
                                                       args_.systemd_cgroup));
-  ASSIGN_OR_RETURN(cgroup_, runtime::cgroup::Cgroup::Create(hierarchies, path));
+  Result<runtime::cgroup::Cgroup> created = runtime::cgroup::Cgroup::Create(hierarchies, path);
+  if (!created && !runtime::IsHostRoot() &&
+      (created.error().code == EACCES || created.error().code == EPERM ||
+       created.error().code == EROFS)) {
+    return GoWithoutCgroup(created.error());
+  }
+  if (!created) return tl::unexpected(created.error());
+  cgroup_ = std::move(*created);
   args_.record.cgroup_paths = cgroup_->Paths();
   config::Resources resources = linux_spec.resources.value_or(config::Resources{});
   resources.devices = runtime::cgroup::DeviceRulesFor(resources.devices);
@@ -196,6 +200,20 @@ Result<void> Supervisor::CreateCgroup() {
   // supervisor burn more than its own quota.
   hook_cgroups_ = cgroup_->HomesFor(kSupervisorAccounting);
   return cgroup_->AddProcessFor(::getpid(), kSupervisorAccounting);
+}
+
+// A user's container (rootless) gets a cgroup only where the user may make
+// one (a cgroup2 subtree delegated to it); elsewhere it runs without one,
+// as runc's does, unless its config sets a limit only a cgroup can hold.
+Result<void> Supervisor::GoWithoutCgroup(const Error& why) {
+  if (!args_.config_limit.empty()) {
+    return Fail(StrCat("cannot set ", args_.config_limit,
+                       ": a user's container could not create its cgroup: ", why.message));
+  }
+  log::Warning(StrCat("container ", args_.record.id, " runs without a cgroup (", why.message,
+                      "; a user's container has one only where a cgroup is delegated to the "
+                      "user): no resource limits, pause or stats"));
+  return {};
 }
 
 runtime::HookPlacement Supervisor::HookPlacement() const {
@@ -224,9 +242,11 @@ Result<void> Supervisor::SpawnInit() {
   ASSIGN_OR_RETURN(runtime::ChildNamespaces own_namespaces,
                    runtime::PrepareChildNamespaces(linux_spec));
   // Taken while the supervisor is still the host's root: the init's mapped
-  // root may not be able to reach them (runtime/linux/bind_sources.h).
+  // root may not be able to reach them (runtime/linux/bind_sources.h). A
+  // user's supervisor may not take them (open_tree needs CAP_SYS_ADMIN);
+  // its init reaches what the user does, and binds them itself.
   std::vector<UniqueFd> bind_sources;
-  if (runtime::CreatesUserNamespace(linux_spec)) {
+  if (runtime::CreatesUserNamespace(linux_spec) && ::geteuid() == 0) {
     ASSIGN_OR_RETURN(bind_sources, runtime::TakeBindSources(args_.spec));
     args_.init.bind_sources = runtime::DescriptorsOf(bind_sources);
   }
@@ -238,6 +258,7 @@ Result<void> Supervisor::SpawnInit() {
     runtime::RunContainerInit(args_.spec, theirs, args_.init);
   }
   bind_sources.clear();  // the init has its copies
+  if (::geteuid() != 0) ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);  // supervisor.cc says why
   theirs.Close();
   RETURN_IF_ERROR(own_namespaces.Restore());
   init_pid_ = pid;
@@ -245,8 +266,11 @@ Result<void> Supervisor::SpawnInit() {
   init_channel_.emplace(std::move(ours));
   // In its cgroup before it does anything: limits hold from the start, and
   // the init's cgroup namespace is rooted there.
-  RETURN_IF_ERROR(cgroup_->AddProcess(pid));
-  if (runtime::CreatesUserNamespace(linux_spec)) RETURN_IF_ERROR(WriteIdMaps(pid));
+  if (cgroup_) RETURN_IF_ERROR(cgroup_->AddProcess(pid));
+  if (runtime::CreatesUserNamespace(linux_spec)) {
+    RETURN_IF_ERROR(
+        runtime::WriteIdMaps(pid, linux_spec.uid_mappings, linux_spec.gid_mappings));
+  }
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
   // Mounts are in place, pivot_root not yet done: the runtime-namespace
   // hooks run now (network setup, device injection), then the init goes on.

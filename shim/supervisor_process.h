@@ -72,6 +72,7 @@ class Supervisor {
   }
   Result<void> SpawnInit();
   Result<void> CreateCgroup();
+  Result<void> GoWithoutCgroup(const Error& why);
   // Back to the cgroups the supervisor joined the container's from, so
   // that they can be removed.
   void LeaveContainerCgroups();
@@ -83,7 +84,6 @@ class Supervisor {
   Result<void> WatchAuditSweep();
   void StartCountingLimits();
   void RecordLimitEvents();
-  Result<void> WriteIdMaps(pid_t pid);
   Result<void> StartSentry();
   // Until the init reports ready, adopting what it hands the sentry.
   Result<void> AwaitInitReady();

@@ -13,7 +13,7 @@ namespace vigil::cli {
 
 // Global flags, given before the verb with runc's names.
 struct GlobalOptions {
-  std::string root = "/run/vigil";  // state directory
+  std::string root;  // state directory: --root, or DefaultStateRoot()
   bool debug = false;
   bool systemd_cgroup = false;  // accepted; the cgroupfs driver runs underneath
   std::string rootless = "auto";

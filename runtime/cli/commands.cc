@@ -12,7 +12,7 @@ namespace vigil::cli {
 namespace {
 
 constexpr FlagSpec kGlobalFlags[] = {
-    {"root", "", true, "DIR", "directory for container state (default \"/run/vigil\")"},
+    {"root", "", true, "DIR", "directory for container state (default \"/run/vigil\"; for a user, \"$XDG_RUNTIME_DIR/vigil\")"},
     {"log", "", true, "FILE", "append log messages to FILE (default: standard error)"},
     {"log-format", "", true, "FORMAT", "log format: \"text\" (default) or \"json\""},
     {"debug", "", false, "", "log debug messages"},
@@ -52,6 +52,9 @@ constexpr Command kCommands[] = {
      kCreateFlags, RunCreate},
     {"delete", "delete a stopped container (--force: any container)", "<container-id>",
      kDeleteFlags, RunDelete},
+    {"do", "run a command in a fresh sandbox of this host's files, read-only but the working "
+     "directory, under the agent profile; no bundle, as root or a user",
+     "[-- ] <command> [args...]", kDoFlags, RunDo},
     {"events", "print the container's cgroup usage as JSON lines (--stats: once)", "<container-id>",
      kEventsFlags, RunEvents},
     {"exec", "run another process in a running container", "<container-id> [command...]",

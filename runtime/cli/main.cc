@@ -6,13 +6,14 @@
 #include "base/log.h"
 #include "base/strings.h"
 #include "runtime/cli/command.h"
+#include "runtime/container/state_dir.h"
 
 namespace vigil::cli {
 namespace {
 
 Result<GlobalOptions> ReadGlobalOptions(const ParsedFlags& flags) {
   GlobalOptions global;
-  if (auto root = flags.Value("root")) global.root = *root;
+  global.root = flags.Value("root").value_or(runtime::DefaultStateRoot());
   if (auto file = flags.Value("log")) global.log.file = *file;
   if (auto format = flags.Value("log-format")) {
     ASSIGN_OR_RETURN(global.log.format, log::ParseFormat(*format));

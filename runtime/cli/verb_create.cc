@@ -1,20 +1,13 @@
 // vigil create and vigil run.
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
-#include <optional>
 
 #include "base/strings.h"
 #include "config/oci/config.h"
+#include "runtime/cli/run_foreground.h"
 #include "runtime/cli/verbs.h"
 #include "runtime/container/create.h"
-#include "runtime/container/lifecycle.h"
-#include "runtime/process/terminal_relay.h"
-#include "runtime/process/wait.h"
 
 namespace vigil::cli {
 namespace {
@@ -58,13 +51,6 @@ bool RelaysTerminal(const Invocation& invocation, const runtime::CreateOptions& 
   return spec && spec->process && spec->process->terminal;
 }
 
-// The container's init comes to `run`, its subreaper, as a zombie when its
-// supervisor exits.
-void ReapOrphans() {
-  while (::waitpid(-1, nullptr, WNOHANG) > 0) {
-  }
-}
-
 }  // namespace
 
 const FlagSpec kCreateFlags[7] = {
@@ -100,43 +86,11 @@ Result<int> RunCreate(const Invocation& invocation) {
 
 Result<int> RunRun(const Invocation& invocation) {
   ASSIGN_OR_RETURN(runtime::CreateOptions options, ReadCreateOptions(invocation));
-  options.foreground = !invocation.flags.IsSet("detach");
-  options.keep = invocation.flags.IsSet("keep");
-  // As runc: in the foreground the container's init (which state.pid
-  // names) is ours to reap once its supervisor is gone.
-  if (!invocation.flags.IsSet("detach") && !invocation.flags.IsSet("no-subreaper")) {
-    ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-  }
-  std::optional<runtime::ConsoleReceiver> console;
-  if (RelaysTerminal(invocation, options)) {
-    ASSIGN_OR_RETURN(runtime::ConsoleReceiver receiver, runtime::ConsoleReceiver::Open());
-    console.emplace(std::move(receiver));
-    options.console_socket = console->path();
-  }
-  ASSIGN_OR_RETURN(pid_t supervisor, runtime::CreateContainer(options));
-  auto abandon = [&](Error error) -> Result<int> {
-    (void)runtime::DeleteContainer(options.root, options.id, /*force=*/true);
-    ::waitpid(supervisor, nullptr, 0);
-    ReapOrphans();
-    return tl::unexpected(std::move(error));
-  };
-  UniqueFd master;
-  if (console) {
-    Result<UniqueFd> received = console->Receive();
-    if (!received) return abandon(std::move(received).error());
-    master = *std::move(received);
-  }
-  if (Result<void> started = runtime::StartContainer(options.root, options.id); !started) {
-    return abandon(std::move(started).error());
-  }
-  if (invocation.flags.IsSet("detach")) return 0;
-  const int status = master ? runtime::RelayTerminal(master.Get(), supervisor)
-                            : runtime::WaitForwardingSignals(supervisor);
-  ReapOrphans();
-  if (!invocation.flags.IsSet("keep")) {
-    RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
-  }
-  return status;
+  const RunMode mode{.detach = invocation.flags.IsSet("detach"),
+                     .keep = invocation.flags.IsSet("keep"),
+                     .subreaper = !invocation.flags.IsSet("no-subreaper"),
+                     .relay_terminal = RelaysTerminal(invocation, options)};
+  return RunContainer(std::move(options), mode);
 }
 
 }  // namespace vigil::cli

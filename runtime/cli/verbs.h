@@ -17,6 +17,9 @@ Result<int> RunCreate(const Invocation& invocation);
 extern const FlagSpec kDeleteFlags[1];
 Result<int> RunDelete(const Invocation& invocation);
 
+extern const FlagSpec kDoFlags[7];
+Result<int> RunDo(const Invocation& invocation);
+
 extern const FlagSpec kEventsFlags[2];
 Result<int> RunEvents(const Invocation& invocation);
 

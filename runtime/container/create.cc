@@ -1,5 +1,6 @@
 #include "runtime/container/create.h"
 
+#include <pwd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/path.h"
 #include "runtime/container/audit_settings.h"
+#include "runtime/container/container_cgroup.h"
 #include "runtime/container/egress_hosts.h"
 #include "runtime/container/engine_scratch.h"
 #include "runtime/container/lifetime.h"
@@ -79,6 +81,20 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
 // The sentry's policy: --policy (the operator's, e.g. from Docker's
 // runtimeArgs), which an annotation may only repeat; without it the
 // annotation (so that a pod can choose); else the "default" profile.
+// The user a container belongs to, as `state` and `list` show it (runc's
+// "owner"): empty for root, whose containers list as "root".
+std::string OwnerName() {
+  const uid_t uid = ::geteuid();
+  if (uid == 0) return "";
+  passwd entry{};
+  passwd* found = nullptr;
+  char buffer[1024];
+  if (::getpwuid_r(uid, &entry, buffer, sizeof buffer, &found) == 0 && found != nullptr) {
+    return found->pw_name;
+  }
+  return StrCat(uid);
+}
+
 Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string& flag) {
   const std::string* annotation = spec.FindAnnotation(kPolicyAnnotation);
   if (flag.empty()) {
@@ -168,6 +184,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
       .bundle = BundlePath(options.bundle),
       .rootfs = spec.root->path,
       .created = Rfc3339NanoNow(),
+      .owner = OwnerName(),
       .annotations = spec.annotations,
       .status = config::ContainerStatus::kCreating,
   };
@@ -183,6 +200,11 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   record.policy = config::DumpPolicy(policy);
   ASSIGN_OR_RETURN(sentry::Platform platform, ResolvePlatform(spec, options.platform));
   record.platform = sentry::PlatformName(platform);
+  // The config's own limits, before the policy adds its defaults: a user's
+  // container that may not make a cgroup fails on those only.
+  const std::string config_limit(spec.linux_spec && spec.linux_spec->resources
+                                     ? FirstLimitSet(*spec.linux_spec->resources)
+                                     : std::string_view());
   config::ApplyPolicyToSpec(policy, spec);
   // Before the config is saved: it may set no_new_privileges.
   const sentry::FilterOptions filter_options = SentryOptionsFor(policy, platform, *spec.process);
@@ -246,6 +268,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                                       .premounted = premounted},
                                              .policy = std::move(policy),
                                              .systemd_cgroup = options.systemd_cgroup,
+                                             .config_limit = config_limit,
                                              .foreground = options.foreground,
                                              .keep = options.keep},
                         std::move(theirs));

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <filesystem>
 
@@ -55,14 +56,40 @@ std::string KeptAuditLogPath(const std::string& root, std::string_view id) {
   return StrCat(root, "/", kKeptAuditDir, "/", id, ".jsonl");
 }
 
+std::string DefaultStateRoot(uid_t euid, std::string_view xdg_runtime_dir,
+                             std::string_view tmpdir) {
+  if (euid == 0) return "/run/vigil";
+  if (!xdg_runtime_dir.empty()) return StrCat(xdg_runtime_dir, "/vigil");
+  return StrCat(tmpdir.empty() ? "/tmp" : tmpdir, "/vigil-", euid);
+}
+
+std::string DefaultStateRoot() {
+  auto variable = [](const char* name) {
+    const char* value = ::getenv(name);
+    return std::string_view(value == nullptr ? "" : value);
+  };
+  return DefaultStateRoot(::geteuid(), variable("XDG_RUNTIME_DIR"), variable("TMPDIR"));
+}
+
 Result<StateDir> StateDir::Create(const std::string& root, const std::string& id) {
   RETURN_IF_ERROR(ValidateId(id));
   std::error_code ec;
-  // Only root may list the containers (runc makes its root 0700 too).
+  // Only its user may list the containers (runc makes its root 0700 too).
   if (std::filesystem::create_directories(root, ec)) {
     std::filesystem::permissions(root, std::filesystem::perms::owner_all, ec);
   }
   if (ec) return FailErrno(ec.value(), StrCat("create state root ", root));
+  // A root in a shared directory (/tmp) could be another user's, made
+  // ahead to read or swap what is put there.
+  struct stat st {};
+  if (::lstat(root.c_str(), &st) != 0) return FailErrno(StrCat("stat state root ", root));
+  if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 022) != 0) {
+    char mode[8];
+    const char* end = std::to_chars(mode, mode + sizeof mode, st.st_mode & 07777, 8).ptr;
+    return Fail(StrCat("state root ", root, " is not a directory of uid ", ::geteuid(),
+                       " that only it may write (owner ", st.st_uid, ", mode 0",
+                       std::string_view(mode, end - mode), ")"));
+  }
   std::string path = StrCat(root, "/", id);
   if (::mkdir(path.c_str(), 0711) != 0) {
     if (errno == EEXIST) return Fail(StrCat("container with id ", Quote(id), " already exists"));

@@ -3,6 +3,8 @@
 // file that serialises verbs on the container.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 
@@ -31,9 +33,19 @@ inline constexpr std::string_view kKeptAuditDir = ".audit";
 // audit --prune` removes it. A reused id appends to it.
 std::string KeptAuditLogPath(const std::string& root, std::string_view id);
 
+// Where state lives without --root: /run/vigil for root; for another user
+// (a rootless container) $XDG_RUNTIME_DIR/vigil, as runc uses
+// $XDG_RUNTIME_DIR/runc, or without one $TMPDIR/vigil-UID (/tmp by
+// default). Either way create makes it 0700 and refuses one that is not
+// the user's own (StateDir::Create).
+std::string DefaultStateRoot(uid_t euid, std::string_view xdg_runtime_dir,
+                             std::string_view tmpdir);
+std::string DefaultStateRoot();  // of this process, from its environment
+
 class StateDir {
  public:
-  // Creates ROOT/ID (and ROOT), failing if the container exists. The new
+  // Creates ROOT/ID (and ROOT), failing if the container exists or ROOT is
+  // not a directory of this user that nobody else may write. The new
   // directory is locked by the returned object.
   static Result<StateDir> Create(const std::string& root, const std::string& id);
 

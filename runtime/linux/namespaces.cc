@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <charconv>
+#include <cstdio>
 
 #include "base/file.h"
 #include "base/strings.h"
@@ -169,6 +171,16 @@ Result<void> UnshareLate(const config::Linux& linux_spec) {
   if (cgroup == nullptr || !cgroup->path.empty()) return {};
   if (::unshare(CLONE_NEWCGROUP) != 0) return FailErrno("create cgroup namespace");
   return {};
+}
+
+bool IsHostRoot() {
+  if (::geteuid() != 0) return false;
+  // The initial namespace maps every id to itself.
+  Result<std::string> map = ReadFile("/proc/self/uid_map", 4096);
+  if (!map) return false;
+  unsigned long inside = 1, outside = 1, count = 0;
+  return std::sscanf(map->c_str(), "%lu %lu %lu", &inside, &outside, &count) == 3 &&
+         inside == 0 && outside == 0 && count == 4294967295UL;
 }
 
 }  // namespace vigil::runtime

@@ -54,6 +54,12 @@ class ChildNamespaces {
 // allows only before any process lives in it.
 Result<ChildNamespaces> PrepareChildNamespaces(const config::Linux& linux_spec);
 
+// Whether this process runs as the host's root: uid 0 in the initial user
+// namespace. Not so for a user (rootless), nor for root in another user
+// namespace (podman as a user runs its runtime as root of its own), where
+// the host's cgroups are not this process's to make.
+bool IsHostRoot();
+
 // In the init: joins every other namespace given by path, the user namespace
 // first (it decides what the others may do).
 Result<void> JoinNamespaces(const config::Linux& linux_spec);

@@ -4,6 +4,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 
 #include "base/file.h"
 #include "base/strings.h"
@@ -42,6 +44,12 @@ Result<void> WriteSysctls(const config::Linux& linux_spec) {
   return {};
 }
 
+bool MapsId(const std::vector<config::IdMapping>& mappings, std::uint32_t id) {
+  return std::any_of(mappings.begin(), mappings.end(), [id](const config::IdMapping& m) {
+    return id >= m.container_id && id - m.container_id < m.size;
+  });
+}
+
 // Everything up to "ready": the parts that can fail because of the config,
 // so that `create` (not `start`) reports them.
 Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
@@ -52,8 +60,11 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
 
   RETURN_IF_ERROR(channel.Expect(MessageType::kProceed));
   bool new_user_ns = CreatesUserNamespace(linux_spec);
-  if (new_user_ns) {
+  if (new_user_ns && MapsId(linux_spec.uid_mappings, 0) && MapsId(linux_spec.gid_mappings, 0)) {
     // Become the namespace's root, which the maps just written made possible.
+    // A namespace that maps only its user's own ids (`vigil do` as a user)
+    // has no root: the init keeps the full capabilities its namespace gave
+    // it, as whatever id it is there, until it becomes the process's user.
     if (::setresgid(0, 0, 0) != 0 || ::setresuid(0, 0, 0) != 0) {
       return FailErrno("become root in the user namespace");
     }

@@ -1,0 +1,258 @@
+#include "runtime/container/host_sandbox.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+
+#include "base/strings.h"
+#include "base/unique_fd.h"
+#include "config/oci/default_spec.h"
+#include "config/policy/cidr.h"
+
+namespace vigil::runtime {
+namespace {
+
+// Top-level directories the sandbox gets its own of (or none): the host's
+// processes, devices, runtime sockets (Docker's, D-Bus), temporary files
+// and root's home never show through.
+constexpr std::string_view kNotFromHost[] = {"proc", "sys",  "dev",        "run",
+                                             "tmp",  "root", "lost+found"};
+
+// Whether `path` is `dir` or lies beneath it (both absolute, normalised).
+bool Within(std::string_view path, std::string_view dir) {
+  if (dir == "/") return true;
+  return path == dir || (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
+}
+
+bool Passed(std::string_view assignment, std::span<const std::string> asked) {
+  const std::string_view name = assignment.substr(0, assignment.find('='));
+  if (name.starts_with("LC_")) return true;
+  if (std::find(std::begin(kPassedEnvironment), std::end(kPassedEnvironment), name) !=
+      std::end(kPassedEnvironment)) {
+    return true;
+  }
+  return std::find(asked.begin(), asked.end(), name) != asked.end();
+}
+
+// The caller's variables that pass (kPassedEnvironment, LC_*, --env NAME),
+// then --env NAME=VALUE.
+std::vector<std::string> SandboxEnvironment(const DoRequest& request) {
+  std::vector<std::string> names;
+  std::vector<std::string> set;
+  for (const std::string& entry : request.pass_env) {
+    (entry.find('=') == std::string::npos ? names : set).push_back(entry);
+  }
+  std::vector<std::string> env;
+  for (const std::string& entry : request.env) {
+    if (entry.find('=') != std::string::npos && Passed(entry, names)) env.push_back(entry);
+  }
+  env.insert(env.end(), set.begin(), set.end());
+  if (std::none_of(env.begin(), env.end(), [](const std::string& e) { return e.starts_with("PATH="); })) {
+    env.push_back("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+  }
+  return env;
+}
+
+config::Mount Bind(const std::string& path, bool writable) {
+  return config::Mount{.destination = path,
+                       .type = "bind",
+                       .source = path,
+                       .options = {"rbind", writable ? "rw" : "ro", "nosuid", "nodev"}};
+}
+
+// "HOST:PORT" or "HOST:FIRST-LAST"; HOST an address ([...] for IPv6) or a name.
+Result<config::EgressRule> ParseAllowEntry(std::string_view entry) {
+  const std::string where = StrCat("--net allow=", entry);
+  const std::size_t colon = entry.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == entry.size()) {
+    return Fail(StrCat(where, ": wanted HOST:PORT"));
+  }
+  std::string_view host = entry.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  const std::string_view ports = entry.substr(colon + 1);
+  const std::size_t dash = ports.find('-');
+  auto port = [&](std::string_view text) -> Result<std::uint16_t> {
+    unsigned value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value == 0 || value > 65535) {
+      return Fail(StrCat(where, ": ", Quote(text), " is not a port (1-65535)"));
+    }
+    return static_cast<std::uint16_t>(value);
+  };
+  config::PortRange range;
+  ASSIGN_OR_RETURN(range.first, port(ports.substr(0, dash)));
+  range.last = range.first;
+  if (dash != std::string_view::npos) {
+    ASSIGN_OR_RETURN(range.last, port(ports.substr(dash + 1)));
+  }
+  if (range.last < range.first) return Fail(StrCat(where, ": the range ends before it starts"));
+  config::EgressRule rule{.ports = {range}};
+  const bool v6 = host.find(':') != std::string_view::npos;
+  if (Result<config::Cidr> address = config::ParseCidr(StrCat(host, v6 ? "/128" : "/32"))) {
+    rule.cidr = *address;
+  } else if (v6) {
+    return Fail(StrCat(where, ": ", Quote(host), " is not an IPv6 address"));
+  } else {
+    // A name, resolved at create (runtime/container/egress_hosts.h).
+    rule.cidr.family = AF_UNSPEC;
+    rule.host = std::string(host);
+  }
+  return rule;
+}
+
+}  // namespace
+
+Result<std::vector<HostRootEntry>> ReadHostRoot() {
+  UniqueFd root(::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!root) return FailErrno("open /");
+  DIR* dir = ::fdopendir(root.Get());
+  if (dir == nullptr) return FailErrno("read /");
+  (void)root.Release();
+  std::vector<HostRootEntry> entries;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    struct stat st {};
+    if (::fstatat(::dirfd(dir), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    HostRootEntry host{.name = name, .directory = S_ISDIR(st.st_mode)};
+    if (S_ISLNK(st.st_mode)) {
+      char target[4096];
+      const ssize_t n = ::readlinkat(::dirfd(dir), name.c_str(), target, sizeof target);
+      if (n <= 0) continue;
+      host.symlink.assign(target, static_cast<std::size_t>(n));
+    }
+    entries.push_back(std::move(host));
+  }
+  ::closedir(dir);
+  std::sort(entries.begin(), entries.end(),
+            [](const HostRootEntry& a, const HostRootEntry& b) { return a.name < b.name; });
+  return entries;
+}
+
+Result<void> MakeHostRootLinks(const std::string& rootfs, std::span<const HostRootEntry> host_root) {
+  for (const HostRootEntry& entry : host_root) {
+    if (entry.symlink.empty()) continue;
+    const std::string link = StrCat(rootfs, "/", entry.name);
+    if (::symlink(entry.symlink.c_str(), link.c_str()) != 0) return FailErrno(StrCat("symlink ", link));
+  }
+  return {};
+}
+
+Result<config::Spec> HostSandboxSpec(const DoRequest& request,
+                                     std::span<const HostRootEntry> host_root,
+                                     const std::string& rootfs,
+                                     bool (*exists)(const std::string& path)) {
+  const bool as_user = request.uid != 0;
+  config::Spec spec = as_user ? config::RootlessSpec(request.uid, request.gid) : config::DefaultSpec();
+  config::Linux& linux_spec = *spec.linux_spec;
+  spec.root = config::Root{.path = rootfs, .readonly = true};
+
+  // Secrets first: the working directory and --rw paths may not lie in
+  // one, nor make a host secret writable (a home's are masked over it).
+  std::vector<std::string> hidden;
+  for (std::string_view name : kHiddenInHome) {
+    if (!request.home.empty()) hidden.push_back(StrCat(request.home, "/", name));
+  }
+  hidden.insert(hidden.end(), std::begin(kHiddenOnHost), std::end(kHiddenOnHost));
+  std::vector<std::string> writable = {request.cwd};
+  writable.insert(writable.end(), request.writable.begin(), request.writable.end());
+  for (const std::string& path : writable) {
+    const std::string what = StrCat(path == request.cwd ? "the working directory " : "--rw ",
+                                    Quote(path));
+    if (path.empty() || path.front() != '/') return Fail(StrCat(what, " is not absolute"));
+    for (const std::string& secret : hidden) {
+      if (Within(path, secret)) {
+        return Fail(StrCat(what, " lies in ", Quote(secret), ", which the sandbox hides"));
+      }
+    }
+    for (std::string_view secret : kHiddenOnHost) {
+      if (Within(secret, path)) {
+        return Fail(StrCat(what, " holds ", Quote(secret), ", which the sandbox hides"));
+      }
+    }
+  }
+
+  config::Process& process = *spec.process;
+  process.terminal = request.terminal;
+  process.args = request.command;
+  process.cwd = request.cwd;
+  process.env = SandboxEnvironment(request);
+  // As a user: that user inside too, so that what it writes is the user's.
+  process.user = config::User{.uid = request.uid, .gid = request.gid};
+  if (as_user) {
+    linux_spec.uid_mappings = {
+        config::IdMapping{.container_id = request.uid, .host_id = request.uid, .size = 1}};
+    linux_spec.gid_mappings = {
+        config::IdMapping{.container_id = request.gid, .host_id = request.gid, .size = 1}};
+    // Capabilities in its own user namespace only, and none it needs.
+    process.capabilities = config::Capabilities{};
+  }
+  if (request.network != DoNetwork::kNone) {
+    std::erase_if(linux_spec.namespaces,
+                  [](const config::Namespace& ns) { return ns.type == config::NamespaceType::kNetwork; });
+  } else if (!linux_spec.FindNamespace(config::NamespaceType::kNetwork)) {
+    linux_spec.namespaces.push_back(config::Namespace{.type = config::NamespaceType::kNetwork});
+  }
+  if (linux_spec.resources) linux_spec.resources->devices.clear();
+
+  // The host's root, directory by directory; its symbolic links are in the
+  // root already (MakeHostRootLinks).
+  std::vector<config::Mount> mounts;
+  for (const HostRootEntry& entry : host_root) {
+    if (!entry.directory || !entry.symlink.empty()) continue;
+    if (std::find(std::begin(kNotFromHost), std::end(kNotFromHost), entry.name) !=
+        std::end(kNotFromHost)) {
+      continue;
+    }
+    mounts.push_back(Bind("/" + entry.name, /*writable=*/false));
+  }
+  // Then the sandbox's own: /proc, /dev and /sys from the default config
+  // (no cgroup mount), a private /tmp and an empty /run.
+  for (const config::Mount& m : spec.mounts) {
+    if (m.destination != "/sys/fs/cgroup") mounts.push_back(m);
+  }
+  for (std::string_view dir : {"/tmp", "/run"}) {
+    mounts.push_back(config::Mount{.destination = std::string(dir),
+                                   .type = "tmpfs",
+                                   .source = "tmpfs",
+                                   .options = {"nosuid", "nodev", "mode=1777"}});
+  }
+  // Last, so that they show over the rest: what the command may write.
+  for (const std::string& path : writable) mounts.push_back(Bind(path, /*writable=*/true));
+  spec.mounts = std::move(mounts);
+
+  for (const std::string& secret : hidden) {
+    if (exists(secret)) linux_spec.masked_paths.push_back(secret);
+  }
+  return spec;
+}
+
+Result<void> ApplyNetworkFlag(DoNetwork network, std::span<const std::string> allow,
+                              config::Policy& policy) {
+  switch (network) {
+    case DoNetwork::kNone:
+      return {};
+    case DoNetwork::kHost:
+      policy.egress_default_deny = false;
+      policy.egress.clear();
+      return {};
+    case DoNetwork::kAllow:
+      policy.egress_default_deny = true;
+      policy.egress.clear();
+      for (const std::string& entry : allow) {
+        ASSIGN_OR_RETURN(config::EgressRule rule, ParseAllowEntry(entry));
+        policy.egress.push_back(std::move(rule));
+      }
+      return {};
+  }
+  return {};
+}
+
+}  // namespace vigil::runtime

@@ -1,0 +1,84 @@
+// The sandbox `vigil do` runs a command in, as an OCI config: the host's
+// own filesystem read-only (its top-level directories bound in one by one,
+// never /proc, /sys, /dev, /run or /tmp), the caller's working directory
+// and --rw paths writable, a private /tmp and /run, /proc and /dev of its
+// own, and the host's secrets hidden (kHiddenInHome, kHiddenOnHost). As
+// root the command runs as root; as a user, as that user in a user
+// namespace that maps only its own ids. docs/do.md says what a user sees.
+#pragma once
+
+#include <sys/types.h>
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "config/oci/spec.h"
+#include "config/policy/policy.h"
+
+namespace vigil::runtime {
+
+// Paths under the caller's home that hold credentials: masked.
+inline constexpr std::string_view kHiddenInHome[] = {
+    ".ssh",  ".aws",          ".gnupg",          ".kube",   ".docker", ".config/gcloud",
+    ".azure", ".netrc",       ".git-credentials", ".pypirc", ".npmrc",  ".password-store",
+    ".config/gh", ".local/share/keyrings"};
+// Host paths that hold secrets or the host's own identity: masked (root's
+// home, /root, is not bound in at all).
+inline constexpr std::string_view kHiddenOnHost[] = {"/etc/shadow", "/etc/gshadow",
+                                                     "/etc/sudoers", "/etc/ssh"};
+
+// The variables of the caller's environment that pass into the sandbox
+// (others may hold tokens): these names, and LC_*.
+inline constexpr std::string_view kPassedEnvironment[] = {
+    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "COLORTERM", "LANG", "LANGUAGE", "TZ"};
+
+// One entry of the host's root directory.
+struct HostRootEntry {
+  std::string name;
+  bool directory = false;
+  std::string symlink;  // the link's target, for a symbolic link
+};
+
+// The host's root directory, as HostSandboxSpec takes it.
+Result<std::vector<HostRootEntry>> ReadHostRoot();
+
+enum class DoNetwork { kNone, kHost, kAllow };
+
+struct DoRequest {
+  std::vector<std::string> command;
+  std::string cwd;                    // absolute: the caller's working directory
+  std::vector<std::string> writable;  // --rw, absolute
+  DoNetwork network = DoNetwork::kNone;
+  bool terminal = false;
+  uid_t uid = 0;  // the caller's
+  gid_t gid = 0;
+  std::string home;                   // the caller's home, "" for none
+  std::vector<std::string> env;       // the caller's, as NAME=VALUE
+  std::vector<std::string> pass_env;  // --env NAME or NAME=VALUE
+};
+
+// Makes the host root's symbolic links (a merged /usr's /bin -> usr/bin)
+// in `rootfs`, an empty directory that becomes the sandbox's root.
+Result<void> MakeHostRootLinks(const std::string& rootfs, std::span<const HostRootEntry> host_root);
+
+// The config for `request`, with `rootfs` (MakeHostRootLinks's) as its
+// root. `exists` says whether a host path exists: only existing secrets
+// are masked. Fails for a working directory or --rw path inside a hidden
+// one, or holding a hidden host path (/, /etc).
+Result<config::Spec> HostSandboxSpec(const DoRequest& request,
+                                     std::span<const HostRootEntry> host_root,
+                                     const std::string& rootfs,
+                                     bool (*exists)(const std::string& path));
+
+// `policy` with its network set as --net asks: kNone keeps the policy's
+// egress (the sandbox has a network namespace of its own), kHost allows
+// every destination, kAllow allows `allow` ("HOST:PORT", "HOST:FIRST-LAST",
+// HOST an address or a DNS name) and refuses the rest. Errors name the
+// entry.
+Result<void> ApplyNetworkFlag(DoNetwork network, std::span<const std::string> allow,
+                              config::Policy& policy);
+
+}  // namespace vigil::runtime

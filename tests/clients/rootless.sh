@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# vigil as an unprivileged user: the test makes a user of its own and, as
+# that user, runs a `vigil spec --rootless` bundle through the lifecycle a
+# runc user would, with the sentry and its audit as under root.
+#
+# usage: rootless.sh RUNTIME   (vigil's binary)
+# Prints "ok - ..." / "not ok - ..." per case and "N passed, M failed"; exits
+# 77 (skipped) when not root (making a user needs it) or without busybox.
+set -uo pipefail
+
+# shellcheck source=tests/clients/lib.sh
+source "$(dirname "$0")/lib.sh"
+take_runtime_arg "$@"
+[[ $EUID -eq 0 ]] || skip "needs root to make an unprivileged user"
+busybox=$(command -v busybox) || skip "busybox not installed (busybox-static)"
+[[ $(cat /proc/sys/user/max_user_namespaces) -gt 0 ]] ||
+  skip "user namespaces are off (user.max_user_namespaces is 0)"
+
+user=vigil-rl-$$
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vigil-rootless.XXXXXX") || exit 1
+cleanup() {
+  set +e
+  pkill -KILL -u "$user" 2>/dev/null
+  sleep 0.2
+  userdel -r "$user" >/dev/null 2>&1
+  rm -rf "$tmp" "/tmp/vigil-$uid"
+}
+trap cleanup EXIT
+useradd --create-home --shell /bin/bash "$user" || exit 1
+uid=$(id -u "$user")
+# vigil's default state root for this uid; a user that had the uid before
+# may have left one.
+rm -rf "/tmp/vigil-$uid"
+gid=$(id -g "$user")
+home=$(getent passwd "$user" | cut -d: -f6)
+
+# The binary where the user can run it (the build tree may be private).
+install -m 0755 "$runtime" "$tmp/vigil"
+chmod 0755 "$tmp"
+bundle=$home/bundle
+busybox_rootfs "$bundle/rootfs" "$busybox"
+chown -R "$user:" "$bundle"
+
+# as_user COMMAND...: COMMAND as the user, in its bundle, with a clean
+# environment (no XDG_RUNTIME_DIR unless the case sets one).
+as_user() {
+  (cd "$bundle" && setpriv --reuid="$uid" --regid="$gid" --init-groups \
+    env -i HOME="$home" PATH=/usr/sbin:/usr/bin:/sbin:/bin USER="$user" "$@")
+}
+vigil() { as_user "$tmp/vigil" "$@"; }
+failure_context() { ls -la "/tmp/vigil-$uid" 2>&1; }
+
+# --- the bundle runc would run --------------------------------------------
+
+expect_rc "vigil spec --rootless writes the bundle's config" 0 vigil spec --rootless
+# Not a terminal: the case reads what the shell prints.
+as_user python3 - <<'EOF'
+import json
+with open("config.json") as f:
+    config = json.load(f)
+config["process"]["terminal"] = False
+config["process"]["args"] = ["sh", "-c", "id -u; cat /proc/self/uid_map; hostname"]
+with open("config.json", "w") as f:
+    json.dump(config, f, indent=2)
+EOF
+expect "the config maps the user to root in a user namespace" "0 $uid 1" \
+  as_user python3 -c 'import json; m = json.load(open("config.json"))["linux"]["uidMappings"][0]
+print(m["containerID"], m["hostID"], m["size"])'
+
+expect "run: root inside, the user outside, its own hostname" "0
+$(printf '%10u %10u %10u' 0 "$uid" 1)
+vigil" vigil run rl-run
+expect "its state was under /tmp/vigil-UID, and nothing is left" "" \
+  as_user ls -A "/tmp/vigil-$uid" --ignore=.audit
+expect "its audit log is kept there" "rl-run.jsonl" as_user ls "/tmp/vigil-$uid/.audit"
+
+mkdir -p "$tmp/xdg" && chown "$user:" "$tmp/xdg" && chmod 0700 "$tmp/xdg"
+expect_rc "with XDG_RUNTIME_DIR the state goes there" 0 \
+  as_user env XDG_RUNTIME_DIR="$tmp/xdg" "$tmp/vigil" run rl-xdg
+expect "... and is gone after run" ".audit" ls -A "$tmp/xdg/vigil"
+
+# --- the lifecycle ----------------------------------------------------------
+
+as_user python3 - <<'EOF'
+import json
+with open("config.json") as f:
+    config = json.load(f)
+config["process"]["args"] = ["sleep", "1000"]
+with open("config.json", "w") as f:
+    json.dump(config, f, indent=2)
+EOF
+expect_rc "create" 0 vigil create rl-life
+expect "state: created" "created" \
+  as_user sh -c "$tmp/vigil state rl-life | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"status\"])'"
+expect_rc "start" 0 vigil start rl-life
+expect "state: running, and the pid is the user's sleep" "running sleep $uid" \
+  as_user sh -c "$tmp/vigil state rl-life | python3 -c '
+import json, os, sys
+s = json.load(sys.stdin)
+print(s[\"status\"], open(\"/proc/%d/comm\" % s[\"pid\"]).read().strip(), os.stat(\"/proc/%d\" % s[\"pid\"]).st_uid)'"
+expect_rc "kill KILL" 0 vigil kill rl-life KILL
+sleep 0.3
+expect_rc "delete" 0 vigil delete rl-life
+# The supervisor ends with its init; give it a moment.
+for _ in $(seq 50); do pgrep -u "$user" >/dev/null || break; sleep 0.1; done
+expect "no process of the user is left" "" pgrep -a -u "$user"
+
+# --- what cannot be done without a cgroup -----------------------------------
+
+as_user python3 - <<'EOF'
+import json
+with open("config.json") as f:
+    config = json.load(f)
+config["process"]["args"] = ["true"]
+config["linux"]["resources"] = {"memory": {"limit": 67108864}}
+with open("config.json", "w") as f:
+    json.dump(config, f, indent=2)
+EOF
+if as_user sh -c 'test -w /sys/fs/cgroup/cgroup.subtree_control' 2>/dev/null; then
+  ok "# skip: this user may make cgroups here (a delegated cgroup2), so a limit holds"
+else
+  vigil create rl-limit >/dev/null 2>"$tmp/stderr"
+  rc=$?
+  if ((rc != 0)) && [[ $(wc -l <"$tmp/stderr") -eq 1 ]] &&
+    grep -q "cannot set linux.resources.memory: a user's container could not create its cgroup" "$tmp/stderr"; then
+    ok "a memory limit without a cgroup fails create with one line naming it"
+  else
+    not_ok "a memory limit without a cgroup fails create with one line naming it" \
+      "exit $rc; stderr: $(cat "$tmp/stderr")"
+  fi
+  expect "... and leaves nothing" "" as_user ls -A "/tmp/vigil-$uid" --ignore=.audit
+fi
+
+# --- vigil do ------------------------------------------------------------------
+
+project=$home/project
+as_user mkdir -p "$project" "$home/.ssh"
+as_user sh -c "echo not-for-the-sandbox > $home/.ssh/id_ed25519"
+as_user tee "$project/probe.py" >/dev/null <<'EOF'
+import os, socket
+home = os.environ["HOME"]
+def attempt(what, action):
+    try:
+        action()
+        print(what, "done")
+    except OSError as e:
+        print(what, "refused", e.errno)
+attempt("write cwd", lambda: open("result.txt", "w").write("42"))
+attempt("write home", lambda: open(home + "/planted", "w").write("x"))
+print("ssh holds", sorted(os.listdir(home + "/.ssh")))
+attempt("connect", lambda: socket.create_connection(("192.0.2.1", 443), timeout=2))
+print("uid", os.getuid())
+EOF
+# do_in_project ARGS...: vigil ARGS as the user, in its project directory.
+do_in_project() {
+  (cd "$project" && setpriv --reuid="$uid" --regid="$gid" --init-groups \
+    env -i HOME="$home" PATH=/usr/sbin:/usr/bin:/sbin:/bin USER="$user" "$tmp/vigil" "$@")
+}
+expect "do: the working directory is writable, the home is not, ~/.ssh is hidden, nothing connects" \
+  "write cwd done
+write home refused 13
+ssh holds []
+connect refused 101
+uid $uid" do_in_project do --audit "$home/do.jsonl" -- python3 probe.py
+expect "... what it wrote in the working directory is the user's" "42 $user" \
+  sh -c "echo \$(cat '$project/result.txt') \$(stat -c %U '$project/result.txt')"
+expect_rc "... nothing was planted in the home" 2 ls "$home/planted"
+expect "... its audit shows the refusals" "openat $home/planted deny
+connect 192.0.2.1:443 deny" python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("decision") == "deny":
+        a = r["args"]
+        print(r["syscall"], a.get("path") or a.get("address"), r["decision"])' "$home/do.jsonl"
+expect "... and it left no state behind" "" as_user ls -A "/tmp/vigil-$uid/.do"
+do_in_project do --summary -- python3 probe.py >/dev/null 2>"$tmp/summary"
+expect "do --summary lists the two refusals" "2" grep -c ' = deny ' "$tmp/summary"
+expect_rc "do returns the command's exit status" 7 do_in_project do -- sh -c 'exit 7'
+
+report

@@ -1,0 +1,214 @@
+// The config `vigil do` runs a command under: what of the host it shows,
+// what it hides, what it lets the command write, and --net.
+#include "runtime/container/host_sandbox.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace vigil::runtime {
+namespace {
+
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsSupersetOf;
+using ::testing::Not;
+
+const std::vector<HostRootEntry> kHostRoot = {
+    {.name = "bin", .symlink = "usr/bin"}, {.name = "dev", .directory = true},
+    {.name = "etc", .directory = true},    {.name = "home", .directory = true},
+    {.name = "proc", .directory = true},   {.name = "root", .directory = true},
+    {.name = "run", .directory = true},    {.name = "sys", .directory = true},
+    {.name = "tmp", .directory = true},    {.name = "usr", .directory = true},
+    {.name = "vmlinuz", .symlink = "boot/vmlinuz"}};
+
+bool Everything(const std::string&) { return true; }
+bool Nothing(const std::string&) { return false; }
+
+DoRequest UserRequest() {
+  return DoRequest{.command = {"python3", "-c", "1"},
+                   .cwd = "/home/u/proj",
+                   .uid = 1001,
+                   .gid = 1001,
+                   .home = "/home/u",
+                   .env = {"PATH=/usr/bin", "HOME=/home/u", "AWS_SECRET_ACCESS_KEY=x",
+                           "LC_ALL=C.UTF-8", "GITHUB_TOKEN=y", "EDITOR=vi"}};
+}
+
+config::Spec MustBuild(const DoRequest& request, bool (*exists)(const std::string&) = Everything) {
+  Result<config::Spec> spec = HostSandboxSpec(request, kHostRoot, "/state/.do/x/rootfs", exists);
+  EXPECT_TRUE(spec) << spec.error().message;
+  return spec ? *spec : config::Spec{};
+}
+
+const config::Mount* MountAt(const config::Spec& spec, const std::string& destination) {
+  const config::Mount* found = nullptr;
+  for (const config::Mount& m : spec.mounts) {
+    if (m.destination == destination) found = &m;  // the last one shows
+  }
+  return found;
+}
+
+bool Has(const std::vector<std::string>& options, const std::string& option) {
+  return std::find(options.begin(), options.end(), option) != options.end();
+}
+
+TEST(HostSandboxTest, TheHostsDirectoriesAreBoundReadOnlyButItsOwnAreNot) {
+  config::Spec spec = MustBuild(UserRequest());
+  for (const std::string dir : {"/etc", "/home", "/usr"}) {
+    const config::Mount* m = MountAt(spec, dir);
+    ASSERT_NE(m, nullptr) << dir;
+    EXPECT_EQ(m->source, dir);
+    EXPECT_TRUE(Has(m->options, "rbind") && Has(m->options, "ro")) << dir;
+  }
+  // Symbolic links are made in the root, not bound; the host's /proc,
+  // /sys, /dev, /run, /tmp and /root never show.
+  EXPECT_EQ(MountAt(spec, "/bin"), nullptr);
+  EXPECT_EQ(MountAt(spec, "/root"), nullptr);
+  EXPECT_EQ(MountAt(spec, "/proc")->type, "proc");
+  EXPECT_EQ(MountAt(spec, "/dev")->type, "tmpfs");
+  EXPECT_EQ(MountAt(spec, "/tmp")->type, "tmpfs");
+  EXPECT_EQ(MountAt(spec, "/run")->type, "tmpfs");
+  EXPECT_NE(MountAt(spec, "/sys")->source, "sysfs") << "a user binds the host's /sys";
+  EXPECT_EQ(spec.root->path, "/state/.do/x/rootfs");
+  EXPECT_TRUE(spec.root->readonly);
+}
+
+TEST(HostSandboxTest, TheWorkingDirectoryAndRwPathsAreWritableAndShowOverTheRest) {
+  DoRequest request = UserRequest();
+  request.writable = {"/tmp/shared"};
+  config::Spec spec = MustBuild(request);
+  for (const std::string dir : {"/home/u/proj", "/tmp/shared"}) {
+    const config::Mount* m = MountAt(spec, dir);
+    ASSERT_NE(m, nullptr) << dir;
+    EXPECT_TRUE(Has(m->options, "rw")) << dir;
+  }
+  // After the private /tmp, so that /tmp/shared shows over it.
+  auto index = [&](const std::string& d) {
+    return std::find_if(spec.mounts.begin(), spec.mounts.end(),
+                        [&](const config::Mount& m) { return m.destination == d; }) -
+           spec.mounts.begin();
+  };
+  EXPECT_LT(index("/tmp"), index("/tmp/shared"));
+  EXPECT_EQ(spec.process->cwd, "/home/u/proj");
+}
+
+TEST(HostSandboxTest, SecretsThatExistAreMasked) {
+  config::Spec spec = MustBuild(UserRequest());
+  EXPECT_THAT(spec.linux_spec->masked_paths,
+              IsSupersetOf({"/home/u/.ssh", "/home/u/.aws", "/home/u/.gnupg", "/etc/shadow"}));
+  // What is not there is not masked (a mask needs something to cover).
+  config::Spec bare = MustBuild(UserRequest(), Nothing);
+  EXPECT_THAT(bare.linux_spec->masked_paths, Not(Contains("/home/u/.ssh")));
+}
+
+TEST(HostSandboxTest, AWritablePathInsideASecretOrHoldingTheHostsIsRefused) {
+  DoRequest in_ssh = UserRequest();
+  in_ssh.cwd = "/home/u/.ssh/keys";
+  Result<config::Spec> spec = HostSandboxSpec(in_ssh, kHostRoot, "/r", Everything);
+  ASSERT_FALSE(spec);
+  EXPECT_THAT(spec.error().message,
+              HasSubstr("the working directory \"/home/u/.ssh/keys\" lies in \"/home/u/.ssh\""));
+
+  for (const std::string path : {"/", "/etc"}) {
+    DoRequest holding = UserRequest();
+    holding.writable = {path};
+    Result<config::Spec> refused = HostSandboxSpec(holding, kHostRoot, "/r", Everything);
+    ASSERT_FALSE(refused) << path;
+    EXPECT_THAT(refused.error().message, HasSubstr("--rw \"" + path + "\" holds \"/etc/shadow\""));
+  }
+  // The home itself may be the working directory: its secrets stay masked
+  // over it.
+  DoRequest home = UserRequest();
+  home.cwd = "/home/u";
+  EXPECT_TRUE(HostSandboxSpec(home, kHostRoot, "/r", Everything));
+}
+
+TEST(HostSandboxTest, AUserRunsAsItselfInANamespaceMappingOnlyItsIds) {
+  config::Spec spec = MustBuild(UserRequest());
+  EXPECT_EQ(spec.process->user.uid, 1001u);
+  EXPECT_EQ(spec.process->user.gid, 1001u);
+  ASSERT_NE(spec.linux_spec->FindNamespace(config::NamespaceType::kUser), nullptr);
+  EXPECT_THAT(spec.linux_spec->uid_mappings,
+              ElementsAre(config::IdMapping{.container_id = 1001, .host_id = 1001, .size = 1}));
+  EXPECT_THAT(spec.linux_spec->gid_mappings,
+              ElementsAre(config::IdMapping{.container_id = 1001, .host_id = 1001, .size = 1}));
+  ASSERT_TRUE(spec.process->capabilities);
+  EXPECT_TRUE(spec.process->capabilities->bounding.empty());
+  EXPECT_TRUE(spec.process->no_new_privileges);
+}
+
+TEST(HostSandboxTest, RootRunsAsRootWithoutAUserNamespace) {
+  DoRequest request = UserRequest();
+  request.uid = 0;
+  request.gid = 0;
+  request.home = "/root";
+  config::Spec spec = MustBuild(request);
+  EXPECT_EQ(spec.process->user.uid, 0u);
+  EXPECT_EQ(spec.linux_spec->FindNamespace(config::NamespaceType::kUser), nullptr);
+}
+
+TEST(HostSandboxTest, OnlyHarmlessVariablesPassUnlessAsked) {
+  DoRequest request = UserRequest();
+  request.pass_env = {"EDITOR", "MODE=test"};
+  config::Spec spec = MustBuild(request);
+  EXPECT_THAT(spec.process->env,
+              ElementsAre("PATH=/usr/bin", "HOME=/home/u", "LC_ALL=C.UTF-8", "EDITOR=vi",
+                          "MODE=test"));
+}
+
+TEST(HostSandboxTest, TheNetworkIsItsOwnUnlessTheHostsIsAsked) {
+  config::Spec none = MustBuild(UserRequest());
+  EXPECT_NE(none.linux_spec->FindNamespace(config::NamespaceType::kNetwork), nullptr);
+  DoRequest host = UserRequest();
+  host.network = DoNetwork::kHost;
+  EXPECT_EQ(MustBuild(host).linux_spec->FindNamespace(config::NamespaceType::kNetwork), nullptr);
+}
+
+TEST(ApplyNetworkFlagTest, AllowListsExactlyTheDestinationsGiven) {
+  config::Policy policy;
+  policy.egress_default_deny = true;
+  const std::vector<std::string> allow = {"10.1.2.3:443", "[2001:db8::1]:80-81", "pypi.org:443"};
+  ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kAllow, allow, policy));
+  EXPECT_TRUE(policy.egress_default_deny);
+  ASSERT_EQ(policy.egress.size(), 3u);
+  EXPECT_EQ(policy.egress[0].cidr.family, AF_INET);
+  EXPECT_EQ(policy.egress[0].cidr.prefix, 32);
+  EXPECT_THAT(policy.egress[0].ports, ElementsAre(config::PortRange{443, 443}));
+  EXPECT_EQ(policy.egress[1].cidr.family, AF_INET6);
+  EXPECT_THAT(policy.egress[1].ports, ElementsAre(config::PortRange{80, 81}));
+  EXPECT_EQ(policy.egress[2].host, "pypi.org");
+  EXPECT_EQ(policy.egress[2].cidr.family, AF_UNSPEC);
+}
+
+TEST(ApplyNetworkFlagTest, HostAllowsEveryDestinationAndNoneKeepsThePolicys) {
+  config::Policy policy;
+  policy.egress_default_deny = true;
+  ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kNone, {}, policy));
+  EXPECT_TRUE(policy.egress_default_deny);
+  ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kHost, {}, policy));
+  EXPECT_FALSE(policy.egress_default_deny);
+}
+
+TEST(ApplyNetworkFlagTest, ABadEntryIsNamed) {
+  for (const auto& [entry, why] : std::vector<std::pair<std::string, std::string>>{
+           {"example.com", "wanted HOST:PORT"},
+           {"example.com:0", "\"0\" is not a port"},
+           {"example.com:http", "\"http\" is not a port"},
+           {"example.com:90-80", "the range ends before it starts"},
+           {"[fe80::zz]:80", "\"fe80::zz\" is not an IPv6 address"}}) {
+    config::Policy policy;
+    const std::vector<std::string> allow = {entry};
+    Result<void> applied = ApplyNetworkFlag(DoNetwork::kAllow, allow, policy);
+    ASSERT_FALSE(applied) << entry;
+    EXPECT_THAT(applied.error().message, HasSubstr("--net allow=" + entry + ": " + why));
+  }
+}
+
+}  // namespace
+}  // namespace vigil::runtime
