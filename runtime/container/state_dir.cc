@@ -13,6 +13,7 @@
 #include "base/file.h"
 #include "base/strings.h"
 #include "config/oci/config.h"
+#include "runtime/linux/namespaces.h"
 
 namespace vigil::runtime {
 namespace {
@@ -56,9 +57,9 @@ std::string KeptAuditLogPath(const std::string& root, std::string_view id) {
   return StrCat(root, "/", kKeptAuditDir, "/", id, ".jsonl");
 }
 
-std::string DefaultStateRoot(uid_t euid, std::string_view xdg_runtime_dir,
+std::string DefaultStateRoot(bool host_root, uid_t euid, std::string_view xdg_runtime_dir,
                              std::string_view tmpdir) {
-  if (euid == 0) return "/run/vigil";
+  if (host_root) return "/run/vigil";
   if (!xdg_runtime_dir.empty()) return StrCat(xdg_runtime_dir, "/vigil");
   return StrCat(tmpdir.empty() ? "/tmp" : tmpdir, "/vigil-", euid);
 }
@@ -68,7 +69,8 @@ std::string DefaultStateRoot() {
     const char* value = ::getenv(name);
     return std::string_view(value == nullptr ? "" : value);
   };
-  return DefaultStateRoot(::geteuid(), variable("XDG_RUNTIME_DIR"), variable("TMPDIR"));
+  return DefaultStateRoot(IsHostRoot(), ::geteuid(), variable("XDG_RUNTIME_DIR"),
+                          variable("TMPDIR"));
 }
 
 Result<StateDir> StateDir::Create(const std::string& root, const std::string& id) {

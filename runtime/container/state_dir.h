@@ -33,12 +33,13 @@ inline constexpr std::string_view kKeptAuditDir = ".audit";
 // audit --prune` removes it. A reused id appends to it.
 std::string KeptAuditLogPath(const std::string& root, std::string_view id);
 
-// Where state lives without --root: /run/vigil for root; for another user
-// (a rootless container) $XDG_RUNTIME_DIR/vigil, as runc uses
+// Where state lives without --root: /run/vigil for the host's root; for a
+// user (a rootless container), or root in another user namespace (podman
+// as a user runs its runtime so), $XDG_RUNTIME_DIR/vigil, as runc uses
 // $XDG_RUNTIME_DIR/runc, or without one $TMPDIR/vigil-UID (/tmp by
 // default). Either way create makes it 0700 and refuses one that is not
 // the user's own (StateDir::Create).
-std::string DefaultStateRoot(uid_t euid, std::string_view xdg_runtime_dir,
+std::string DefaultStateRoot(bool host_root, uid_t euid, std::string_view xdg_runtime_dir,
                              std::string_view tmpdir);
 std::string DefaultStateRoot();  // of this process, from its environment
 

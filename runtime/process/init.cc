@@ -82,7 +82,9 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
   }
   RootfsOptions rootfs{
       .no_pivot = options.no_pivot,
-      .in_user_namespace = new_user_ns,
+      // Also root of a user namespace the runtime was started in (podman
+      // as a user): mknod is refused there too.
+      .in_user_namespace = new_user_ns || !IsHostRoot(),
       .in_cgroup_namespace = linux_spec.FindNamespace(config::NamespaceType::kCgroup) != nullptr,
       .bind_sources = options.bind_sources,
       .premounted = options.premounted};

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # vigil as an unprivileged user: the test makes a user of its own and, as
 # that user, runs a `vigil spec --rootless` bundle through the lifecycle a
-# runc user would, with the sentry and its audit as under root.
+# runc user would, with the sentry and its audit as under root; then
+# `vigil do` (docs/do.md); then podman with vigil as its runtime.
 #
 # usage: rootless.sh RUNTIME   (vigil's binary)
 # Prints "ok - ..." / "not ok - ..." per case and "N passed, M failed"; exits
@@ -177,5 +178,53 @@ expect "... and it left no state behind" "" as_user ls -A "/tmp/vigil-$uid/.do"
 do_in_project do --summary -- python3 probe.py >/dev/null 2>"$tmp/summary"
 expect "do --summary lists the two refusals" "2" grep -c ' = deny ' "$tmp/summary"
 expect_rc "do returns the command's exit status" 7 do_in_project do -- sh -c 'exit 7'
+
+# --- podman as the user, with vigil as its runtime ---------------------------
+# Podman runs its runtime as root of a user namespace of its own (the user's
+# id and its /etc/subuid range), where the host's cgroups and mknod are not
+# its to use.
+
+if ! command -v podman >/dev/null || ! command -v conmon >/dev/null; then
+  ok "# skip podman as a user: podman or conmon not installed (scripts/install-deps)"
+elif ! command -v newuidmap >/dev/null || ! grep -q "^$user:" /etc/subuid; then
+  ok "# skip podman as a user: no newuidmap (uidmap) or no /etc/subuid range for $user"
+else
+  pod=$home/podman
+  as_user mkdir -p "$pod/tmp" "$pod/libpod" "$pod/net"
+  as_user tee "$pod/containers.conf" >/dev/null <<EOF
+[containers]
+netns = "none"
+[engine]
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+runtime_supports_json = ["vigil"]
+tmp_dir = "$pod/libpod"
+[network]
+network_config_dir = "$pod/net"
+EOF
+  tar -C "$bundle/rootfs" -cf "$pod/rootfs.tar" . && chown "$user:" "$pod/rootfs.tar"
+  podman_as_user() {
+    (cd "$pod" && setpriv --reuid="$uid" --regid="$gid" --init-groups \
+      env -i HOME="$home" PATH=/usr/sbin:/usr/bin:/sbin:/bin USER="$user" \
+      CONTAINERS_CONF="$pod/containers.conf" TMPDIR="$pod/tmp" \
+      timeout 120 podman --root "$pod/storage" --runroot "$pod/run" --storage-driver vfs \
+      --runtime "$tmp/vigil" --cgroup-manager cgroupfs --events-backend file \
+      --tmpdir "$pod/libpod" --network-config-dir "$pod/net" "$@")
+  }
+  image=localhost/vigil-rootless/busybox:latest
+  expect_rc "podman as a user imports the busybox image" 0 \
+    podman_as_user import --quiet --change 'CMD ["sh"]' "$pod/rootfs.tar" "$image"
+  expect "podman as a user: run --rm echo, root of its namespace, mapped to the user" "hi 0
+$(printf '%10u %10u %10u' 0 "$uid" 1)" \
+    podman_as_user run --rm --network none "$image" sh -c 'echo hi $(id -u); head -n 1 /proc/self/uid_map'
+  expect_rc "... the exit status comes back" 3 \
+    podman_as_user run --rm --network none "$image" sh -c 'exit 3'
+  cid=$(podman_as_user run -d --network none "$image" sleep 100 2>"$tmp/stderr")
+  expect "... run -d, then inspect shows it running" "running" \
+    podman_as_user inspect --format '{{.State.Status}}' "$cid"
+  expect_rc "... rm -f stops and removes it" 0 podman_as_user rm -f -t 0 "$cid"
+  expect "... and podman has no container left" "" podman_as_user ps -a -q
+  podman_as_user system reset --force >/dev/null 2>&1
+fi
 
 report

@@ -16,17 +16,22 @@ namespace {
 
 using ::testing::HasSubstr;
 
-TEST(DefaultStateRootTest, RootKeepsRunVigil) {
-  EXPECT_EQ(DefaultStateRoot(0, "/run/user/0", "/var/tmp"), "/run/vigil");
+TEST(DefaultStateRootTest, TheHostsRootKeepsRunVigil) {
+  EXPECT_EQ(DefaultStateRoot(true, 0, "/run/user/0", "/var/tmp"), "/run/vigil");
 }
 
 TEST(DefaultStateRootTest, AUserGetsItsRuntimeDirectory) {
-  EXPECT_EQ(DefaultStateRoot(1001, "/run/user/1001", ""), "/run/user/1001/vigil");
+  EXPECT_EQ(DefaultStateRoot(false, 1001, "/run/user/1001", ""), "/run/user/1001/vigil");
+}
+
+// Podman as a user runs its runtime as root of a user namespace of its own.
+TEST(DefaultStateRootTest, RootOfAnotherUserNamespaceIsAUser) {
+  EXPECT_EQ(DefaultStateRoot(false, 0, "/run/user/1001", ""), "/run/user/1001/vigil");
 }
 
 TEST(DefaultStateRootTest, AUserWithoutOneGetsADirectoryOfItsOwnInTmp) {
-  EXPECT_EQ(DefaultStateRoot(1001, "", ""), "/tmp/vigil-1001");
-  EXPECT_EQ(DefaultStateRoot(1001, "", "/var/tmp"), "/var/tmp/vigil-1001");
+  EXPECT_EQ(DefaultStateRoot(false, 1001, "", ""), "/tmp/vigil-1001");
+  EXPECT_EQ(DefaultStateRoot(false, 1001, "", "/var/tmp"), "/var/tmp/vigil-1001");
 }
 
 class StateRootTest : public ::testing::Test {
