@@ -1,5 +1,6 @@
 // vigil's entry point: global flags, logging, then the verb from the table.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,8 @@ namespace {
 
 Result<GlobalOptions> ReadGlobalOptions(const ParsedFlags& flags) {
   GlobalOptions global;
-  global.root = flags.Value("root").value_or(runtime::DefaultStateRoot());
+  std::optional<std::string> root = flags.Value("root");
+  global.root = root ? *root : runtime::DefaultStateRoot();
   if (auto file = flags.Value("log")) global.log.file = *file;
   if (auto format = flags.Value("log-format")) {
     ASSIGN_OR_RETURN(global.log.format, log::ParseFormat(*format));

@@ -200,7 +200,6 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
   } else if (!linux_spec.FindNamespace(config::NamespaceType::kNetwork)) {
     linux_spec.namespaces.push_back(config::Namespace{.type = config::NamespaceType::kNetwork});
   }
-  if (linux_spec.resources) linux_spec.resources->devices.clear();
 
   // The host's root, directory by directory; its symbolic links are in the
   // root already (MakeHostRootLinks).

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 
-
 #include "base/file.h"
 #include "base/strings.h"
 #include "config/oci/sysctl.h"
@@ -44,6 +43,7 @@ Result<void> WriteSysctls(const config::Linux& linux_spec) {
   return {};
 }
 
+// Whether `mappings` give the namespace an `id`.
 bool MapsId(const std::vector<config::IdMapping>& mappings, std::uint32_t id) {
   return std::any_of(mappings.begin(), mappings.end(), [id](const config::IdMapping& m) {
     return id >= m.container_id && id - m.container_id < m.size;
