@@ -30,6 +30,9 @@ struct SupervisorArgs {
   // unless `keep` its state goes with it when the client could not delete it.
   bool foreground = false;
   bool keep = false;
+  // `vigil do`: the client's SIGINT (Ctrl-C) ends the container as its
+  // SIGTERM does, even a command that ignores it as pid 1 of its namespace.
+  bool interrupt_ends = false;
 };
 
 // Runs in the child `create` forks. Reports kCreated (or kError) on

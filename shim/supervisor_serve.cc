@@ -226,7 +226,10 @@ void Supervisor::ForwardSignals() {
     // A foreground client told to stop: the init may ignore it (a pid
     // namespace's init without a handler does), so the KILL follows after
     // the grace period.
-    if (args_.foreground && (sig == SIGTERM || sig == SIGHUP)) BeginEnding(Ending::kClientSignal);
+    if (args_.foreground &&
+        (sig == SIGTERM || sig == SIGHUP || (sig == SIGINT && args_.interrupt_ends))) {
+      BeginEnding(Ending::kClientSignal);
+    }
   }
 }
 

@@ -165,6 +165,7 @@ Result<int> RunDo(const Invocation& invocation) {
       .platform = invocation.global.platform,
       .timeout = invocation.flags.Value("timeout").value_or(""),
       .global_timeout = invocation.global.timeout,
+      .interrupt_ends = true,
   };
   Result<int> status = RunContainer(std::move(options), RunMode{.relay_terminal = request.terminal});
   if (summary) PrintSummary(audit);

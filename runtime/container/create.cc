@@ -270,7 +270,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                              .systemd_cgroup = options.systemd_cgroup,
                                              .config_limit = config_limit,
                                              .foreground = options.foreground,
-                                             .keep = options.keep},
+                                             .keep = options.keep,
+                                             .interrupt_ends = options.interrupt_ends},
                         std::move(theirs));
   }
   theirs.Close();

@@ -40,6 +40,7 @@ struct CreateOptions {
   // deleted then unless `keep` (shim/supervisor.h).
   bool foreground = false;
   bool keep = false;
+  bool interrupt_ends = false;  // shim::SupervisorArgs::interrupt_ends (`vigil do`)
 };
 
 // linux.seccomp compiled (nullopt without one); unknown syscall names are

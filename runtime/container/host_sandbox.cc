@@ -13,6 +13,7 @@
 #include "base/unique_fd.h"
 #include "config/oci/default_spec.h"
 #include "config/policy/cidr.h"
+#include "runtime/container/lifetime.h"
 
 namespace vigil::runtime {
 namespace {
@@ -230,6 +231,8 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
   for (const std::string& secret : hidden) {
     if (exists(secret)) linux_spec.masked_paths.push_back(secret);
   }
+  // Ctrl-C or a timeout: TERM, then KILL soon after (a person waits).
+  spec.annotations[std::string(kTimeoutGraceAnnotation)] = "2s";
   return spec;
 }
 

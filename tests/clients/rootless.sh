@@ -178,6 +178,15 @@ expect "... and it left no state behind" "" as_user ls -A "/tmp/vigil-$uid/.do"
 do_in_project do --summary -- python3 probe.py >/dev/null 2>"$tmp/summary"
 expect "do --summary lists the two refusals" "2" grep -c ' = deny ' "$tmp/summary"
 expect_rc "do returns the command's exit status" 7 do_in_project do -- sh -c 'exit 7'
+# Ctrl-C without a terminal: the client's SIGINT ends even a command that,
+# as pid 1 of its namespace, ignores it (TERM, then KILL 2 s later).
+do_in_project do -- sleep 1000 </dev/null >/dev/null 2>&1 &
+do_pid=$!
+for _ in $(seq 100); do pgrep -u "$user" -x sleep >/dev/null && break; sleep 0.1; done
+pkill -INT -u "$user" -x vigil
+wait "$do_pid"
+rc=$?
+if ((rc == 137)); then ok "Ctrl-C ends do's command"; else not_ok "Ctrl-C ends do's command" "exit $rc"; fi
 
 # --- podman as the user, with vigil as its runtime ---------------------------
 # Podman runs its runtime as root of a user namespace of its own (the user's

@@ -129,6 +129,10 @@ TEST(HostSandboxTest, AWritablePathInsideASecretOrHoldingTheHostsIsRefused) {
   EXPECT_TRUE(HostSandboxSpec(home, kHostRoot, "/r", Everything));
 }
 
+TEST(HostSandboxTest, ItEndsTwoSecondsAfterItsTerm) {
+  EXPECT_EQ(MustBuild(UserRequest()).annotations.at("dev.vigil.timeout-grace"), "2s");
+}
+
 TEST(HostSandboxTest, AUserRunsAsItselfInANamespaceMappingOnlyItsIds) {
   config::Spec spec = MustBuild(UserRequest());
   EXPECT_EQ(spec.process->user.uid, 1001u);
