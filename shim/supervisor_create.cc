@@ -81,7 +81,17 @@ Result<void> Supervisor::Create() {
   RETURN_IF_ERROR(SpawnInit());
   // While the init finishes its world: the sentry, which its last steps
   // before ready may already need.
-  RETURN_IF_ERROR(StartSentry());
+  if (Result<void> started = StartSentry(); !started) {
+    // Looking at the init's namespaces fails once it has ended: when it
+    // ended on an error (a missing program), that is the one to report.
+    if (Result<bool> said = runtime::PollReadable(init_channel_->fd(), 0); said && *said) {
+      if (Result<runtime::Message> reason = init_channel_->Receive();
+          reason && reason->type == MessageType::kError) {
+        return Fail(reason->text);
+      }
+    }
+    return started;
+  }
   RETURN_IF_ERROR(AwaitInitReady());
 
   runtime::ContainerRecord& record = args_.record;

@@ -533,7 +533,7 @@ TEST_P(LifecycleTest, BadConfigValueFailsCreateNamingItsJsonPath) {
   ExpectFailedCreateLeftNothing(id);
 }
 
-INSTANTIATE_TEST_SUITE_P(Runtimes, LifecycleTest, ::testing::ValuesIn(RuntimesUnderTest()),
+INSTANTIATE_TEST_SUITE_P(Runtimes, LifecycleTest, ::testing::ValuesIn(CgroupRuntimes()),
                          RuntimeName);
 
 }  // namespace

@@ -23,7 +23,13 @@ constexpr char kCgroupMount[] =
 
 class ResourcesTest : public RuntimeTest {};
 
+// Skips, saying why, where vigil_cgroup2 cannot have these controllers.
+#define SKIP_WITHOUT_CGROUP2(...)                                              \
+  if (const std::string why = Cgroup2Lacks(GetParam(), {__VA_ARGS__}); !why.empty()) \
+  GTEST_SKIP() << why
+
 TEST_P(ResourcesTest, MemoryLimitOomKillsAnAllocationAboveIt) {
+  SKIP_WITHOUT_CGROUP2("memory");
   BundleConfig config;
   // 64 MiB of memory and of memory+swap; dd's 200 MiB buffer cannot fit.
   config.resources_json = R"({"memory": {"limit": 67108864, "swap": 67108864}})";
@@ -36,6 +42,7 @@ TEST_P(ResourcesTest, MemoryLimitOomKillsAnAllocationAboveIt) {
 }
 
 TEST_P(ResourcesTest, MemoryBelowTheLimitIsFine) {
+  SKIP_WITHOUT_CGROUP2("memory");
   BundleConfig config;
   config.resources_json = R"({"memory": {"limit": 67108864, "swap": 67108864}})";
   config.args = {"sh", "-c",
@@ -47,6 +54,7 @@ TEST_P(ResourcesTest, MemoryBelowTheLimitIsFine) {
 }
 
 TEST_P(ResourcesTest, PidsLimitStopsAForkLoop) {
+  SKIP_WITHOUT_CGROUP2("pids");
   BundleConfig config;
   config.resources_json = R"({"pids": {"limit": 10}})";
   // Twenty background sleeps against a limit of ten, in a subshell: ash
@@ -66,12 +74,16 @@ TEST_P(ResourcesTest, PidsLimitStopsAForkLoop) {
 }
 
 TEST_P(ResourcesTest, ContainerSeesItsOwnCgroupLimits) {
+  SKIP_WITHOUT_CGROUP2("memory", "pids");
   BundleConfig config;
   config.extra_mounts_json = {kCgroupMount};
   config.resources_json = R"({"memory": {"limit": 67108864}, "pids": {"limit": 42}})";
+  // v1's files, or cgroup2's.
   config.args = {"sh", "-c",
-                 "cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/pids/pids.max; "
-                 "touch /sys/fs/cgroup/pids/x 2>/dev/null || echo read-only"};
+                 "cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null || "
+                 "cat /sys/fs/cgroup/memory.max; "
+                 "cat /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids.max; "
+                 "touch /sys/fs/cgroup/x 2>/dev/null || echo read-only"};
   Outcome run = RunWith(config);
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_EQ(run.out, "67108864\n42\nread-only\n");
@@ -98,6 +110,7 @@ std::string CgroupLine(const std::string& proc_cgroup, const std::string& contro
 // container's, where the workload's own are. For vigil that pid is the
 // supervisor, whose work is charged there.
 TEST_P(ResourcesTest, TheReportedPidIsChargedToTheContainersCgroup) {
+  SKIP_WITHOUT_CGROUP2("memory");
   BundleConfig config;
   config.resources_json = R"({"memory": {"limit": 67108864}})";
   config.args = {"sh", "-c", "cat /proc/self/cgroup; sleep 30"};
@@ -156,7 +169,7 @@ TEST_P(ResourcesTest, PauseOfAStoppedContainerFails) {
   EXPECT_NE(resume.status, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Runtimes, ResourcesTest, ::testing::ValuesIn(RuntimesUnderTest()),
+INSTANTIATE_TEST_SUITE_P(Runtimes, ResourcesTest, ::testing::ValuesIn(CgroupRuntimes()),
                          RuntimeName);
 
 }  // namespace

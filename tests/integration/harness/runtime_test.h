@@ -17,6 +17,8 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,8 @@ struct RuntimeUnderTest {
   std::string name;    // "vigil", "runc": names the test instance
   std::string binary;  // absolute path
   std::vector<std::string> flags = {};  // global flags before the verb: "--platform=ptrace"
+  // Arguments before the runtime's own: a wrapper's (cgroup2_only.sh VIGIL).
+  std::vector<std::string> wrapped = {};
 };
 
 inline void PrintTo(const RuntimeUnderTest& runtime, std::ostream* os) {
@@ -126,7 +130,9 @@ class RuntimeTest : public ::testing::TestWithParam<RuntimeUnderTest> {
 
   // Starts `RUNTIME --root ROOT args...` without waiting for it.
   Child SpawnRuntime(const std::vector<std::string>& args, int fd3 = -1) {
-    std::vector<std::string> argv = {GetParam().binary, "--root", root_};
+    std::vector<std::string> argv = {GetParam().binary};
+    argv.insert(argv.end(), GetParam().wrapped.begin(), GetParam().wrapped.end());
+    argv.insert(argv.end(), {"--root", root_});
     argv.insert(argv.end(), GetParam().flags.begin(), GetParam().flags.end());
     argv.insert(argv.end(), args.begin(), args.end());
     std::string base = scratch_ + "/" + std::to_string(++commands_);
@@ -320,6 +326,51 @@ class RuntimeTest : public ::testing::TestWithParam<RuntimeUnderTest> {
 // The runtimes every suite runs against.
 inline std::vector<RuntimeUnderTest> RuntimesUnderTest() {
   return {{"vigil", VIGIL_BINARY}, {"runc", "/usr/sbin/runc"}};
+}
+
+#ifdef VIGIL_CGROUP2_ONLY
+// The runtimes, and vigil as a cgroup v2-only host runs it: started through
+// cgroup2_only.sh, it sees only the cgroup2 hierarchy (mounted alone at
+// /sys/fs/cgroup in a mount namespace of its own), whatever this host has.
+inline std::vector<RuntimeUnderTest> CgroupRuntimes() {
+  std::vector<RuntimeUnderTest> runtimes = RuntimesUnderTest();
+  runtimes.push_back({"vigil_cgroup2", VIGIL_CGROUP2_ONLY, {}, {VIGIL_BINARY}});
+  return runtimes;
+}
+#endif
+
+// For vigil_cgroup2: why the host's cgroup2 hierarchy cannot give a test
+// the controllers it needs (on a hybrid host they may be bound to v1
+// hierarchies), or "" when it can. Other runtimes: always "".
+inline std::string Cgroup2Lacks(const RuntimeUnderTest& runtime,
+                                std::initializer_list<std::string_view> controllers) {
+  if (runtime.name != "vigil_cgroup2") return "";
+  std::istringstream mounts(ReadWholeFile("/proc/self/mountinfo"));
+  std::string mount_point;
+  for (std::string line; std::getline(mounts, line);) {
+    std::istringstream fields(line);
+    std::vector<std::string> f;
+    for (std::string field; fields >> field;) f.push_back(field);
+    auto dash = std::find(f.begin(), f.end(), "-");
+    if (dash != f.end() && dash + 1 != f.end() && *(dash + 1) == "cgroup2" && f.size() > 4) {
+      mount_point = f[4];
+    }
+  }
+  if (mount_point.empty()) return "this host mounts no cgroup2 hierarchy";
+  std::string offered = ReadWholeFile(mount_point + "/cgroup.controllers");
+  while (!offered.empty() && offered.back() == '\n') offered.pop_back();
+  std::istringstream names(offered);
+  std::set<std::string> have;
+  for (std::string name; names >> name;) have.insert(name);
+  for (std::string_view needed : controllers) {
+    if (!have.count(std::string(needed))) {
+      return "needs the " + std::string(needed) + " controller on cgroup2; this host's cgroup2 "
+             "hierarchy (" + mount_point + ") offers only \"" + offered +
+             "\": the rest are bound to its cgroup v1 hierarchies, and a controller is in one "
+             "hierarchy at a time";
+    }
+  }
+  return "";
 }
 
 inline std::string RuntimeName(const ::testing::TestParamInfo<RuntimeUnderTest>& info) {
