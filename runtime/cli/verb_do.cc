@@ -138,6 +138,9 @@ Result<int> RunDo(const Invocation& invocation) {
                    config::PolicyFromFlag(invocation.flags.Value("policy").value_or(
                        invocation.global.policy.empty() ? "agent" : invocation.global.policy)));
   RETURN_IF_ERROR(runtime::ApplyNetworkFlag(request.network, allow, policy));
+  if (request.network == runtime::DoNetwork::kAllow) {
+    runtime::AllowResolvers(ReadFile("/etc/resolv.conf", 64 * 1024).value_or(""), policy);
+  }
 
   const std::string& root = invocation.global.root;
   ASSIGN_OR_RETURN(const std::string id, NewId());
@@ -168,7 +171,7 @@ Result<int> RunDo(const Invocation& invocation) {
       .interrupt_ends = true,
   };
   Result<int> status = RunContainer(std::move(options), RunMode{.relay_terminal = request.terminal});
-  if (summary) PrintSummary(audit);
+  if (summary && status) PrintSummary(audit);
   return status;
 }
 

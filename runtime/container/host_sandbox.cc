@@ -238,6 +238,9 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
 
 Result<void> ApplyNetworkFlag(DoNetwork network, std::span<const std::string> allow,
                               config::Policy& policy) {
+  if (network == DoNetwork::kNone) return {};
+  // No longer the profile it was: a built-in's name on it would not parse.
+  policy.name += "+net";
   switch (network) {
     case DoNetwork::kNone:
       return {};
@@ -255,6 +258,29 @@ Result<void> ApplyNetworkFlag(DoNetwork network, std::span<const std::string> al
       return {};
   }
   return {};
+}
+
+void AllowResolvers(std::string_view resolv_conf, config::Policy& policy) {
+  if (std::none_of(policy.egress.begin(), policy.egress.end(),
+                   [](const config::EgressRule& rule) { return !rule.host.empty(); })) {
+    return;
+  }
+  while (!resolv_conf.empty()) {
+    const std::size_t end = resolv_conf.find('\n');
+    std::string_view line = resolv_conf.substr(0, end);
+    resolv_conf = end == std::string_view::npos ? std::string_view() : resolv_conf.substr(end + 1);
+    constexpr std::string_view kKey = "nameserver";
+    if (!line.starts_with(kKey)) continue;
+    line.remove_prefix(kKey.size());
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || first == 0) continue;
+    line.remove_prefix(first);
+    line = line.substr(0, line.find_first_of(" \t\r#"));
+    const bool v6 = line.find(':') != std::string_view::npos;
+    if (Result<config::Cidr> address = config::ParseCidr(StrCat(line, v6 ? "/128" : "/32"))) {
+      policy.egress.push_back(config::EgressRule{.cidr = *address, .ports = {{53, 53}}});
+    }
+  }
 }
 
 }  // namespace vigil::runtime

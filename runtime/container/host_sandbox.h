@@ -76,9 +76,15 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
 // `policy` with its network set as --net asks: kNone keeps the policy's
 // egress (the sandbox has a network namespace of its own), kHost allows
 // every destination, kAllow allows `allow` ("HOST:PORT", "HOST:FIRST-LAST",
-// HOST an address or a DNS name) and refuses the rest. Errors name the
-// entry.
+// HOST an address or a DNS name) and refuses the rest; a changed policy's
+// name gets "+net". Errors name the entry.
 Result<void> ApplyNetworkFlag(DoNetwork network, std::span<const std::string> allow,
                               config::Policy& policy);
+
+// After kAllow with a DNS name among the entries: the nameservers of
+// `resolv_conf` (/etc/resolv.conf's text) on port 53 too, so that the
+// command can resolve the names it may reach. (A command could also send
+// data out in queries to them; entries given as addresses avoid that.)
+void AllowResolvers(std::string_view resolv_conf, config::Policy& policy);
 
 }  // namespace vigil::runtime

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "config/policy/cidr.h"
+
 namespace vigil::runtime {
 namespace {
 
@@ -188,6 +190,35 @@ TEST(ApplyNetworkFlagTest, AllowListsExactlyTheDestinationsGiven) {
   EXPECT_THAT(policy.egress[1].ports, ElementsAre(config::PortRange{80, 81}));
   EXPECT_EQ(policy.egress[2].host, "pypi.org");
   EXPECT_EQ(policy.egress[2].cidr.family, AF_UNSPEC);
+}
+
+TEST(AllowResolversTest, ANameBringsTheHostsNameserversOnPort53) {
+  config::Policy policy;
+  const std::vector<std::string> allow = {"pypi.org:443"};
+  ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kAllow, allow, policy));
+  AllowResolvers("# generated\nsearch example\nnameserver 10.0.0.53\nnameserver\t2001:db8::53 # v6\n",
+                 policy);
+  ASSERT_EQ(policy.egress.size(), 3u);
+  EXPECT_EQ(config::FormatCidr(policy.egress[1].cidr), "10.0.0.53/32");
+  EXPECT_THAT(policy.egress[1].ports, ElementsAre(config::PortRange{53, 53}));
+  EXPECT_EQ(config::FormatCidr(policy.egress[2].cidr), "2001:db8::53/128");
+}
+
+TEST(AllowResolversTest, AddressesAloneNeedNoResolver) {
+  config::Policy policy;
+  const std::vector<std::string> allow = {"10.1.2.3:443"};
+  ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kAllow, allow, policy));
+  AllowResolvers("nameserver 10.0.0.53\n", policy);
+  EXPECT_EQ(policy.egress.size(), 1u);
+}
+
+// A built-in profile's name on a changed policy would not parse back.
+TEST(ApplyNetworkFlagTest, AChangedPolicyIsRenamed) {
+  config::Policy policy{.name = "agent"};
+  ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kNone, {}, policy));
+  EXPECT_EQ(policy.name, "agent");
+  ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kHost, {}, policy));
+  EXPECT_EQ(policy.name, "agent+net");
 }
 
 TEST(ApplyNetworkFlagTest, HostAllowsEveryDestinationAndNoneKeepsThePolicys) {
