@@ -19,15 +19,18 @@ find_package(tl-expected REQUIRED)
 function(vigil_dependency name module)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "STATIC;SHARED")
   pkg_check_modules(${name} REQUIRED ${module})
+  # One cache entry per kind, so that switching VIGIL_STATIC finds anew.
   if(VIGIL_STATIC)
     set(names ${arg_STATIC})
+    set(found VIGIL_${name}_ARCHIVE)
   else()
     set(names ${arg_SHARED})
+    set(found VIGIL_${name}_SHARED_LIBRARY)
   endif()
-  find_library(${name}_LIBRARY NAMES ${names} HINTS ${${name}_LIBRARY_DIRS} REQUIRED)
+  find_library(${found} NAMES ${names} HINTS ${${name}_LIBRARY_DIRS} REQUIRED)
   add_library(vigil::${name} UNKNOWN IMPORTED)
   set_target_properties(vigil::${name} PROPERTIES
-    IMPORTED_LOCATION "${${name}_LIBRARY}"
+    IMPORTED_LOCATION "${${found}}"
     INTERFACE_INCLUDE_DIRECTORIES "${${name}_INCLUDE_DIRS}")
 endfunction()
 
