@@ -40,31 +40,8 @@ struct HandlerContext {
 // without a handler fails with ENOSYS (it should never have been mediated).
 Verdict Handle(Handler handler, HandlerContext& context);
 
-Verdict HandleUname(HandlerContext& context);
-Verdict HandleSysinfo(HandlerContext& context);
-Verdict HandleSocket(HandlerContext& context);
-Verdict HandleConnect(HandlerContext& context);
-Verdict HandleBind(HandlerContext& context);
-Verdict HandleSendto(HandlerContext& context);
-Verdict HandleSendmsg(HandlerContext& context);
-Verdict HandleSendmmsg(HandlerContext& context);
-Verdict HandleOpen(HandlerContext& context);
-Verdict HandleStat(HandlerContext& context);
-Verdict HandleAccess(HandlerContext& context);
-Verdict HandleReadlink(HandlerContext& context);
-Verdict HandleCreate(HandlerContext& context);
-Verdict HandleRemove(HandlerContext& context);
-Verdict HandleRename(HandlerContext& context);
-Verdict HandleLink(HandlerContext& context);
-Verdict HandleAttributes(HandlerContext& context);
-Verdict HandleGetdents(HandlerContext& context);
-Verdict HandleXattr(HandlerContext& context);
-Verdict HandleStatfs(HandlerContext& context);
-Verdict HandleInotifyWatch(HandlerContext& context);
-Verdict HandleIoctl(HandlerContext& context);
-Verdict HandleExec(HandlerContext& context);
-Verdict HandleCredentials(HandlerContext& context);
-Verdict HandlePersonality(HandlerContext& context);
-Verdict HandleChroot(HandlerContext& context);
+// One function per row of handlers.def.
+#define VIGIL_HANDLER(id, ...) Verdict Handle##id(HandlerContext& context);
+#include "sentry/table/handlers.def"
 
 }  // namespace vigil::sentry

@@ -71,30 +71,30 @@ Result<std::shared_ptr<KnownThread>> KnownThreads::Find(pid_t tid,
   return thread;
 }
 
-void KnownThreads::Observe(Handler handler, const SyscallEvent& event) {
-  switch (handler) {
-    case Handler::kExec:
+void KnownThreads::Observe(Changes changes, const SyscallEvent& event) {
+  switch (changes) {
+    case Changes::kNothing:
+      break;
+    case Changes::kProcess:
       // The exec'ing thread may take its leader's tid and kills its
       // siblings; a vfork parent shares the mm it leaves. Forgetting
       // everything is simplest, and execs are rare next to other calls.
       ForgetAll();
       break;
-    case Handler::kCredentials:
+    case Changes::kCredentials:
       if (auto it = threads_.find(event.tid); it != threads_.end()) it->second->status.reset();
       break;
-    case Handler::kChroot:
+    case Changes::kRoot:
       // Every thread sharing the caller's filesystem context moves with it.
       for (auto& [tid, thread] : threads_) {
         thread->root = {};  // a handler still using it keeps its own share
         thread->root_path.clear();
       }
       break;
-    case Handler::kPersonality:
+    case Changes::kPersonality:
       if (static_cast<std::uint32_t>(event.args[0]) != kPersonalityQuery) {
         personality_may_differ_ = true;
       }
-      break;
-    default:
       break;
   }
 }

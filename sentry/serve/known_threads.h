@@ -80,9 +80,9 @@ class KnownThreads {
   // syscall no longer waits.
   Result<std::shared_ptr<KnownThread>> Find(pid_t tid, const StillWaiting& still_waiting);
 
-  // Forgets what the observed syscall `handler` serves is about to change;
-  // called before the syscall is let through.
-  void Observe(Handler handler, const SyscallEvent& event);
+  // Forgets what the syscall of `event` is about to change (handlers.def's
+  // `changes` column for its handler); called before it is let through.
+  void Observe(Changes changes, const SyscallEvent& event);
 
   // Whether any process of the container may run in an execution domain
   // other than PER_LINUX: then uname reads each caller's.

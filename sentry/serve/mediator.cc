@@ -55,7 +55,7 @@ Mediator::Decided Mediator::Decide(const SyscallEvent& event, const StillWaiting
     (void)IdentityOf(event.tid, decided.thread.get(), executable);
   }
   // What an observed syscall changes is forgotten before it may run.
-  threads_.Observe(entry->handler, event);
+  threads_.Observe(ChangesOf(entry->handler), event);
   return decided;
 }
 

@@ -76,62 +76,24 @@ std::string_view NameOf(Handler handler) {
   switch (handler) {
     case Handler::kNone:
       return "";
-    case Handler::kUname:
-      return "uname";
-    case Handler::kSysinfo:
-      return "sysinfo";
-    case Handler::kSocket:
-      return "socket";
-    case Handler::kConnect:
-      return "connect";
-    case Handler::kBind:
-      return "bind";
-    case Handler::kSendto:
-      return "sendto";
-    case Handler::kSendmsg:
-      return "sendmsg";
-    case Handler::kSendmmsg:
-      return "sendmmsg";
-    case Handler::kOpen:
-      return "open";
-    case Handler::kFallBack:
-      return "fallback";
-    case Handler::kStat:
-      return "stat";
-    case Handler::kAccess:
-      return "access";
-    case Handler::kReadlink:
-      return "readlink";
-    case Handler::kCreate:
-      return "create";
-    case Handler::kRemove:
-      return "remove";
-    case Handler::kRename:
-      return "rename";
-    case Handler::kLink:
-      return "link";
-    case Handler::kAttributes:
-      return "attributes";
-    case Handler::kGetdents:
-      return "getdents";
-    case Handler::kXattr:
-      return "xattr";
-    case Handler::kStatfs:
-      return "statfs";
-    case Handler::kInotifyWatch:
-      return "inotify-watch";
-    case Handler::kIoctl:
-      return "ioctl";
-    case Handler::kExec:
-      return "exec";
-    case Handler::kCredentials:
-      return "credentials";
-    case Handler::kPersonality:
-      return "personality";
-    case Handler::kChroot:
-      return "chroot";
+#define VIGIL_HANDLER(id, name, ...) \
+  case Handler::k##id:               \
+    return name;
+#include "sentry/table/handlers.def"
   }
   return "?";
+}
+
+Changes ChangesOf(Handler handler) {
+  switch (handler) {
+    case Handler::kNone:
+      return Changes::kNothing;
+#define VIGIL_HANDLER(id, name, scope, guard, changes, ...) \
+  case Handler::k##id:                                      \
+    return Changes::changes;
+#include "sentry/table/handlers.def"
+  }
+  return Changes::kNothing;
 }
 
 bool OnlyLooks(int number, const std::array<std::uint64_t, 6>& args) {

@@ -54,38 +54,23 @@ enum class Scope : std::uint8_t {
   kFileReads,
 };
 
-// The sentry handler serving a mediated syscall.
+// The sentry handler serving a mediated syscall, one per row of
+// handlers.def.
 enum class Handler : std::uint8_t {
   kNone,
-  kUname,
-  kSysinfo,
-  kSocket,  // NETLINK_ROUTE, opened read-only by the sentry
-  kConnect,
-  kBind,
-  kSendto,
-  kSendmsg,
-  kSendmmsg,
-  kOpen,
-  kFallBack,  // ENOSYS: the caller falls back to a syscall that is served, or to paths
-  kStat,
-  kAccess,
-  kReadlink,
-  kCreate,  // mkdir, mknod, symlink
-  kRemove,  // unlink, rmdir
-  kRename,
-  kLink,
-  kAttributes,  // chmod, chown, truncate, utime family
-  kGetdents,
-  kXattr,
-  kStatfs,
-  kInotifyWatch,
-  kIoctl,  // the inode-changing commands; the rest of their types let through
-  // Let through as asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE, decided on
-  // registers only) once the sentry has forgotten what the call changes:
-  kExec,         // the memory, credentials and executable of the process
+#define VIGIL_HANDLER(id, ...) k##id,
+#include "sentry/table/handlers.def"
+};
+
+// What a call that a handler lets through changes (SECCOMP_USER_NOTIF_FLAG_
+// CONTINUE, decided on registers only) and the sentry must forget about the
+// threads it acts for (KnownThreads::Observe).
+enum class Changes : std::uint8_t {
+  kNothing,
+  kProcess,      // exec: the memory, credentials and executable of the process
   kCredentials,  // the caller's ids, groups, capabilities or umask
   kPersonality,  // the execution domain uname must follow
-  kChroot,       // the root that paths resolve from
+  kRoot,         // the root that paths resolve from
 };
 
 // The open flags that make an open more than a read: an access mode other
@@ -122,7 +107,8 @@ const SyscallEntry* FindSyscall(std::string_view name);
 bool OnlyLooks(int number, const std::array<std::uint64_t, 6>& args);
 
 std::string_view NameOf(Tier tier);
-std::string_view NameOf(Handler handler);
+std::string_view NameOf(Handler handler);  // handlers.def's name; "" for kNone
+Changes ChangesOf(Handler handler);
 
 // What the sentry's filter for one sandbox mediates beyond kAlways.
 struct FilterOptions {
