@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "runtime/linux/seccomp_bpf.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/bpf.h"
+#include "seccomp/profile.h"
 
 namespace vigil::shim {
 namespace {
@@ -116,7 +116,7 @@ constexpr long kPtracePlatformRequests[] = {PTRACE_GETREGS,    PTRACE_SETREGS,
 std::span<const std::string_view> SupervisorSyscalls() { return kAllowed; }
 
 Result<void> ConfineSupervisor(bool traces_workload) {
-  runtime::SeccompContext ctx(seccomp_init(SCMP_ACT_ERRNO(EPERM)));
+  seccomp::SeccompContext ctx(seccomp_init(SCMP_ACT_ERRNO(EPERM)));
   if (!ctx) return Fail("seccomp_init");
   // Another architecture's syscalls (int 0x80, x32) kill: the supervisor
   // never makes them.
@@ -142,10 +142,10 @@ Result<void> ConfineSupervisor(bool traces_workload) {
       return Fail(StrCat("seccomp: allow ptrace request ", request));
     }
   }
-  ASSIGN_OR_RETURN(std::vector<sock_filter> program, runtime::ExportBpf(ctx.get()));
+  ASSIGN_OR_RETURN(std::vector<sock_filter> program, seccomp::ExportBpf(ctx.get()));
   // TSYNC: the audit writer's thread is confined with the loop's.
-  runtime::CompiledFilter filter{.program = std::move(program), .flags = SECCOMP_FILTER_FLAG_TSYNC};
-  ASSIGN_OR_RETURN(UniqueFd none, runtime::LoadSeccomp(filter));
+  seccomp::CompiledFilter filter{.program = std::move(program), .flags = SECCOMP_FILTER_FLAG_TSYNC};
+  ASSIGN_OR_RETURN(UniqueFd none, seccomp::LoadSeccomp(filter));
   // Building the filter left libseccomp's freed memory in the heap; give it
   // back, since the supervisor idles beside the container from here on.
   ::malloc_trim(0);

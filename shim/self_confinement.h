@@ -1,4 +1,4 @@
-// The supervisor's own seccomp filter (DESIGN.md §2), installed once the
+// The supervisor's own seccomp filter (docs/design.md), installed once the
 // container runs: from then on the supervisor only serves notifications,
 // control requests and signals, and a bug a workload finds in a handler
 // meets a short allow-list instead of the whole kernel — no exec, no new

@@ -23,6 +23,7 @@
 #include "runtime/cgroup/device_rules.h"
 #include "runtime/cgroup/hierarchy.h"
 #include "runtime/cgroup/path.h"
+#include "runtime/container/supervisor_control.h"
 #include "runtime/linux/bind_sources.h"
 #include "runtime/linux/id_maps.h"
 #include "runtime/linux/landlock.h"
@@ -32,7 +33,6 @@
 #include "sentry/notify/unotify_server.h"
 #include "sentry/ptrace/ptrace_server.h"
 #include "sentry/table/sentry_filter.h"
-#include "shim/control.h"
 #include "shim/sentry_sandbox.h"
 
 namespace vigil::shim {
@@ -76,7 +76,7 @@ Result<void> Supervisor::Create() {
   if (::sigprocmask(SIG_BLOCK, &forwarded, nullptr) != 0) return FailErrno("block signals");
   signal_fd_.Reset(::signalfd(-1, &forwarded, SFD_CLOEXEC | SFD_NONBLOCK));
   if (!signal_fd_) return FailErrno("signalfd");
-  ASSIGN_OR_RETURN(control_fd_, ListenControl(args_.dir.ControlSocketPath()));
+  ASSIGN_OR_RETURN(control_fd_, runtime::ListenControl(args_.dir.ControlSocketPath()));
   if (Platform() == sentry::Platform::kUnotify) RETURN_IF_ERROR(sentry::unotify::CheckKernelSupport());
   RETURN_IF_ERROR(SpawnInit());
   // While the init finishes its world: the sentry, which its last steps

@@ -62,10 +62,7 @@ class Supervisor {
 
  private:
   // The sentry's backend, as create recorded it.
-  sentry::Platform Platform() const {
-    return args_.record.platform == "ptrace" ? sentry::Platform::kPtrace
-                                             : sentry::Platform::kUnotify;
-  }
+  sentry::Platform Platform() const { return args_.record.platform; }
   const config::Linux& LinuxSpec() const {
     static const config::Linux kNone;
     return args_.spec.linux_spec ? *args_.spec.linux_spec : kNone;

@@ -20,8 +20,8 @@
 #include "base/scope_guard.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "runtime/container/supervisor_control.h"
 #include "runtime/process/hooks.h"
-#include "shim/control.h"
 #include "shim/self_confinement.h"
 
 namespace vigil::shim {
@@ -171,31 +171,37 @@ void Supervisor::ServeControl() {
 void Supervisor::ServeRequest(UniqueFd conn) {
   if (!loop_->Wait(conn.Get(), EPOLLIN)) return;
   UniqueFd attached;
-  Result<std::string> request = ReadRequest(conn.Get(), &attached);
-  if (!request) return;
-  if (*request == "start") {
-    Reply(conn.Get(), Start());
-  } else if (*request == "trim") {
-    // pause --release-memory: the heap's free pages go back to the kernel
-    // rather than to swap, or stay resident on a host without any.
-    ::malloc_trim(0);
-    Reply(conn.Get(), Result<void>{});
-  } else if (*request == "paused") {
-    Reply(conn.Get(), StopTimeoutClock());
-  } else if (*request == "resumed") {
-    Reply(conn.Get(), RestartTimeoutClock());
-  } else if ((*request == "listener" || request->starts_with("tracee ")) && attached) {
-    // An exec'd process, from `vigil exec`, whose execution domain the
-    // process inherited: its sentry listener, or on the ptrace platform a
-    // pidfd to trace it by and its descriptor channel's number in it.
-    if (PeerPersonalityDiffers(conn.Get())) sentry_->AssumePersonalityMayDiffer();
-    if (*request == "listener") {
-      Reply(conn.Get(), sentry_->Adopt(0, std::move(attached)));
-    } else {
-      Reply(conn.Get(), AdoptTracee(attached, request->substr(std::string_view("tracee ").size())));
-    }
-  } else {
-    Reply(conn.Get(), Fail(StrCat("unknown request ", Quote(*request))));
+  Result<runtime::ControlRequest> request = runtime::ReadControlRequest(conn.Get(), &attached);
+  if (!request) {
+    runtime::Reply(conn.Get(), tl::unexpected(std::move(request).error()));
+    return;
+  }
+  switch (request->verb) {
+    case runtime::ControlVerb::kStart:
+      runtime::Reply(conn.Get(), Start());
+      return;
+    case runtime::ControlVerb::kTrim:
+      // pause --release-memory: the heap's free pages go back to the kernel
+      // rather than to swap, or stay resident on a host without any.
+      ::malloc_trim(0);
+      runtime::Reply(conn.Get(), Result<void>{});
+      return;
+    case runtime::ControlVerb::kPaused:
+      runtime::Reply(conn.Get(), StopTimeoutClock());
+      return;
+    case runtime::ControlVerb::kResumed:
+      runtime::Reply(conn.Get(), RestartTimeoutClock());
+      return;
+    case runtime::ControlVerb::kListener:
+    case runtime::ControlVerb::kTracee:
+      // An exec'd process, from `vigil exec`, whose execution domain the
+      // process inherited: its sentry listener, or on the ptrace platform a
+      // pidfd to trace it by and its descriptor channel's number in it.
+      if (PeerPersonalityDiffers(conn.Get())) sentry_->AssumePersonalityMayDiffer();
+      runtime::Reply(conn.Get(), request->verb == runtime::ControlVerb::kListener
+                                     ? sentry_->Adopt(0, std::move(attached))
+                                     : AdoptTracee(attached, request->channel_number));
+      return;
   }
 }
 

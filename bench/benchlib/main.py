@@ -36,7 +36,7 @@ def parse_args(argv):
                    help="also docker run --rm / ctr run --rm (private daemons; slow)")
     p.add_argument("--build-dir", default=os.environ.get("VIGIL_BUILD_DIR", "build"),
                    help="where vigil and the probe are built (default: build)")
-    p.add_argument("--vigil", help="vigil binary (default: BUILD_DIR/runtime/vigil)")
+    p.add_argument("--vigil", help="vigil binary (default: BUILD_DIR/cli/vigil)")
     p.add_argument("--results", default=os.path.join(HERE, "results"),
                    help="results folder (default: bench/results)")
     p.add_argument("--no-latest", action="store_true", help="do not update results/latest")
@@ -113,7 +113,7 @@ def main(argv):
         print(f"[{time.time() - started:6.1f}s] {msg}", flush=True)
 
     build_dir = build(args.build_dir, log)
-    vigil = args.vigil or os.path.join(build_dir, "runtime", "vigil")
+    vigil = args.vigil or os.path.join(build_dir, "cli", "vigil")
     probe = os.path.join(build_dir, "bench", "syscalls", "vigil-bench-syscalls")
     busybox = shutil.which("busybox") or "/bin/busybox"
     if not os.access(busybox, os.X_OK):

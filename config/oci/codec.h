@@ -8,6 +8,8 @@
 //   };
 //
 // Properties a table does not list are ignored, as the runtime-spec requires.
+// The same list gives Overlay, which lays the members one value holds over
+// another (`vigil update`'s changes over the container's resources).
 #pragma once
 
 #include <cstdint>
@@ -35,6 +37,9 @@ struct Field {
   // Writes "key": value, or nothing when the member holds its empty value.
   void (*encode)(json::Writer& w, std::string_view key, const T& in);
   bool required = false;
+  // Copies the member from `from` into `to` when `from` holds a value in it
+  // (IsEmptyValue); nullptr where overlaying means nothing.
+  void (*overlay)(const T& from, T& to) = nullptr;
 };
 
 // An error at `path`: "path: message".
@@ -216,6 +221,20 @@ void EncodeMember(json::Writer& w, std::string_view key, const T& in) {
 template <typename C, typename M>
 C ClassOfMember(M C::*);
 
+template <auto Member, typename C>
+void OverlayMember(const C& from, C& to) {
+  if (!IsEmptyValue(from.*Member)) to.*Member = from.*Member;
+}
+
+// Every member `from` holds a value in, copied over `to`'s; the rest of
+// `to` stays as it is.
+template <typename T>
+void Overlay(std::span<const Field<T>> fields, const T& from, T& to) {
+  for (const Field<T>& field : fields) {
+    if (field.overlay != nullptr) field.overlay(from, to);
+  }
+}
+
 // A property stored in member `Member`, decoded and encoded by the overloads
 // above (or the struct's own Decode/Encode pair).
 template <auto Member, bool kRequired = false>
@@ -228,6 +247,7 @@ constexpr auto Bind(std::string_view key) {
         EncodeMember<kRequired>(w, k, in.*Member);
       },
       kRequired,
+      &OverlayMember<Member, C>,
   };
 }
 

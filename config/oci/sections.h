@@ -1,5 +1,5 @@
-// Decode/Encode for every config struct, one pair per JSON object type. Each
-// section's field tables live in its own parse_*.cc.
+// Decode/Encode for every config struct, one pair per JSON object type, and
+// Overlay (codec.h). Each section's field tables live in its own parse_*.cc.
 #pragma once
 
 #include "base/json/json_reader.h"
@@ -12,7 +12,8 @@ namespace vigil::config {
 
 #define VIGIL_DECLARE_SECTION(T)                                    \
   Result<void> Decode(json::Value v, const JsonPath& path, T& out); \
-  void Encode(json::Writer& w, const T& in)
+  void Encode(json::Writer& w, const T& in);                        \
+  void Overlay(const T& from, T& to)
 
 // parse_spec.cc
 VIGIL_DECLARE_SECTION(Spec);
@@ -57,11 +58,12 @@ VIGIL_DECLARE_SECTION(SeccompArg);
 
 #undef VIGIL_DECLARE_SECTION
 
-// Defines the Decode/Encode pair of T from its field table.
-#define VIGIL_DEFINE_SECTION(T, table)                               \
-  Result<void> Decode(json::Value v, const JsonPath& path, T& out) { \
-    return DecodeObject<T>(v, path, table, out);                     \
-  }                                                                  \
-  void Encode(json::Writer& w, const T& in) { EncodeObject<T>(w, table, in); }
+// Defines the Decode/Encode pair and the Overlay of T from its field table.
+#define VIGIL_DEFINE_SECTION(T, table)                                      \
+  Result<void> Decode(json::Value v, const JsonPath& path, T& out) {        \
+    return DecodeObject<T>(v, path, table, out);                            \
+  }                                                                         \
+  void Encode(json::Writer& w, const T& in) { EncodeObject<T>(w, table, in); } \
+  void Overlay(const T& from, T& to) { Overlay<T>(table, from, to); }
 
 }  // namespace vigil::config

@@ -31,7 +31,6 @@
 #include "runtime/container/state_dir.h"
 #include "runtime/linux/landlock.h"
 #include "runtime/process/console.h"
-#include "shim/supervisor.h"
 
 namespace vigil::runtime {
 namespace {
@@ -149,7 +148,7 @@ void RemoveCgroupOf(const config::Spec& spec, const CreateOptions& options) {
 
 }  // namespace
 
-Result<std::optional<CompiledFilter>> CompileProfile(const config::Spec& spec) {
+Result<std::optional<seccomp::CompiledFilter>> CompileProfile(const config::Spec& spec) {
   if (!spec.linux_spec || !spec.linux_spec->seccomp) return std::nullopt;
   const config::Seccomp& profile = *spec.linux_spec->seccomp;
   // The kernel gives a process one seccomp listener, and the sentry's is it.
@@ -160,7 +159,7 @@ Result<std::optional<CompiledFilter>> CompileProfile(const config::Spec& spec) {
                          "container's seccomp listener (the kernel allows one per process)"));
     }
   }
-  ASSIGN_OR_RETURN(CompiledFilter filter, CompileSeccomp(profile));
+  ASSIGN_OR_RETURN(seccomp::CompiledFilter filter, seccomp::CompileSeccomp(profile));
   if (!filter.skipped_names.empty()) {
     std::string names;
     for (const std::string& name : filter.skipped_names)
@@ -170,7 +169,7 @@ Result<std::optional<CompiledFilter>> CompileProfile(const config::Spec& spec) {
   return filter;
 }
 
-Result<pid_t> CreateContainer(const CreateOptions& options) {
+Result<pid_t> CreateContainer(const CreateOptions& options, SupervisorMain supervise) {
   // First: the grace period the init's cgroup join waits for then passes
   // while everything below runs.
   const cgroup::AttachPrimer primer = cgroup::AttachPrimer::Start();
@@ -199,7 +198,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   // parse back (`exec` would fail). That rule changes no filter option.
   record.policy = config::DumpPolicy(policy);
   ASSIGN_OR_RETURN(sentry::Platform platform, ResolvePlatform(spec, options.platform));
-  record.platform = sentry::PlatformName(platform);
+  record.platform = platform;
   // The config's own limits, before the policy adds its defaults: a user's
   // container that may not make a cgroup fails on those only.
   const std::string config_limit(spec.linux_spec && spec.linux_spec->resources
@@ -227,7 +226,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   record.timeout_ms = static_cast<std::uint64_t>(lifetime.timeout.count());
   record.timeout_grace_ms = static_cast<std::uint64_t>(lifetime.grace.count());
   log::Debug(StrCat("create ", options.id, ": bundle ", options.bundle, ", platform ",
-                    record.platform, ", audit ", record.audit_path, ", policy ", record.policy));
+                    sentry::PlatformName(record.platform), ", audit ", record.audit_path, ", policy ", record.policy));
   // The policy's scratch tmpfs, where an engine copies files through them
   // (not for a foreground `run`: no engine drives one, and its supervisor,
   // which removes the container when the client is killed, may not unmount).
@@ -238,7 +237,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
-  ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
+  ASSIGN_OR_RETURN(std::optional<seccomp::CompiledFilter> seccomp, CompileProfile(spec));
   ASSIGN_OR_RETURN(std::unique_ptr<SentryFilters> sentry, SentryFilters::Compile(filter_options));
   // From the policy the sentry enforces (with the working directory's rule).
   const std::vector<config::LandlockRuleset> landlock = LandlockLayersForContainer(policy, spec);
@@ -255,7 +254,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
     std::vector<std::string> premounted = record.engine_scratch;  // before record moves
     record.supervisor_pid = ::getpid();
     record.supervisor_start = ProcessStartTime(record.supervisor_pid).value_or(0);
-    shim::RunSupervisor(shim::SupervisorArgs{.dir = std::move(dir),
+    supervise(SupervisorArgs{.dir = std::move(dir),
                                              .record = std::move(record),
                                              .spec = std::move(spec),
                                              .init = {.no_pivot = options.no_pivot,
@@ -272,7 +271,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                              .foreground = options.foreground,
                                              .keep = options.keep,
                                              .interrupt_ends = options.interrupt_ends},
-                        std::move(theirs));
+              std::move(theirs));
+    ::_exit(1);  // not reached: the supervisor exits on its own
   }
   theirs.Close();
   Result<Message> created = ours.Expect(MessageType::kCreated);

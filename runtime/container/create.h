@@ -9,7 +9,8 @@
 
 #include "base/result.h"
 #include "config/oci/spec.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "runtime/container/supervisor_args.h"
+#include "seccomp/profile.h"
 
 namespace vigil::runtime {
 
@@ -40,16 +41,17 @@ struct CreateOptions {
   // deleted then unless `keep` (shim/supervisor.h).
   bool foreground = false;
   bool keep = false;
-  bool interrupt_ends = false;  // shim::SupervisorArgs::interrupt_ends (`vigil do`)
+  bool interrupt_ends = false;  // SupervisorArgs::interrupt_ends (`vigil do`)
 };
 
 // linux.seccomp compiled (nullopt without one); unknown syscall names are
 // left out with a warning, as runc does. `exec` compiles the same profile.
-Result<std::optional<CompiledFilter>> CompileProfile(const config::Spec& spec);
+Result<std::optional<seccomp::CompiledFilter>> CompileProfile(const config::Spec& spec);
 
 // Creates the container and returns the supervisor's pid (a child of the
 // caller). On any failure nothing is left behind: no state directory, no
 // process.
-Result<pid_t> CreateContainer(const CreateOptions& options);
+// `supervise` runs in the forked child as the container's supervisor.
+Result<pid_t> CreateContainer(const CreateOptions& options, SupervisorMain supervise);
 
 }  // namespace vigil::runtime

@@ -32,7 +32,7 @@
 #include "runtime/process/wait.h"
 #include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
-#include "shim/control.h"
+#include "runtime/container/supervisor_control.h"
 
 namespace vigil::runtime {
 namespace {
@@ -105,15 +105,18 @@ namespace {
 Result<void> HandToSupervisor(const StateDir& dir, pid_t pid, const Message& announcement) {
   ASSIGN_OR_RETURN(UniqueFd process, PidfdOpen(pid));
   if (announcement.type == MessageType::kSentryTracee) {
-    RETURN_IF_ERROR_WRAP(shim::CallControl(dir.ControlSocketPath(),
-                                           StrCat("tracee ", announcement.text), process.Get()),
-                         "hand the exec'd process to the sentry");
+    RETURN_IF_ERROR_WRAP(
+        CallSupervisor(dir.ControlSocketPath(),
+                       {.verb = ControlVerb::kTracee, .channel_number = announcement.text},
+                       process.Get()),
+        "hand the exec'd process to the sentry");
     return {};
   }
   ASSIGN_OR_RETURN(int fd, AnnouncedDescriptor(announcement.text));
   ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(process.Get(), fd));
-  RETURN_IF_ERROR_WRAP(shim::CallControl(dir.ControlSocketPath(), "listener", listener.Get()),
-                       "hand the exec'd process to the sentry");
+  RETURN_IF_ERROR_WRAP(
+      CallSupervisor(dir.ControlSocketPath(), {.verb = ControlVerb::kListener}, listener.Get()),
+      "hand the exec'd process to the sentry");
   return {};
 }
 
@@ -162,13 +165,11 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
     ASSIGN_OR_RETURN(ConsoleReceiver receiver, ConsoleReceiver::Open());
     own_console.emplace(std::move(receiver));
   }
-  ASSIGN_OR_RETURN(std::optional<CompiledFilter> seccomp, CompileProfile(spec));
+  ASSIGN_OR_RETURN(std::optional<seccomp::CompiledFilter> seccomp, CompileProfile(spec));
   ASSIGN_OR_RETURN(config::Policy policy, record.policy.empty()
                                                ? config::BuiltinPolicy("default")
                                                : config::ParsePolicy(record.policy));
-  ASSIGN_OR_RETURN(sentry::Platform platform,
-                   record.platform.empty() ? sentry::Platform::kUnotify
-                                           : sentry::ParsePlatform("platform", record.platform));
+  const sentry::Platform platform = record.platform;
   ExecOptions options = requested;
   if (own_console) options.console_socket = own_console->path();
   ASSIGN_OR_RETURN(std::unique_ptr<SentryFilters> sentry,

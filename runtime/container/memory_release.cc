@@ -11,7 +11,7 @@
 #include "base/strings.h"
 #include "runtime/container/container_cgroup.h"
 #include "runtime/container/status.h"
-#include "shim/control.h"
+#include "runtime/container/supervisor_control.h"
 
 namespace vigil::runtime {
 namespace {
@@ -47,7 +47,7 @@ Result<bool> WantsMemoryRelease(const ContainerRecord& record, bool asked) {
 Result<cgroup::MemoryRelease> ReleaseMemory(const StateDir& dir, const cgroup::Cgroup& cg) {
   // The supervisor first gives back its heap's free pages; one that cannot
   // answer (gone, or older than the request) still has them reclaimed.
-  (void)shim::CallControl(dir.ControlSocketPath(), "trim");
+  (void)CallSupervisor(dir.ControlSocketPath(), {.verb = ControlVerb::kTrim});
   ASSIGN_OR_RETURN(cgroup::MemoryRelease release, cg.ReleaseMemory());
   RETURN_IF_ERROR(WriteFileAtomic(dir.path() + std::string(kNoteFile),
                                   StrCat(release.before, " ", release.after, "\n"), 0644,

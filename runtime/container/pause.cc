@@ -4,7 +4,7 @@
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/memory_release.h"
 #include "runtime/container/state_dir.h"
-#include "shim/control.h"
+#include "runtime/container/supervisor_control.h"
 
 namespace vigil::runtime {
 namespace {
@@ -19,10 +19,9 @@ Result<cgroup::Cgroup> FreezerOf(const StateDir& dir, const ContainerRecord& rec
 // Tells the supervisor of a container with a timeout that its clock stops
 // (`paused`) or goes on (`resumed`): the timeout counts the time the
 // container runs. One that cannot be told keeps counting, and says so.
-void TellTimeoutClock(const StateDir& dir, const ContainerRecord& record,
-                      std::string_view request) {
+void TellTimeoutClock(const StateDir& dir, const ContainerRecord& record, ControlVerb verb) {
   if (record.timeout_ms == 0) return;
-  if (Result<std::string> told = shim::CallControl(dir.ControlSocketPath(), request); !told) {
+  if (Result<void> told = CallSupervisor(dir.ControlSocketPath(), {.verb = verb}); !told) {
     log::Warning(StrCat("container ", Quote(dir.id()), ": its timeout keeps counting: ",
                         told.error().message));
   }
@@ -37,13 +36,13 @@ Result<void> PauseContainer(const std::string& root, const std::string& id,
   ASSIGN_OR_RETURN(bool release, WantsMemoryRelease(record, release_memory));
   ASSIGN_OR_RETURN(cgroup::Cgroup cg, FreezerOf(dir, record, Verb::kPause));
   RETURN_IF_ERROR(cg.Freeze());
-  TellTimeoutClock(dir, record, "paused");
+  TellTimeoutClock(dir, record, ControlVerb::kPaused);
   if (!release) return {};
   // A pause that was asked to release memory and could not is undone: the
   // caller sees the container as it was, and the error.
   if (Result<cgroup::MemoryRelease> released = ReleaseMemory(dir, cg); !released) {
     (void)cg.Thaw();
-    TellTimeoutClock(dir, record, "resumed");
+    TellTimeoutClock(dir, record, ControlVerb::kResumed);
     return tl::unexpected(released.error());
   }
   return {};
@@ -54,7 +53,7 @@ Result<void> ResumeContainer(const std::string& root, const std::string& id) {
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
   ASSIGN_OR_RETURN(cgroup::Cgroup cg, FreezerOf(dir, record, Verb::kResume));
   RETURN_IF_ERROR(cg.Thaw());
-  TellTimeoutClock(dir, record, "resumed");
+  TellTimeoutClock(dir, record, ControlVerb::kResumed);
   ForgetMemoryRelease(dir);
   return {};
 }

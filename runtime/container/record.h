@@ -12,6 +12,7 @@
 
 #include "base/result.h"
 #include "config/oci/state.h"
+#include "sentry/core/platform.h"
 
 namespace vigil::runtime {
 
@@ -42,9 +43,9 @@ struct ContainerRecord {
   // DumpPolicy), before ApplyPolicyToSpec, for `exec` to build the same
   // filter the init has.
   std::string policy;
-  // The sentry's backend (sentry::PlatformName): "unotify" or "ptrace";
-  // empty in records written before there was a choice (unotify).
-  std::string platform;
+  // The sentry's backend; a record written before there was a choice has
+  // none, which was unotify.
+  sentry::Platform platform = sentry::Platform::kUnotify;
   // The container's timeout from its start (0: none) and the grace period
   // between the TERM and the KILL that end it then (lifetime.h).
   std::uint64_t timeout_ms = 0;

@@ -9,7 +9,7 @@
 #include "base/result.h"
 #include "config/oci/process.h"
 #include "config/policy/policy.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 #include "runtime/process/launch.h"
 #include "sentry/core/platform.h"
 #include "sentry/table/syscall_table.h"
@@ -28,13 +28,13 @@ class SentryFilters {
   // goes with it. Held by pointer: ptrace() points into it.
   static Result<std::unique_ptr<SentryFilters>> Compile(const sentry::FilterOptions& options);
 
-  const CompiledFilter& sentry() const { return sentry_; }
+  const seccomp::CompiledFilter& sentry() const { return sentry_; }
   // Null on the user-notification platform.
   const PtracePlatform* ptrace() const { return channel_guard_ ? &ptrace_ : nullptr; }
 
  private:
-  CompiledFilter sentry_;
-  std::optional<CompiledFilter> channel_guard_;
+  seccomp::CompiledFilter sentry_;
+  std::optional<seccomp::CompiledFilter> channel_guard_;
   PtracePlatform ptrace_;
 };
 

@@ -1,6 +1,6 @@
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/state_dir.h"
-#include "shim/control.h"
+#include "runtime/container/supervisor_control.h"
 
 namespace vigil::runtime {
 
@@ -8,8 +8,7 @@ Result<void> StartContainer(const std::string& root, const std::string& id) {
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
   RETURN_IF_ERROR(CheckTransition(Verb::kStart, CurrentStatus(record), id));
-  ASSIGN_OR_RETURN(std::string reply, shim::CallControl(dir.ControlSocketPath(), "start"));
-  return {};
+  return CallSupervisor(dir.ControlSocketPath(), {.verb = ControlVerb::kStart});
 }
 
 Result<ContainerView> ViewContainer(const std::string& root, const std::string& id) {

@@ -15,7 +15,7 @@
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/rootfs.h"
 #include "runtime/linux/scheduling.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 #include "runtime/process/console.h"
 #include "runtime/process/hooks.h"
 #include "runtime/process/launch.h"
@@ -118,7 +118,7 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
 bool BecomesProcessAtCreate(const config::Spec& spec) {
   if (!HooksOf(spec, "startContainer").empty()) return false;
   if (!spec.linux_spec || !spec.linux_spec->seccomp) return true;
-  return AllowsUnconditionally(*spec.linux_spec->seccomp, "recvmsg");
+  return seccomp::AllowsUnconditionally(*spec.linux_spec->seccomp, "recvmsg");
 }
 
 }  // namespace

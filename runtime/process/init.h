@@ -16,7 +16,7 @@
 
 #include "config/oci/spec.h"
 #include "config/policy/landlock_rules.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 #include "runtime/process/channel.h"
 #include "runtime/process/launch.h"
 
@@ -26,8 +26,8 @@ struct InitOptions {
   bool no_pivot = false;
   int preserve_fds = 0;                     // fds 3 .. 3+N-1 stay open across exec
   int console_socket = -1;                  // connected --console-socket, for process.terminal
-  const CompiledFilter* seccomp = nullptr;  // linux.seccomp, compiled; null for none
-  const CompiledFilter* sentry = nullptr;   // the sentry's filter; null: no sentry
+  const seccomp::CompiledFilter* seccomp = nullptr;  // linux.seccomp, compiled; null for none
+  const seccomp::CompiledFilter* sentry = nullptr;   // the sentry's filter; null: no sentry
   const PtracePlatform* ptrace = nullptr;   // LaunchOptions::ptrace
   const std::vector<config::LandlockRuleset>* landlock = nullptr;  // LaunchOptions::landlock
   std::vector<int> bind_sources;  // RootfsOptions::bind_sources, inherited descriptors

@@ -17,7 +17,7 @@ namespace {
 // makes no listener.
 Result<void> InstallProfile(const LaunchOptions& options) {
   if (options.seccomp == nullptr) return {};
-  return LoadSeccomp(*options.seccomp).map([](UniqueFd) {});
+  return seccomp::LoadSeccomp(*options.seccomp).map([](UniqueFd) {});
 }
 
 // The ptrace platform's descriptor channel: a socket pair whose one end
@@ -57,10 +57,10 @@ Result<void> InstallSentry(const LaunchOptions& options) {
     RETURN_IF_ERROR(options.channel->Send(MessageType::kSentryTracee, StrCat(channel.Get())));
     RETURN_IF_ERROR(options.channel->Expect(MessageType::kProceed));
     channel.Reset();  // the sentry has its copy
-    RETURN_IF_ERROR(LoadSeccomp(*options.sentry).map([](UniqueFd) {}));
-    return LoadSeccomp(*ptrace->channel_guard).map([](UniqueFd) {});
+    RETURN_IF_ERROR(seccomp::LoadSeccomp(*options.sentry).map([](UniqueFd) {}));
+    return seccomp::LoadSeccomp(*ptrace->channel_guard).map([](UniqueFd) {});
   }
-  ASSIGN_OR_RETURN(UniqueFd listener, LoadSeccomp(*options.sentry));
+  ASSIGN_OR_RETURN(UniqueFd listener, seccomp::LoadSeccomp(*options.sentry));
   RETURN_IF_ERROR(options.channel->Send(MessageType::kSentryListener, StrCat(listener.Get())));
   RETURN_IF_ERROR(options.channel->Expect(MessageType::kProceed));
   return {};

@@ -9,7 +9,7 @@
 #include "base/result.h"
 #include "config/policy/landlock_rules.h"
 #include "config/oci/process.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 #include "runtime/process/channel.h"
 
 namespace vigil::runtime {
@@ -21,15 +21,15 @@ struct PtracePlatform {
   int channel_fd = -1;
   // The filter loaded after the sentry's that keeps the channel open
   // (BuildChannelGuardFilter in sentry/table/sentry_filter.h).
-  const CompiledFilter* channel_guard = nullptr;
+  const seccomp::CompiledFilter* channel_guard = nullptr;
 };
 
 struct LaunchOptions {
   int preserve_fds = 0;
   // linux.seccomp, compiled by the runtime before the clone; null for none.
-  const CompiledFilter* seccomp = nullptr;
+  const seccomp::CompiledFilter* seccomp = nullptr;
   // The sentry's filter (sentry/table/sentry_filter.h); null: no sentry.
-  const CompiledFilter* sentry = nullptr;
+  const seccomp::CompiledFilter* sentry = nullptr;
   // The ptrace platform (null: user notification): the filter trace-stops
   // instead of notifying, and the process waits to be traced before it
   // loads it.

@@ -1,5 +1,5 @@
 // One audit record: what the sentry decided about one mediated syscall, and
-// its JSON-lines encoding (DESIGN.md §2 "Audit"; docs/audit.md documents the
+// its JSON-lines encoding (docs/design.md, "Audit"; docs/audit.md documents the
 // format field by field).
 #pragma once
 

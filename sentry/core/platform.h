@@ -6,10 +6,25 @@
 #include <string_view>
 
 #include "base/result.h"
+#include "config/oci/names.h"
 
 namespace vigil::sentry {
 
 enum class Platform { kUnotify, kPtrace };
+
+}  // namespace vigil::sentry
+
+// The one list of the platforms' names: PlatformName, ParsePlatform and the
+// state file's "platform" (runtime/container/record.cc) all read it.
+template <>
+struct vigil::config::NameTable<vigil::sentry::Platform> {
+  static constexpr std::pair<std::string_view, vigil::sentry::Platform> kEntries[] = {
+      {"unotify", vigil::sentry::Platform::kUnotify},
+      {"ptrace", vigil::sentry::Platform::kPtrace},
+  };
+};
+
+namespace vigil::sentry {
 
 // On the ptrace platform, the descriptor every process of the container
 // keeps its end of the descriptor channel as (sentry/ptrace/

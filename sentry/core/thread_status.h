@@ -1,5 +1,5 @@
 // What /proc/TID/status says about a workload thread that the file
-// handlers need: its filesystem credentials (to act as it, DESIGN.md §2
+// handlers need: its filesystem credentials (to act as it, docs/design.md
 // rule 6) and its ids in its own pid namespace (to rewrite /proc/self).
 #pragma once
 

@@ -18,7 +18,7 @@
 namespace vigil::sentry {
 
 // One intercepted syscall, as the kernel reported it: registers only. What
-// they point to must be read once through the Tracee (DESIGN.md §2 rule 2).
+// they point to must be read once through the Tracee (docs/design.md, rule 2).
 struct SyscallEvent {
   pid_t tid = 0;  // in the sentry's pid namespace
   int number = -1;
@@ -47,7 +47,7 @@ class Tracee {
   virtual Result<UniqueFd> Descriptor(int fd) = 0;
 
   // The thread's root and working directory (O_PATH), the bases for
-  // resolving its paths inside the container (DESIGN.md §2 rule 4). The
+  // resolving its paths inside the container (docs/design.md, rule 4). The
   // root is shared with what the sentry keeps about the thread (it changes
   // only by chroot), the working directory opened for each call.
   virtual Result<SharedFd> Root() = 0;

@@ -52,7 +52,7 @@ struct Verdict {
     kInstallFd,  // the syscall returns `fd`, installed in the workload
     // The kernel runs the syscall as the workload asked. Only for a decision
     // made on registers: memory read before could change before the kernel
-    // reads it (seccomp_unotify(2), DESIGN.md §2 rule 2); or where the
+    // reads it (seccomp_unotify(2), docs/design.md, rule 2); or where the
     // policy answers the same whatever the memory names (docs/security.md,
     // "Where the sentry lets the kernel act").
     kContinue,

@@ -1,4 +1,4 @@
-// The sentry acting with a workload thread's credentials (DESIGN.md §2
+// The sentry acting with a workload thread's credentials (docs/design.md
 // rule 6): for as long as an ActingAs lives, the supervisor's filesystem
 // uid and gid, supplementary groups, effective capabilities and umask are
 // the thread's, so the kernel checks permissions as it would for the

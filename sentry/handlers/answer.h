@@ -1,6 +1,6 @@
 // Delivering an emulated answer: the result struct written to the
 // workload's buffer, checked against a stale notification before the write
-// (DESIGN.md §2 rule 3).
+// (docs/design.md, rule 3).
 #pragma once
 
 #include <cerrno>

@@ -1,7 +1,7 @@
 // bind(2) under a network policy. The address is copied once and decided
 // on (BindVerdict); the sentry then binds the workload's own socket
 // (pidfd_getfd) to that copy, never letting the kernel read the address
-// again (DESIGN.md §2 rule 1), and returns the kernel's answer.
+// again (docs/design.md, rule 1), and returns the kernel's answer.
 //
 // A unix socket path creates a file. Its directory is resolved in the
 // container as the workload, the policy decides on directory + name as it

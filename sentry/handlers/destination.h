@@ -1,5 +1,5 @@
 // A socket address named by connect, sendto, sendmsg or bind: copied once
-// from the workload (DESIGN.md §2 rule 2), decided against the network
+// from the workload (docs/design.md, rule 2), decided against the network
 // policy, and made safe for the sentry to use on the workload's behalf.
 #pragma once
 

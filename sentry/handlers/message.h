@@ -1,5 +1,5 @@
 // What sendto and sendmsg hand the sentry to send, copied once from the
-// workload (DESIGN.md §2 rule 2) and checked as the kernel would check it:
+// workload (docs/design.md, rule 2) and checked as the kernel would check it:
 // the payload behind the iovecs, and the control data with the workload's
 // descriptors replaced by the sentry's duplicates. Pure decoding: no socket
 // is touched, so it is unit-tested and fuzzed with a fake Tracee.

@@ -9,7 +9,7 @@
 // policy decides on directory + name; the sentry then acts on the name in
 // that resolved directory with the workload's credentials, so the kernel
 // never follows the last component and checks the permissions it would for
-// the workload (DESIGN.md §2 rules 4-6). Nothing here waits, so the
+// the workload (docs/design.md, rules 4-6). Nothing here waits, so the
 // credentials are held for the whole handler.
 #include <fcntl.h>
 #include <linux/capability.h>

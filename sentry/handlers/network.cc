@@ -3,7 +3,7 @@
 // destination is copied once and decided on; the operation is then
 // performed by the sentry on the workload's own socket (pidfd_getfd), not
 // continued in the kernel, whose second read of the address could differ
-// (DESIGN.md §2 rule 1) — except where no second read can reach anything
+// (docs/design.md, rule 1) — except where no second read can reach anything
 // the policy refuses (KernelMaySend).
 #include <fcntl.h>
 #include <linux/capability.h>

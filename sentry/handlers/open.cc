@@ -4,7 +4,7 @@
 // (open_walk.h); the decision is made on the file that resolved to (its
 // path in the container), never on the string; the same file is then
 // reopened with the workload's credentials and installed in the workload
-// with ADDFD (DESIGN.md §2 rules 2-7). A new file is created in its parent,
+// with ADDFD (docs/design.md, rules 2-7). A new file is created in its parent,
 // opened the same way, by name, without following a symlink.
 #include <fcntl.h>
 #include <linux/magic.h>

@@ -19,7 +19,7 @@
 
 namespace vigil::sentry {
 
-// Inside the root, and never through a /proc magic link (DESIGN.md §2 rule 4).
+// Inside the root, and never through a /proc magic link (docs/design.md, rule 4).
 inline constexpr std::uint64_t kResolveInRoot = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
 
 // openat2(root, path, flags) as the workload: its search permission on

@@ -1,4 +1,4 @@
-// The supervisor's one event loop (DESIGN.md §2 rule 9): epoll over
+// The supervisor's one event loop (docs/design.md, rule 9): epoll over
 // descriptors, with work that may have to wait run as Boost.Context fibers
 // on pre-allocated stacks. A fiber that must wait for a descriptor yields
 // to the loop instead of blocking it; everything runs on one thread.

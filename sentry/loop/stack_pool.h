@@ -1,4 +1,4 @@
-// Fiber stacks allocated once, up front (DESIGN.md §2 rule 9): a handler
+// Fiber stacks allocated once, up front (docs/design.md, rule 9): a handler
 // never waits on the allocator, and the pool's size bounds how many
 // syscalls can be in flight at once.
 #pragma once

@@ -20,7 +20,7 @@ Result<void> CheckKernelSupport();
 
 // SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux 6.6): the kernel wakes the
 // supervisor and the notified task on the same CPU, which turns a ~30 µs
-// cross-CPU round trip into ~2 µs on these machines (DESIGN.md §2).
+// cross-CPU round trip into ~2 µs on these machines (docs/design.md).
 Result<void> EnableSyncWakeUp(int listener);
 
 // The next notification; fails with ENOENT when the notifying task went
@@ -39,7 +39,7 @@ Result<void> Respond(int listener, std::uint64_t id, std::int64_t value, int err
 Result<void> RespondContinue(int listener, std::uint64_t id);
 
 // Installs `fd` in the notified task and answers `id` with its number, in
-// one step (SECCOMP_ADDFD_FLAG_SEND, DESIGN.md §2 rule 7).
+// one step (SECCOMP_ADDFD_FLAG_SEND, docs/design.md, rule 7).
 Result<int> AddFdAndRespond(int listener, std::uint64_t id, int fd, bool cloexec);
 
 }  // namespace vigil::sentry::unotify

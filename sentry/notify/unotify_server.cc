@@ -51,7 +51,7 @@ bool UnotifyServer::Answer(int listener, std::uint64_t id, Verdict& verdict) {
       return false;
     case Verdict::Kind::kInstallFd: {
       // Installed and answered in one step, so a descriptor never lands in
-      // a thread that stopped waiting for it (DESIGN.md §2 rule 7).
+      // a thread that stopped waiting for it (docs/design.md, rule 7).
       Result<int> installed =
           unotify::AddFdAndRespond(listener, id, verdict.fd->Get(), verdict.cloexec);
       if (installed) {

@@ -7,7 +7,7 @@
 //  - Identity. A thread's pidfd (PIDFD_THREAD) is checked on every use; it
 //    reads as exited once that thread is gone, so a reused tid never meets
 //    the previous owner's entry. A new entry is checked against the
-//    syscall after it is opened (DESIGN.md §2 rule 3).
+//    syscall after it is opened (docs/design.md, rule 3).
 //  - Memory. /proc/TID/mem pins the mm it was opened on. Only exec replaces
 //    a thread's mm: exec is observed (everything is forgotten before it is
 //    let through), and a read from an mm that died since answers 0 bytes,

@@ -3,7 +3,7 @@
 // root, opened once and checked against a syscall) plus what is read per
 // call (its working directory and descriptors, which change without a
 // syscall the sentry sees). Everything read from /proc/TID is trusted only
-// once the syscall is found still waiting after the read (DESIGN.md §2
+// once the syscall is found still waiting after the read (docs/design.md
 // rule 3). Either backend serves its threads through it: what "still
 // waiting" means is the backend's.
 #pragma once

@@ -23,7 +23,7 @@ std::string Generate() {
       "namespace {\n";
   std::string table = "const PrecompiledProgram kSentryPrograms[kFilterVariants] = {\n";
   for (std::size_t variant = 0; variant < kFilterVariants; ++variant) {
-    Result<runtime::CompiledFilter> filter = BuildSentryFilter(OptionsOfVariant(variant));
+    Result<seccomp::CompiledFilter> filter = BuildSentryFilter(OptionsOfVariant(variant));
     if (!filter) {
       std::fprintf(stderr, "filter_generator: variant %zu left to run time: %s\n", variant,
                    filter.error().message.c_str());

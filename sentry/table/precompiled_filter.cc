@@ -6,7 +6,7 @@
 
 namespace vigil::sentry {
 
-std::optional<runtime::CompiledFilter> PrecompiledSentryFilter(const FilterOptions& options) {
+std::optional<seccomp::CompiledFilter> PrecompiledSentryFilter(const FilterOptions& options) {
   const PrecompiledWith& made_with = generated::kSentryProgramsWith;
   const scmp_version* version = seccomp_version();
   if (version == nullptr || version->major != made_with.major ||
@@ -16,13 +16,13 @@ std::optional<runtime::CompiledFilter> PrecompiledSentryFilter(const FilterOptio
   }
   const PrecompiledProgram& program = generated::kSentryPrograms[VariantOf(options)];
   if (program.code == nullptr) return std::nullopt;
-  return runtime::CompiledFilter{.program = {program.code, program.code + program.size},
+  return seccomp::CompiledFilter{.program = {program.code, program.code + program.size},
                                  .flags = program.flags,
                                  .has_notify = program.has_notify};
 }
 
-Result<runtime::CompiledFilter> SentryFilterFor(const FilterOptions& options) {
-  if (std::optional<runtime::CompiledFilter> built = PrecompiledSentryFilter(options)) {
+Result<seccomp::CompiledFilter> SentryFilterFor(const FilterOptions& options) {
+  if (std::optional<seccomp::CompiledFilter> built = PrecompiledSentryFilter(options)) {
     return std::move(*built);
   }
   return BuildSentryFilter(options);

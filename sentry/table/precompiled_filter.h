@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 #include "sentry/table/syscall_table.h"
 
 namespace vigil::sentry {
@@ -59,9 +59,9 @@ extern const PrecompiledWith kSentryProgramsWith;
 // The program BuildSentryFilter(options) gives, from the build, when this
 // process's libseccomp is the generator's (version and API level); nullopt
 // otherwise.
-std::optional<runtime::CompiledFilter> PrecompiledSentryFilter(const FilterOptions& options);
+std::optional<seccomp::CompiledFilter> PrecompiledSentryFilter(const FilterOptions& options);
 
 // PrecompiledSentryFilter, else BuildSentryFilter.
-Result<runtime::CompiledFilter> SentryFilterFor(const FilterOptions& options);
+Result<seccomp::CompiledFilter> SentryFilterFor(const FilterOptions& options);
 
 }  // namespace vigil::sentry

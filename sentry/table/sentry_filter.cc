@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "runtime/linux/seccomp_bpf.h"
+#include "seccomp/bpf.h"
 #include "sentry/table/syscall_table.h"
 
 namespace vigil::sentry {
@@ -197,8 +197,8 @@ Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry, const Filt
 
 }  // namespace
 
-Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options) {
-  runtime::SeccompContext filter(seccomp_init(SCMP_ACT_ERRNO(kDefaultErrno)));
+Result<seccomp::CompiledFilter> BuildSentryFilter(const FilterOptions& options) {
+  seccomp::SeccompContext filter(seccomp_init(SCMP_ACT_ERRNO(kDefaultErrno)));
   if (!filter) return Fail("libseccomp could not create the sentry's filter");
   for (auto [attribute, value] :
        {std::pair{SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS},
@@ -208,7 +208,7 @@ Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options) 
       return FailErrno(-rc, "libseccomp: set a filter attribute");
     }
   }
-  runtime::CompiledFilter compiled{.flags = SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV};
+  seccomp::CompiledFilter compiled{.flags = SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV};
   for (const SyscallEntry& entry : SyscallTable()) {
     RETURN_IF_ERROR(AddEntry(filter.get(), entry, options));
     if (EffectiveTier(entry, options) == Tier::kMediated && !options.traced) {
@@ -216,7 +216,7 @@ Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options) 
     }
   }
   if (!compiled.has_notify) compiled.flags = 0;
-  ASSIGN_OR_RETURN(compiled.program, runtime::ExportBpf(filter.get()));
+  ASSIGN_OR_RETURN(compiled.program, seccomp::ExportBpf(filter.get()));
   return compiled;
 }
 
@@ -227,8 +227,8 @@ FilterOptions FilterOptionsFor(const config::Policy& policy, Platform platform) 
           .traced = platform == Platform::kPtrace};
 }
 
-Result<runtime::CompiledFilter> BuildChannelGuardFilter() {
-  runtime::SeccompContext filter(seccomp_init(SCMP_ACT_ALLOW));
+Result<seccomp::CompiledFilter> BuildChannelGuardFilter() {
+  seccomp::SeccompContext filter(seccomp_init(SCMP_ACT_ALLOW));
   if (!filter) return Fail("libseccomp could not create the channel guard's filter");
   if (int rc = seccomp_attr_set(filter.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS); rc < 0) {
     return FailErrno(-rc, "libseccomp: set a filter attribute");
@@ -258,8 +258,8 @@ Result<runtime::CompiledFilter> BuildChannelGuardFilter() {
                         {SCMP_A0(SCMP_CMP_LE, kChannel), SCMP_A1(SCMP_CMP_GE, kChannel)}));
   RETURN_IF_ERROR(trace(SCMP_SYS(close_range), {SCMP_A0(SCMP_CMP_GT, kLow32)}));
   RETURN_IF_ERROR(trace(SCMP_SYS(close_range), {SCMP_A1(SCMP_CMP_GT, kLow32)}));
-  runtime::CompiledFilter compiled;
-  ASSIGN_OR_RETURN(compiled.program, runtime::ExportBpf(filter.get()));
+  seccomp::CompiledFilter compiled;
+  ASSIGN_OR_RETURN(compiled.program, seccomp::ExportBpf(filter.get()));
   return compiled;
 }
 

@@ -15,18 +15,18 @@
 
 #include "base/result.h"
 #include "config/policy/policy.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 #include "sentry/core/platform.h"
 #include "sentry/table/syscall_table.h"
 
 namespace vigil::sentry {
 
-// The program, to be loaded with runtime::LoadSeccomp, which adds
+// The program, to be loaded with seccomp::LoadSeccomp, which adds
 // SECCOMP_FILTER_FLAG_NEW_LISTENER; WAIT_KILLABLE_RECV is set so that a
 // notified task cannot be interrupted by a signal after the sentry has
 // received its notification (a handler is never half-applied).
 // `options` turn on the policy-scoped mediation (FilterOptions).
-Result<runtime::CompiledFilter> BuildSentryFilter(const FilterOptions& options);
+Result<seccomp::CompiledFilter> BuildSentryFilter(const FilterOptions& options);
 
 // What `policy` needs mediated: the network syscalls when it restricts
 // egress or unix sockets, the open family when it restricts files; and how,
@@ -42,7 +42,7 @@ FilterOptions FilterOptionsFor(const config::Policy& policy,
 // "allow unless": libseccomp gives no precedence between the overlapping
 // rules that would take in one filter, while across filters the kernel
 // takes the stricter verdict (TRACE over ALLOW).
-Result<runtime::CompiledFilter> BuildChannelGuardFilter();
+Result<seccomp::CompiledFilter> BuildChannelGuardFilter();
 
 // Whether the workload's credentials must stay as they started: on the
 // ptrace platform under a policy that restricts files. There the sentry

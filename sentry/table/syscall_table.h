@@ -1,4 +1,4 @@
-// The sentry's syscall table (DESIGN.md §2): for every x86_64 system call,
+// The sentry's syscall table (docs/design.md): for every x86_64 system call,
 // its tier, the BPF guard or sentry handler that applies, and a one-line
 // note. The BPF program, `vigil syscalls`, the features document and the
 // invariant tests are all derived from it.

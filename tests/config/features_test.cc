@@ -128,7 +128,7 @@ TEST_F(FeaturesTest, ListsSeccompOperatorsArchsAndFlags) {
   EXPECT_THAT(Strings({"linux", "seccomp", "supportedFlags"}), UnorderedElementsAreArray(flags));
 }
 
-// vigil loads filters with seccomp(2) itself (DESIGN.md rule 8), so the
+// vigil loads filters with seccomp(2) itself (docs/design.md, rule 8), so the
 // supported flags are those the running kernel accepts, whatever libseccomp
 // knows. A null program makes the kernel answer EFAULT for a known flag.
 TEST_F(FeaturesTest, SupportedSeccompFlagsAreThoseTheKernelAccepts) {

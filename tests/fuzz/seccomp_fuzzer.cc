@@ -14,7 +14,7 @@
 
 #include "config/oci/config.h"
 #include "config/oci/validate.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 #include "tests/fuzz/check.h"
 
 namespace {
@@ -29,14 +29,14 @@ bool Named(const vigil::config::Seccomp& profile, const std::string& name) {
 }
 
 void CheckCompiled(const vigil::config::Seccomp& profile,
-                   const vigil::runtime::CompiledFilter& filter) {
+                   const vigil::seccomp::CompiledFilter& filter) {
   if (filter.program.empty() || filter.program.size() > BPF_MAXINSNS) {
     Die("a program the kernel cannot take", std::to_string(filter.program.size()));
   }
   // Classic BPF ends every path in a return; the last instruction must be one.
   if (BPF_CLASS(filter.program.back().code) != BPF_RET) Die("the program does not end in RET", "");
   if ((filter.flags & SECCOMP_FILTER_FLAG_NEW_LISTENER) != 0) {
-    Die("NEW_LISTENER is LoadSeccomp's to add", "");
+    Die("NEW_LISTENER is seccomp::LoadSeccomp's to add", "");
   }
   for (const std::string& name : filter.skipped_names) {
     if (!Named(profile, name)) Die("skipped a name the profile does not have", name);
@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (!spec->linux_spec || !spec->linux_spec->seccomp) return 0;
   const vigil::config::Seccomp& profile = *spec->linux_spec->seccomp;
-  vigil::Result<vigil::runtime::CompiledFilter> filter = vigil::runtime::CompileSeccomp(profile);
+  vigil::Result<vigil::seccomp::CompiledFilter> filter = vigil::seccomp::CompileSeccomp(profile);
   if (!filter) {
     CheckOneLine(filter.error());
     return 0;

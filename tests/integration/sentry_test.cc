@@ -254,7 +254,7 @@ TEST_P(SentryTest, AuditAnnotationCannotNameAnyHostFile) {
   ExpectFailedCreateLeftNothing(id);
 }
 
-// DESIGN.md's test of the egress policy: a container on the host's network
+// The egress policy's first test (docs/design.md, "The sentry"): a container on the host's network
 // under `policy_annotation` tries the host's loopback, is refused with the
 // policy's errno, and the refusal is audited.
 

@@ -12,7 +12,7 @@
 #include "base/file.h"
 #include "base/json/json_reader.h"
 #include "config/oci/config.h"
-#include "runtime/cli/command.h"
+#include "cli/command.h"
 #include "tests/runtime/vigil_command.h"
 
 namespace vigil::cli {

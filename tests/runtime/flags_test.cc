@@ -1,4 +1,4 @@
-#include "runtime/cli/flags.h"
+#include "cli/flags.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // vigil install / uninstall: the edits of daemon.json, containerd's
 // config.toml and containers.conf, and the verbs on temporary files.
-#include "runtime/cli/verb_install.h"
+#include "cli/verb_install.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

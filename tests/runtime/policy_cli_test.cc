@@ -72,7 +72,7 @@ TEST_F(PolicyCliTest, StateShowsThePolicyInForce) {
                          .bundle = dir_,
                          .status = config::ContainerStatus::kStopped,
                          .policy = config::DumpPolicy(*config::BuiltinPolicy("agent")),
-                         .platform = "ptrace"};
+                         .platform = sentry::Platform::kPtrace};
   ASSERT_TRUE(dir->SaveRecord(record));
   Outcome state = Vigil("--root " + root + " state box");
   ASSERT_EQ(state.status, 0) << state.err;

@@ -17,7 +17,7 @@
 
 #include "base/file.h"
 #include "config/oci/config.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 #include "tests/seccomp/under_filter.h"
 
 namespace vigil::runtime {
@@ -87,7 +87,7 @@ const Probe kProbes[] = {
 };
 
 TEST(DockerProfileTest, Compiles) {
-  Result<CompiledFilter> filter = CompileSeccomp(DockerProfile());
+  Result<seccomp::CompiledFilter> filter = seccomp::CompileSeccomp(DockerProfile());
   ASSERT_TRUE(filter) << filter.error().message;
   EXPECT_FALSE(filter->has_notify);
   EXPECT_EQ(filter->flags, 0u);
@@ -97,7 +97,7 @@ TEST(DockerProfileTest, Compiles) {
 }
 
 TEST(DockerProfileTest, WorkloadSeesWhatItSeesUnderRunc) {
-  Result<CompiledFilter> filter = CompileSeccomp(DockerProfile());
+  Result<seccomp::CompiledFilter> filter = seccomp::CompileSeccomp(DockerProfile());
   ASSERT_TRUE(filter) << filter.error().message;
   for (const Probe& probe : kProbes) {
     EXPECT_THAT(RunUnderFilter(*filter, [&] { return ErrnoOf(probe.call()); }),
@@ -109,7 +109,7 @@ TEST(DockerProfileTest, WorkloadSeesWhatItSeesUnderRunc) {
 // Docker's profile lets the init wait for `start` under it, so a Docker
 // container's init becomes its process at create (runtime/process/init.h).
 TEST(DockerProfileTest, AllowsTheWaitForStart) {
-  EXPECT_TRUE(AllowsUnconditionally(DockerProfile(), "recvmsg"));
+  EXPECT_TRUE(seccomp::AllowsUnconditionally(DockerProfile(), "recvmsg"));
 }
 
 }  // namespace

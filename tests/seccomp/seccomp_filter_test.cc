@@ -1,4 +1,4 @@
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 
 #include <fcntl.h>
 #include <gmock/gmock.h>
@@ -33,14 +33,14 @@ using testing::Rule;
 using testing::RunUnderFilter;
 using ::testing::StartsWith;
 
-CompiledFilter MustCompile(const Seccomp& profile) {
-  Result<CompiledFilter> compiled = CompileSeccomp(profile);
+seccomp::CompiledFilter MustCompile(const Seccomp& profile) {
+  Result<seccomp::CompiledFilter> compiled = seccomp::CompileSeccomp(profile);
   EXPECT_TRUE(compiled) << compiled.error().message;
-  return compiled ? std::move(*compiled) : CompiledFilter{};
+  return compiled ? std::move(*compiled) : seccomp::CompiledFilter{};
 }
 
 std::string CompileError(const Seccomp& profile) {
-  Result<CompiledFilter> compiled = CompileSeccomp(profile);
+  Result<seccomp::CompiledFilter> compiled = seccomp::CompileSeccomp(profile);
   EXPECT_FALSE(compiled);
   return compiled ? "" : compiled.error().message;
 }
@@ -57,7 +57,7 @@ Seccomp AllowOnly(std::vector<std::string> names, std::optional<std::uint32_t> d
 // ---- Compiling ----
 
 TEST(CompileSeccompTest, AllowAllCompilesToAProgramWithoutFlags) {
-  CompiledFilter filter = MustCompile(Seccomp{.default_action = SeccompAction::kAllow});
+  seccomp::CompiledFilter filter = MustCompile(Seccomp{.default_action = SeccompAction::kAllow});
   EXPECT_FALSE(filter.program.empty());
   EXPECT_EQ(filter.flags, 0u);
   EXPECT_FALSE(filter.has_notify);
@@ -88,7 +88,7 @@ TEST(CompileSeccompTest, UnknownFlagNamesItsIndex) {
 }
 
 TEST(CompileSeccompTest, FlagsGoToSeccompAsTheyAre) {
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.flags = {"SECCOMP_FILTER_FLAG_TSYNC", "SECCOMP_FILTER_FLAG_LOG",
                                     "SECCOMP_FILTER_FLAG_SPEC_ALLOW"}});
   EXPECT_EQ(filter.flags,
@@ -96,12 +96,12 @@ TEST(CompileSeccompTest, FlagsGoToSeccompAsTheyAre) {
 }
 
 TEST(CompileSeccompTest, WaitKillableRecvIsDroppedWithoutANotifyRule) {
-  CompiledFilter filter = MustCompile(Seccomp{.flags = {"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"}});
+  seccomp::CompiledFilter filter = MustCompile(Seccomp{.flags = {"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"}});
   EXPECT_EQ(filter.flags, 0u);
 }
 
 TEST(CompileSeccompTest, WaitKillableRecvIsKeptWithANotifyRule) {
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.flags = {"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"},
                           .listener_path = "/run/agent.sock",
                           .syscalls = {Rule({"getppid"}, SeccompAction::kNotify)}});
@@ -110,7 +110,7 @@ TEST(CompileSeccompTest, WaitKillableRecvIsKeptWithANotifyRule) {
 }
 
 TEST(CompileSeccompTest, TsyncWithANotifyRuleAddsTsyncEsrch) {
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.flags = {"SECCOMP_FILTER_FLAG_TSYNC"},
                           .listener_path = "/run/agent.sock",
                           .syscalls = {Rule({"getppid"}, SeccompAction::kNotify)}});
@@ -150,7 +150,7 @@ TEST(CompileSeccompTest, UnknownSyscallNamesAreSkippedAndReported) {
   Seccomp profile{
       .syscalls = {Rule({"getppid", "no_such_syscall", "no_such_syscall"}, SeccompAction::kErrno),
                    Rule({"also_not_a_syscall", "no_such_syscall"}, SeccompAction::kKillProcess)}};
-  CompiledFilter filter = MustCompile(profile);
+  seccomp::CompiledFilter filter = MustCompile(profile);
   EXPECT_THAT(filter.skipped_names, ElementsAre("no_such_syscall", "also_not_a_syscall"));
   // The known name of the same rule still applies.
   EXPECT_THAT(RunUnderFilter(filter, [] { return ErrnoOf(::syscall(SYS_getppid)); }),
@@ -159,7 +159,7 @@ TEST(CompileSeccompTest, UnknownSyscallNamesAreSkippedAndReported) {
 
 TEST(CompileSeccompTest, SyscallsOfAnotherArchitectureOnlyAreNotSkipped) {
   // socketcall exists on x86, not on x86_64: libseccomp knows the name.
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.default_action = SeccompAction::kErrno,
                           .architectures = {"SCMP_ARCH_X86_64", "SCMP_ARCH_X86"},
                           .syscalls = {Rule({"socketcall", "exit_group"}, SeccompAction::kAllow)}});
@@ -168,7 +168,7 @@ TEST(CompileSeccompTest, SyscallsOfAnotherArchitectureOnlyAreNotSkipped) {
 
 TEST(CompileSeccompTest, RuleWithTheDefaultActionIsSkipped) {
   // ERRNO without errnoRet is ERRNO(EPERM), the same as the default here.
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.default_action = SeccompAction::kErrno,
                           .syscalls = {Rule({"exit_group"}, SeccompAction::kAllow),
                                        Rule({"getppid"}, SeccompAction::kErrno, EPERM),
@@ -182,7 +182,7 @@ TEST(CompileSeccompTest, RuleWithTheDefaultActionIsSkipped) {
 // ---- Loading: what the workload sees ----
 
 TEST(LoadSeccompTest, ErrnoDefaultDeniesWhatTheAllowListLeavesOut) {
-  CompiledFilter filter = MustCompile(AllowOnly({"getppid"}, std::nullopt));
+  seccomp::CompiledFilter filter = MustCompile(AllowOnly({"getppid"}, std::nullopt));
   EXPECT_THAT(RunUnderFilter(filter,
                              [] {
                                if (::syscall(SYS_getppid) < 0) return 100;
@@ -193,7 +193,7 @@ TEST(LoadSeccompTest, ErrnoDefaultDeniesWhatTheAllowListLeavesOut) {
 }
 
 TEST(LoadSeccompTest, DefaultErrnoRetIsTheErrno) {
-  CompiledFilter filter = MustCompile(AllowOnly({"getppid"}, EACCES));
+  seccomp::CompiledFilter filter = MustCompile(AllowOnly({"getppid"}, EACCES));
   EXPECT_THAT(RunUnderFilter(filter,
                              [] {
                                utsname u;
@@ -203,7 +203,7 @@ TEST(LoadSeccompTest, DefaultErrnoRetIsTheErrno) {
 }
 
 TEST(LoadSeccompTest, RuleErrnoRetIsTheErrno) {
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.default_action = SeccompAction::kAllow,
                           .syscalls = {Rule({"getcwd"}, SeccompAction::kErrno, ENOSYS)}});
   EXPECT_THAT(RunUnderFilter(filter,
@@ -221,7 +221,7 @@ TEST(LoadSeccompTest, ArgumentEqualAllowsOnlyThatValue) {
   Seccomp profile = AllowOnly({}, std::nullopt);
   profile.syscalls.push_back(Rule({"personality"}, SeccompAction::kAllow, std::nullopt,
                                   {Arg(0, SeccompOperator::kEqual, 0xffffffff)}));
-  CompiledFilter filter = MustCompile(profile);
+  seccomp::CompiledFilter filter = MustCompile(profile);
   EXPECT_THAT(RunUnderFilter(filter,
                              [] {
                                if (::syscall(SYS_personality, 0xffffffffUL) < 0) return 100;
@@ -243,7 +243,7 @@ class OperatorTest : public ::testing::TestWithParam<OperatorCase> {};
 
 TEST_P(OperatorTest, DeniesExactlyTheMatchingValues) {
   const OperatorCase& c = GetParam();
-  CompiledFilter filter = MustCompile(
+  seccomp::CompiledFilter filter = MustCompile(
       Seccomp{.default_action = SeccompAction::kAllow,
               .syscalls = {Rule({"getpriority"}, SeccompAction::kErrno, EACCES, {c.arg})}});
   EXPECT_THAT(RunUnderFilter(filter,
@@ -282,7 +282,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(LoadSeccompTest, ConditionsOnDifferentArgumentsAreAnded) {
   // Denied only for getpriority(PRIO_PROCESS, 0).
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.default_action = SeccompAction::kAllow,
                           .syscalls = {Rule({"getpriority"}, SeccompAction::kErrno, EACCES,
                                             {Arg(0, SeccompOperator::kEqual, PRIO_PROCESS),
@@ -301,7 +301,7 @@ TEST(LoadSeccompTest, ConditionsOnDifferentArgumentsAreAnded) {
 TEST(LoadSeccompTest, ConditionsOnTheSameArgumentAreOredLikeRunc) {
   // "which >= 5" and "which <= 0" can never both hold; runc (and vigil) turn
   // them into two rules, so either one denies.
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.default_action = SeccompAction::kAllow,
                           .syscalls = {Rule({"getpriority"}, SeccompAction::kErrno, EACCES,
                                             {Arg(0, SeccompOperator::kGreaterEqual, 5),
@@ -317,7 +317,7 @@ TEST(LoadSeccompTest, ConditionsOnTheSameArgumentAreOredLikeRunc) {
 }
 
 TEST(LoadSeccompTest, KillProcessKillsWithSigsys) {
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.default_action = SeccompAction::kAllow,
                           .syscalls = {Rule({"getppid"}, SeccompAction::kKillProcess)}});
   EXPECT_THAT(RunUnderFilter(filter, [] { return ErrnoOf(::syscall(SYS_getppid)) + 1; }),
@@ -326,7 +326,7 @@ TEST(LoadSeccompTest, KillProcessKillsWithSigsys) {
 
 TEST(LoadSeccompTest, KillAndKillThreadKillTheOnlyThreadWithSigsys) {
   for (SeccompAction action : {SeccompAction::kKill, SeccompAction::kKillThread}) {
-    CompiledFilter filter = MustCompile(
+    seccomp::CompiledFilter filter = MustCompile(
         Seccomp{.default_action = SeccompAction::kAllow, .syscalls = {Rule({"getppid"}, action)}});
     EXPECT_THAT(RunUnderFilter(filter, [] { return ErrnoOf(::syscall(SYS_getppid)) + 1; }),
                 KilledBy(SIGSYS));
@@ -342,7 +342,7 @@ void OnSigsys(int, siginfo_t* info, void*) {
 }
 
 TEST(LoadSeccompTest, TrapDeliversSigsysNamingTheSyscall) {
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.default_action = SeccompAction::kAllow,
                           .syscalls = {Rule({"getppid"}, SeccompAction::kTrap)}});
   EXPECT_THAT(RunUnderFilter(filter,
@@ -360,14 +360,14 @@ TEST(LoadSeccompTest, TrapDeliversSigsysNamingTheSyscall) {
 TEST(LoadSeccompTest, LogAllows) {
   Seccomp profile = AllowOnly({}, std::nullopt);
   profile.syscalls.push_back(Rule({"getppid"}, SeccompAction::kLog));
-  CompiledFilter filter = MustCompile(profile);
+  seccomp::CompiledFilter filter = MustCompile(profile);
   const pid_t parent = ::getpid();
   EXPECT_THAT(RunUnderFilter(filter, [&] { return ::syscall(SYS_getppid) == parent ? 0 : 1; }),
               Exited(0));
 }
 
 TEST(LoadSeccompTest, TraceWithoutATracerFailsWithEnosys) {
-  CompiledFilter filter =
+  seccomp::CompiledFilter filter =
       MustCompile(Seccomp{.default_action = SeccompAction::kAllow,
                           .syscalls = {Rule({"getppid"}, SeccompAction::kTrace, 5)}});
   EXPECT_THAT(RunUnderFilter(filter, [] { return ErrnoOf(::syscall(SYS_getppid)); }),
@@ -375,7 +375,7 @@ TEST(LoadSeccompTest, TraceWithoutATracerFailsWithEnosys) {
 }
 
 TEST(LoadSeccompTest, ListedFlagsAreAcceptedByTheKernel) {
-  CompiledFilter filter = MustCompile(
+  seccomp::CompiledFilter filter = MustCompile(
       Seccomp{.default_action = SeccompAction::kAllow,
               .flags = {"SECCOMP_FILTER_FLAG_TSYNC", "SECCOMP_FILTER_FLAG_LOG",
                         "SECCOMP_FILTER_FLAG_SPEC_ALLOW", "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"},
@@ -387,14 +387,14 @@ TEST(LoadSeccompTest, ListedFlagsAreAcceptedByTheKernel) {
 }
 
 TEST(LoadSeccompTest, WithoutNotifyThereIsNoListener) {
-  CompiledFilter filter = MustCompile(Seccomp{.default_action = SeccompAction::kAllow});
+  seccomp::CompiledFilter filter = MustCompile(Seccomp{.default_action = SeccompAction::kAllow});
   EXPECT_THAT(testing::WaitStatus(testing::SpawnUnderFilter(
                   filter, [](int listener) { return listener == -1 ? 0 : 1; })),
               Exited(0));
 }
 
 TEST(LoadSeccompTest, NotifyReturnsACloseOnExecListener) {
-  CompiledFilter filter = MustCompile(
+  seccomp::CompiledFilter filter = MustCompile(
       Seccomp{.default_action = SeccompAction::kAllow,
               .flags = {"SECCOMP_FILTER_FLAG_TSYNC", "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"},
               .listener_path = "/run/agent.sock",
@@ -410,7 +410,7 @@ TEST(LoadSeccompTest, NotifyReturnsACloseOnExecListener) {
 }
 
 TEST(LoadSeccompTest, RejectsAnEmptyProgram) {
-  Result<UniqueFd> loaded = LoadSeccomp(CompiledFilter{});
+  Result<UniqueFd> loaded = seccomp::LoadSeccomp(seccomp::CompiledFilter{});
   ASSERT_FALSE(loaded);
   EXPECT_THAT(loaded.error().message, HasSubstr("a program of 0 instructions"));
 }
@@ -418,24 +418,24 @@ TEST(LoadSeccompTest, RejectsAnEmptyProgram) {
 // ---- What a profile lets through whatever the arguments ----
 
 TEST(AllowsUnconditionallyTest, AnAllowingDefaultLetsThroughWhatNoRuleNames) {
-  EXPECT_TRUE(AllowsUnconditionally(Seccomp{.default_action = SeccompAction::kAllow}, "recvmsg"));
-  EXPECT_TRUE(AllowsUnconditionally(Seccomp{.default_action = SeccompAction::kLog}, "recvmsg"));
-  EXPECT_FALSE(AllowsUnconditionally(AllowOnly({"read"}, EPERM), "recvmsg"));
+  EXPECT_TRUE(seccomp::AllowsUnconditionally(Seccomp{.default_action = SeccompAction::kAllow}, "recvmsg"));
+  EXPECT_TRUE(seccomp::AllowsUnconditionally(Seccomp{.default_action = SeccompAction::kLog}, "recvmsg"));
+  EXPECT_FALSE(seccomp::AllowsUnconditionally(AllowOnly({"read"}, EPERM), "recvmsg"));
 }
 
 TEST(AllowsUnconditionallyTest, ARuleThatAllowsWithoutConditionsLetsItThrough) {
-  EXPECT_TRUE(AllowsUnconditionally(AllowOnly({"read", "recvmsg"}, EPERM), "recvmsg"));
+  EXPECT_TRUE(seccomp::AllowsUnconditionally(AllowOnly({"read", "recvmsg"}, EPERM), "recvmsg"));
 }
 
 TEST(AllowsUnconditionallyTest, ARuleWithConditionsOrAnotherActionDoesNot) {
   Seccomp conditional = AllowOnly({"read"}, EPERM);
   conditional.syscalls.push_back(Rule({"recvmsg"}, SeccompAction::kAllow, std::nullopt,
                                       {Arg(0, SeccompOperator::kEqual, 3)}));
-  EXPECT_FALSE(AllowsUnconditionally(conditional, "recvmsg"));
+  EXPECT_FALSE(seccomp::AllowsUnconditionally(conditional, "recvmsg"));
 
   Seccomp refused{.default_action = SeccompAction::kAllow,
                   .syscalls = {Rule({"recvmsg"}, SeccompAction::kErrno)}};
-  EXPECT_FALSE(AllowsUnconditionally(refused, "recvmsg"));
+  EXPECT_FALSE(seccomp::AllowsUnconditionally(refused, "recvmsg"));
 
   // Allowed without conditions by one rule, refused for some arguments by
   // another: not whatever the arguments.
@@ -443,14 +443,14 @@ TEST(AllowsUnconditionallyTest, ARuleWithConditionsOrAnotherActionDoesNot) {
   both.syscalls.push_back(
       Rule({"recvmsg"}, SeccompAction::kKillThread, std::nullopt,
            {Arg(2, SeccompOperator::kEqual, 0)}));
-  EXPECT_FALSE(AllowsUnconditionally(both, "recvmsg"));
+  EXPECT_FALSE(seccomp::AllowsUnconditionally(both, "recvmsg"));
 }
 
 TEST(AllowsUnconditionallyTest, ARuleWithTheDefaultActionChangesNothing) {
   Seccomp profile{.default_action = SeccompAction::kAllow,
                   .syscalls = {Rule({"recvmsg"}, SeccompAction::kAllow, std::nullopt,
                                     {Arg(0, SeccompOperator::kEqual, 3)})}};
-  EXPECT_TRUE(AllowsUnconditionally(profile, "recvmsg"));
+  EXPECT_TRUE(seccomp::AllowsUnconditionally(profile, "recvmsg"));
 }
 
 }  // namespace

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "config/oci/seccomp.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 
 namespace vigil::runtime::testing {
 
@@ -32,13 +32,13 @@ inline int ErrnoOf(long rc) { return rc < 0 ? errno : 0; }
 
 // Forks a child that sets no_new_privs, loads `filter`, and _exits with
 // body(listener fd or -1). Returns the child's pid; the caller waits.
-inline pid_t SpawnUnderFilter(const CompiledFilter& filter, const std::function<int(int)>& body) {
+inline pid_t SpawnUnderFilter(const seccomp::CompiledFilter& filter, const std::function<int(int)>& body) {
   pid_t pid = ::fork();
   if (pid != 0) return pid;
   rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);  // SIGSYS would dump core
   ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-  Result<UniqueFd> listener = LoadSeccomp(filter);
+  Result<UniqueFd> listener = seccomp::LoadSeccomp(filter);
   if (!listener) ::_exit(kLoadFailed);
   ::_exit(body(listener->Get()));
 }
@@ -51,7 +51,7 @@ inline int WaitStatus(pid_t pid) {
 }
 
 // Runs body() in a child under `filter`; returns its wait status.
-inline int RunUnderFilter(const CompiledFilter& filter, const std::function<int()>& body) {
+inline int RunUnderFilter(const seccomp::CompiledFilter& filter, const std::function<int()>& body) {
   return WaitStatus(SpawnUnderFilter(filter, [&](int) { return body(); }));
 }
 

@@ -15,7 +15,7 @@
 
 #include "base/syscalls.h"
 #include "base/unique_fd.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 #include "sentry/table/sentry_filter.h"
 
 namespace vigil::sentry {
@@ -25,7 +25,7 @@ class FilteredChild {
   // `body` runs in the child with the write end of the report pipe.
   explicit FilteredChild(const std::function<void(int report)>& body,
                          const FilterOptions& options = {}) {
-    Result<runtime::CompiledFilter> filter = BuildSentryFilter(options);
+    Result<seccomp::CompiledFilter> filter = BuildSentryFilter(options);
     EXPECT_TRUE(filter);
     int to_parent[2], to_child[2], reports[2];
     EXPECT_EQ(::pipe2(to_parent, O_CLOEXEC), 0);
@@ -34,7 +34,7 @@ class FilteredChild {
     pid_ = ::fork();
     if (pid_ == 0) {
       ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-      Result<UniqueFd> listener = runtime::LoadSeccomp(*filter);
+      Result<UniqueFd> listener = seccomp::LoadSeccomp(*filter);
       if (!listener) ::_exit(100);
       int number = listener->Get();
       if (::write(to_parent[1], &number, sizeof number) != sizeof number) ::_exit(101);

@@ -12,7 +12,7 @@
 namespace vigil::sentry {
 namespace {
 
-bool SameProgram(const runtime::CompiledFilter& a, const runtime::CompiledFilter& b) {
+bool SameProgram(const seccomp::CompiledFilter& a, const seccomp::CompiledFilter& b) {
   return a.program.size() == b.program.size() &&
          std::memcmp(a.program.data(), b.program.data(), a.program.size() * sizeof(sock_filter)) ==
              0 &&
@@ -24,14 +24,14 @@ TEST(PrecompiledSentryFilter, EveryVariantIsWhatBuildSentryFilterGives) {
     SCOPED_TRACE(testing::Message() << "variant " << variant);
     const FilterOptions options = OptionsOfVariant(variant);
     ASSERT_EQ(VariantOf(options), variant);
-    Result<runtime::CompiledFilter> built = BuildSentryFilter(options);
+    Result<seccomp::CompiledFilter> built = BuildSentryFilter(options);
     ASSERT_TRUE(built) << built.error().message;
     // Built by the same libseccomp on the same kernel as the generator's
     // run, so the program must be there.
-    std::optional<runtime::CompiledFilter> precompiled = PrecompiledSentryFilter(options);
+    std::optional<seccomp::CompiledFilter> precompiled = PrecompiledSentryFilter(options);
     ASSERT_TRUE(precompiled.has_value());
     EXPECT_TRUE(SameProgram(*precompiled, *built));
-    Result<runtime::CompiledFilter> chosen = SentryFilterFor(options);
+    Result<seccomp::CompiledFilter> chosen = SentryFilterFor(options);
     ASSERT_TRUE(chosen);
     EXPECT_TRUE(SameProgram(*chosen, *built));
   }
@@ -40,9 +40,9 @@ TEST(PrecompiledSentryFilter, EveryVariantIsWhatBuildSentryFilterGives) {
 TEST(PrecompiledSentryFilter, TheVariantsDiffer) {
   // Options that change what is mediated change the program (the index is
   // not collapsing two of them).
-  std::optional<runtime::CompiledFilter> plain = PrecompiledSentryFilter(OptionsOfVariant(0));
-  std::optional<runtime::CompiledFilter> files = PrecompiledSentryFilter({.mediate_files = true});
-  std::optional<runtime::CompiledFilter> traced = PrecompiledSentryFilter({.traced = true});
+  std::optional<seccomp::CompiledFilter> plain = PrecompiledSentryFilter(OptionsOfVariant(0));
+  std::optional<seccomp::CompiledFilter> files = PrecompiledSentryFilter({.mediate_files = true});
+  std::optional<seccomp::CompiledFilter> traced = PrecompiledSentryFilter({.traced = true});
   ASSERT_TRUE(plain && files && traced);
   EXPECT_FALSE(SameProgram(*plain, *files));
   EXPECT_FALSE(SameProgram(*plain, *traced));

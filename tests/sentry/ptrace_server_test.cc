@@ -30,7 +30,7 @@
 
 #include "base/strings.h"
 #include "base/unique_fd.h"
-#include "runtime/linux/seccomp_filter.h"
+#include "seccomp/profile.h"
 #include "sentry/core/platform.h"
 #include "sentry/table/sentry_filter.h"
 #include "tests/sentry/loop_ticker.h"
@@ -57,10 +57,10 @@ class TracedChild {
  public:
   explicit TracedChild(const std::function<void(int report)>& body,
                        FilterOptions options = {.traced = true}, bool channel = false) {
-    Result<runtime::CompiledFilter> filter = BuildSentryFilter(options);
+    Result<seccomp::CompiledFilter> filter = BuildSentryFilter(options);
     EXPECT_TRUE(filter);
     EXPECT_FALSE(filter->has_notify);
-    Result<runtime::CompiledFilter> guard = BuildChannelGuardFilter();
+    Result<seccomp::CompiledFilter> guard = BuildChannelGuardFilter();
     EXPECT_TRUE(guard);
     int go[2], reports[2], ends[2] = {-1, -1};
     EXPECT_EQ(::pipe2(go, O_CLOEXEC), 0);
@@ -79,8 +79,8 @@ class TracedChild {
       ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
       char c;
       if (::read(go[0], &c, 1) != 1) ::_exit(102);
-      if (!runtime::LoadSeccomp(*filter)) ::_exit(100);
-      if (channel && !runtime::LoadSeccomp(*guard)) ::_exit(100);
+      if (!seccomp::LoadSeccomp(*filter)) ::_exit(100);
+      if (channel && !seccomp::LoadSeccomp(*guard)) ::_exit(100);
       body(reports[1]);
       ::_exit(0);
     }

@@ -31,12 +31,12 @@ namespace {
 // Runs `body` in a child under the sentry's filter, given its listener;
 // returns the child's wait status.
 int RunServed(const std::function<int(int listener)>& body, const FilterOptions& options = {}) {
-  Result<runtime::CompiledFilter> filter = BuildSentryFilter(options);
+  Result<seccomp::CompiledFilter> filter = BuildSentryFilter(options);
   EXPECT_TRUE(filter) << filter.error().message;
   pid_t pid = ::fork();
   if (pid == 0) {
     ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    Result<UniqueFd> listener = runtime::LoadSeccomp(*filter);
+    Result<UniqueFd> listener = seccomp::LoadSeccomp(*filter);
     if (!listener) ::_exit(200);
     ::_exit(body(listener->Get()));
   }
@@ -63,7 +63,7 @@ int SocketErrno(int family, int type, int protocol) {
 }
 
 TEST(SentryFilter, LoadsWithAListener) {
-  Result<runtime::CompiledFilter> filter = BuildSentryFilter({});
+  Result<seccomp::CompiledFilter> filter = BuildSentryFilter({});
   ASSERT_TRUE(filter) << filter.error().message;
   EXPECT_TRUE(filter->has_notify);
   EXPECT_EQ(filter->flags, unsigned{SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV});

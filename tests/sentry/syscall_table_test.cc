@@ -67,7 +67,7 @@ TEST(SyscallTable, LookupByNumberAndName) {
   EXPECT_EQ(FindSyscall("no_such_call"), nullptr);
 }
 
-// The escape routes DESIGN.md names never reach the kernel.
+// The escape routes docs/design.md's denied tier names never reach the kernel.
 TEST(SyscallTable, DangerousSyscallsAreDenied) {
   for (std::string_view name :
        {"io_uring_setup", "userfaultfd", "ptrace", "process_vm_writev", "bpf", "perf_event_open",

@@ -12,7 +12,7 @@
 
 namespace vigil::integration {
 
-// `state`'s "memory" object (runtime/cli/container_json.h).
+// `state`'s "memory" object (cli/container_json.h).
 struct PausedMemoryView {
   std::uint64_t resident = 0;
   std::uint64_t swapped = 0;

@@ -1,0 +1,61 @@
+#include "cli/run_foreground.h"
+
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include <optional>
+
+#include "runtime/container/lifecycle.h"
+#include "runtime/process/terminal_relay.h"
+#include "runtime/process/wait.h"
+#include "shim/supervisor.h"
+
+namespace vigil::cli {
+namespace {
+
+// The container's init comes to us, its subreaper, as a zombie when its
+// supervisor exits.
+void ReapOrphans() {
+  while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+  }
+}
+
+}  // namespace
+
+Result<int> RunContainer(runtime::CreateOptions options, const RunMode& mode) {
+  options.foreground = !mode.detach;
+  options.keep = mode.keep;
+  // As runc: in the foreground the container's init (which state.pid
+  // names) is ours to reap once its supervisor is gone.
+  if (!mode.detach && mode.subreaper) ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  std::optional<runtime::ConsoleReceiver> console;
+  if (mode.relay_terminal) {
+    ASSIGN_OR_RETURN(runtime::ConsoleReceiver receiver, runtime::ConsoleReceiver::Open());
+    console.emplace(std::move(receiver));
+    options.console_socket = console->path();
+  }
+  ASSIGN_OR_RETURN(pid_t supervisor, runtime::CreateContainer(options, shim::RunSupervisor));
+  auto abandon = [&](Error error) -> Result<int> {
+    (void)runtime::DeleteContainer(options.root, options.id, /*force=*/true);
+    ::waitpid(supervisor, nullptr, 0);
+    ReapOrphans();
+    return tl::unexpected(std::move(error));
+  };
+  UniqueFd master;
+  if (console) {
+    Result<UniqueFd> received = console->Receive();
+    if (!received) return abandon(std::move(received).error());
+    master = *std::move(received);
+  }
+  if (Result<void> started = runtime::StartContainer(options.root, options.id); !started) {
+    return abandon(std::move(started).error());
+  }
+  if (mode.detach) return 0;
+  const int status = master ? runtime::RelayTerminal(master.Get(), supervisor)
+                            : runtime::WaitForwardingSignals(supervisor);
+  ReapOrphans();
+  if (!mode.keep) RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
+  return status;
+}
+
+}  // namespace vigil::cli

@@ -1,0 +1,178 @@
+// vigil do: one command in a fresh sandbox of the host's own filesystem,
+// without a bundle, as root or as a user (runtime/container/host_sandbox.h).
+#include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "base/file.h"
+#include "base/scope_guard.h"
+#include "base/strings.h"
+#include "config/oci/config.h"
+#include "config/policy/policy.h"
+#include "cli/run_foreground.h"
+#include "cli/verbs.h"
+#include "runtime/container/host_sandbox.h"
+#include "sentry/audit/reader.h"
+
+extern char** environ;
+
+namespace vigil::cli {
+namespace {
+
+// Where `do` keeps a sandbox's bundle while it runs: ROOT/.do/ID (a name
+// under the root that no container id takes, runtime/container/state_dir.h).
+constexpr std::string_view kDoDir = ".do";
+
+Result<std::string> NewId() {
+  unsigned char bytes[6];
+  if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
+    return FailErrno("getrandom");
+  }
+  std::string id = StrCat("do-", ::getpid(), "-");
+  for (unsigned char b : bytes) {
+    id += "0123456789abcdef"[b >> 4];
+    id += "0123456789abcdef"[b & 15];
+  }
+  return id;
+}
+
+Result<runtime::DoNetwork> ParseNetwork(const std::string& value,
+                                        std::vector<std::string>* allow) {
+  if (value == "none") return runtime::DoNetwork::kNone;
+  if (value == "host") return runtime::DoNetwork::kHost;
+  if (value.starts_with("allow=")) {
+    std::string_view rest = std::string_view(value).substr(6);
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      allow->emplace_back(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    if (allow->empty()) return Fail("--net allow= names no HOST:PORT");
+    return runtime::DoNetwork::kAllow;
+  }
+  return Fail(StrCat("--net ", Quote(value), ": wanted none, host or allow=HOST:PORT,..."));
+}
+
+Result<std::string> Absolute(const std::string& path, std::string_view flag) {
+  std::error_code ec;
+  std::filesystem::path resolved = std::filesystem::canonical(path, ec);
+  if (ec) return FailErrno(ec.value(), StrCat(flag, " ", Quote(path)));
+  return resolved.string();
+}
+
+bool HostPathExists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+Result<runtime::DoRequest> ReadRequest(const Invocation& invocation) {
+  runtime::DoRequest request;
+  request.command = invocation.flags.positional;
+  if (request.command.empty()) return Fail("no command: vigil do [flags] -- CMD [ARGS...]");
+  ASSIGN_OR_RETURN(request.cwd, Absolute(".", "the working directory"));
+  for (const std::string& path : invocation.flags.Values("rw")) {
+    ASSIGN_OR_RETURN(std::string absolute, Absolute(path, "--rw"));
+    request.writable.push_back(std::move(absolute));
+  }
+  request.terminal = ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);
+  request.uid = ::geteuid();
+  request.gid = ::getegid();
+  if (const char* home = std::getenv("HOME")) request.home = home;
+  for (char** e = environ; *e != nullptr; ++e) request.env.emplace_back(*e);
+  request.pass_env = invocation.flags.Values("env");
+  return request;
+}
+
+// --summary: what was refused, one line each, then the counts.
+void PrintSummary(const std::string& audit_path) {
+  std::uint64_t dropped = 0;
+  Result<std::vector<sentry::audit::Record>> records =
+      sentry::audit::ReadAuditFile(audit_path, &dropped);
+  if (!records) {
+    std::fprintf(stderr, "vigil do: no audit summary: %s\n", records.error().message.c_str());
+    return;
+  }
+  std::string out = "vigil do: refused:\n";
+  std::size_t refused = 0;
+  for (const sentry::audit::Record& record : *records) {
+    if (record.decision != sentry::audit::Decision::kDeny &&
+        record.decision != sentry::audit::Decision::kKill) {
+      continue;
+    }
+    out += "  " + sentry::audit::FormatRecord(record) + "\n";
+    ++refused;
+  }
+  if (refused == 0) out += "  nothing\n";
+  out += sentry::audit::FormatSummary(sentry::audit::Summarize(*records, dropped));
+  std::fputs(out.c_str(), stderr);
+}
+
+}  // namespace
+
+const FlagSpec kDoFlags[7] = {
+    {"policy", "", true, "POLICY",
+     "the sentry's policy: a profile (default: agent), inline JSON or a file"},
+    {"net", "", true, "NET",
+     "none (default: a network of its own, connections refused), host, or "
+     "allow=HOST:PORT,... (the host's network, only those destinations)"},
+    {"rw", "", true, "PATH", "also writable (repeatable); the working directory always is"},
+    {"env", "", true, "NAME[=VALUE]",
+     "pass a variable of the caller's, or set one (repeatable); only PATH, HOME, USER, "
+     "LOGNAME, SHELL, TERM, COLORTERM, LANG, LANGUAGE, TZ and LC_* pass otherwise"},
+    {"timeout", "", true, "DURATION", "end it after it ran this long (30s, 10m)"},
+    {"audit", "", true, "FILE", "append the sentry's audit records to FILE (default: none kept)"},
+    {"summary", "", false, "", "print what was refused, and counts, when it ends"},
+};
+
+Result<int> RunDo(const Invocation& invocation) {
+  ASSIGN_OR_RETURN(runtime::DoRequest request, ReadRequest(invocation));
+  std::vector<std::string> allow;
+  ASSIGN_OR_RETURN(request.network,
+                   ParseNetwork(invocation.flags.Value("net").value_or("none"), &allow));
+  ASSIGN_OR_RETURN(config::Policy policy,
+                   config::PolicyFromFlag(invocation.flags.Value("policy").value_or(
+                       invocation.global.policy.empty() ? "agent" : invocation.global.policy)));
+  RETURN_IF_ERROR(runtime::ApplyNetworkFlag(request.network, allow, policy));
+  if (request.network == runtime::DoNetwork::kAllow) {
+    runtime::AllowResolvers(ReadFile("/etc/resolv.conf", 64 * 1024).value_or(""), policy);
+  }
+
+  const std::string& root = invocation.global.root;
+  ASSIGN_OR_RETURN(const std::string id, NewId());
+  const std::string bundle = StrCat(root, "/", kDoDir, "/", id);
+  std::error_code ec;
+  std::filesystem::create_directories(bundle + "/rootfs", ec);
+  if (ec) return FailErrno(ec.value(), StrCat("create ", bundle));
+  ScopeGuard remove_bundle([&] { std::filesystem::remove_all(bundle, ec); });
+  ASSIGN_OR_RETURN(std::vector<runtime::HostRootEntry> host_root, runtime::ReadHostRoot());
+  RETURN_IF_ERROR(runtime::MakeHostRootLinks(bundle + "/rootfs", host_root));
+  ASSIGN_OR_RETURN(config::Spec spec, runtime::HostSandboxSpec(request, host_root,
+                                                               bundle + "/rootfs", HostPathExists));
+  RETURN_IF_ERROR(WriteFileAtomic(bundle + "/config.json", config::DumpSpec(spec), 0600,
+                                  /*overwrite=*/false));
+
+  const bool summary = invocation.flags.IsSet("summary");
+  std::string audit = invocation.flags.Value("audit").value_or(invocation.global.audit);
+  if (audit.empty()) audit = bundle + "/audit.jsonl";  // gone with the bundle
+  runtime::CreateOptions options{
+      .root = root,
+      .id = id,
+      .bundle = bundle,
+      .policy = config::DumpPolicy(policy),
+      .audit_path = audit,
+      .platform = invocation.global.platform,
+      .timeout = invocation.flags.Value("timeout").value_or(""),
+      .global_timeout = invocation.global.timeout,
+      .interrupt_ends = true,
+  };
+  Result<int> status = RunContainer(std::move(options), RunMode{.relay_terminal = request.terminal});
+  if (summary && status) PrintSummary(audit);
+  return status;
+}
+
+}  // namespace vigil::cli
