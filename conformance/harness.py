@@ -44,7 +44,12 @@ CAPS = [
     "CAP_PERFMON", "CAP_BPF", "CAP_CHECKPOINT_RESTORE",
 ]
 
-DEFAULT_CAPS = ["CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE"]
+# The config.json every harness starts from (tests/bundle/README.md).
+RUNC_SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "bundle",
+                         "runc_spec.json")
+with open(RUNC_SPEC) as template:
+    # What the default process is given, which the cases expect it to keep.
+    DEFAULT_CAPS = json.load(template)["process"]["capabilities"]["bounding"]
 COMMAND_TIMEOUT = 30
 SETTLE_TIMEOUT = 10
 
@@ -150,49 +155,16 @@ def build_rootfs(rootfs, probe):
 
 
 def default_config(token, marker):
-    """`runc spec`'s config (terminal off), with /probe as the process and a
-    cgroupsPath of our own so the host can find the container's cgroups."""
-    return {
-        "ociVersion": "1.0.2",
-        "process": {
-            "terminal": False,
-            "user": {"uid": 0, "gid": 0},
-            "args": ["/probe"],
-            "env": ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-                    "TERM=xterm", marker],
-            "cwd": "/",
-            "capabilities": {k: list(DEFAULT_CAPS)
-                             for k in ("bounding", "effective", "permitted")},
-            "rlimits": [{"type": "RLIMIT_NOFILE", "hard": 1024, "soft": 1024}],
-            "noNewPrivileges": True,
-        },
-        "root": {"path": "rootfs", "readonly": True},
-        "hostname": "conformance",
-        "mounts": [
-            {"destination": "/proc", "type": "proc", "source": "proc"},
-            {"destination": "/dev", "type": "tmpfs", "source": "tmpfs",
-             "options": ["nosuid", "strictatime", "mode=755", "size=65536k"]},
-            {"destination": "/dev/pts", "type": "devpts", "source": "devpts",
-             "options": ["nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620",
-                         "gid=5"]},
-            {"destination": "/dev/shm", "type": "tmpfs", "source": "shm",
-             "options": ["nosuid", "noexec", "nodev", "mode=1777", "size=65536k"]},
-            {"destination": "/dev/mqueue", "type": "mqueue", "source": "mqueue",
-             "options": ["nosuid", "noexec", "nodev"]},
-            {"destination": "/sys", "type": "sysfs", "source": "sysfs",
-             "options": ["nosuid", "noexec", "nodev", "ro"]},
-        ],
-        "linux": {
-            "resources": {"devices": [{"allow": False, "access": "rwm"}]},
-            "cgroupsPath": "/vigil-conf-" + token,
-            "namespaces": [{"type": t} for t in ("pid", "network", "ipc", "uts", "mount")],
-            "maskedPaths": ["/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys",
-                            "/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats",
-                            "/proc/sched_debug", "/sys/firmware", "/proc/scsi"],
-            "readonlyPaths": ["/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys",
-                              "/proc/sysrq-trigger"],
-        },
-    }
+    """`runc spec`'s config (tests/bundle/runc_spec.json), with /probe as the
+    process and a cgroupsPath of our own so the host can find the
+    container's cgroups."""
+    with open(RUNC_SPEC) as f:
+        config = json.load(f)
+    config["process"]["args"] = ["/probe"]
+    config["process"]["env"] += ["TERM=xterm", marker]
+    config["hostname"] = "conformance"
+    config["linux"]["cgroupsPath"] = "/vigil-conf-" + token
+    return config
 
 
 def host_ns(name):

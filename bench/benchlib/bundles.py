@@ -8,9 +8,17 @@ import os
 import shutil
 import subprocess
 
-PATH_ENV = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 PROBE_IN_CONTAINER = "/bench/vigil-bench-syscalls"
-CAPS = ["CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE"]
+# The config.json every harness starts from (tests/bundle/README.md).
+RUNC_SPEC = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "bundle", "runc_spec.json")
+
+
+def runc_spec():
+    with open(RUNC_SPEC) as f:
+        return json.load(f)
+
+
+PATH_ENV = runc_spec()["process"]["env"][0]
 
 
 def busybox_rootfs(rootfs, busybox, probe):
@@ -50,47 +58,20 @@ def bind(source, destination, readonly=False):
 
 
 def config(args, extra_mounts=(), tmpfs_size="512m", env=(), cwd="/"):
-    mounts = [
-        {"destination": "/proc", "type": "proc", "source": "proc"},
-        {"destination": "/dev", "type": "tmpfs", "source": "tmpfs",
-         "options": ["nosuid", "strictatime", "mode=755", "size=65536k"]},
-        {"destination": "/dev/pts", "type": "devpts", "source": "devpts",
-         "options": ["nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620", "gid=5"]},
-        {"destination": "/dev/shm", "type": "tmpfs", "source": "shm",
-         "options": ["nosuid", "noexec", "nodev", "mode=1777", "size=65536k"]},
-        {"destination": "/dev/mqueue", "type": "mqueue", "source": "mqueue",
-         "options": ["nosuid", "noexec", "nodev"]},
-        {"destination": "/sys", "type": "sysfs", "source": "sysfs",
-         "options": ["nosuid", "noexec", "nodev", "ro"]},
+    cfg = runc_spec()
+    process = cfg["process"]
+    process["args"] = list(args)
+    process["env"] = [PATH_ENV, "HOME=/tmp", *env]
+    process["cwd"] = cwd
+    cfg["hostname"] = "bench"
+    cfg["mounts"] += [
         {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs",
          "options": ["nosuid", "nodev", "mode=1777", f"size={tmpfs_size}"]},
+        *extra_mounts,
     ]
-    mounts.extend(extra_mounts)
-    return {
-        "ociVersion": "1.0.2",
-        "process": {
-            "terminal": False,
-            "user": {"uid": 0, "gid": 0},
-            "args": list(args),
-            "env": [PATH_ENV, "HOME=/tmp", *env],
-            "cwd": cwd,
-            "capabilities": {k: CAPS for k in ("bounding", "effective", "permitted")},
-            "rlimits": [{"type": "RLIMIT_NOFILE", "hard": 1024, "soft": 1024}],
-            "noNewPrivileges": True,
-        },
-        "root": {"path": "rootfs", "readonly": True},
-        "hostname": "bench",
-        "mounts": mounts,
-        "linux": {
-            "resources": {},
-            "namespaces": [{"type": t} for t in ("pid", "network", "ipc", "uts", "mount")],
-            "maskedPaths": ["/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys",
-                            "/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats",
-                            "/proc/sched_debug", "/sys/firmware", "/proc/scsi"],
-            "readonlyPaths": ["/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys",
-                              "/proc/sysrq-trigger"],
-        },
-    }
+    # No device rules of the harness's own: the runtime's defaults.
+    cfg["linux"]["resources"] = {}
+    return cfg
 
 
 class Bundle:

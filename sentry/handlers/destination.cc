@@ -96,7 +96,8 @@ std::string UnixPath(const Destination& destination) {
   return std::string(un->sun_path, strnlen(un->sun_path, max));
 }
 
-Result<Destination> CopyDestination(Tracee& tracee, std::uint64_t pointer, std::uint64_t length) {
+Result<Destination> CopyDestination(TraceeMemory& tracee, std::uint64_t pointer,
+                                    std::uint64_t length) {
   Destination destination;
   if (length > sizeof destination.address || length < sizeof(sa_family_t)) {
     return FailErrno(EINVAL, "address length");

@@ -28,7 +28,8 @@ struct Destination {
 
 // Copies `length` bytes of sockaddr from `pointer` (EINVAL beyond
 // sockaddr_storage, EFAULT for a bad pointer, as the kernel answers).
-Result<Destination> CopyDestination(Tracee& tracee, std::uint64_t pointer, std::uint64_t length);
+Result<Destination> CopyDestination(TraceeMemory& tracee, std::uint64_t pointer,
+                                    std::uint64_t length);
 
 // "10.0.0.1:80", "[::1]:53", "unix:/run/x.sock", "unix:@abstract", "family 16".
 std::string DescribeDestination(const Destination& destination);

@@ -55,14 +55,14 @@ std::size_t ForEachMessage(const std::vector<char>& control, Each each) {
 
 }  // namespace
 
-Result<void> CopyBytes(Tracee& tracee, std::uint64_t pointer, std::size_t length,
+Result<void> CopyBytes(TraceeMemory& tracee, std::uint64_t pointer, std::size_t length,
                        std::vector<char>& buffer) {
   const std::size_t at = buffer.size();
   buffer.resize(at + length);
   return tracee.Read(pointer, std::as_writable_bytes(std::span(buffer.data() + at, length)));
 }
 
-Result<std::vector<char>> CopyPayload(Tracee& tracee, const msghdr& message) {
+Result<std::vector<char>> CopyPayload(TraceeMemory& tracee, const msghdr& message) {
   if (message.msg_iovlen > IOV_MAX) return FailErrno(EMSGSIZE, "more than IOV_MAX iovecs");
   std::vector<iovec> iovs(message.msg_iovlen);
   if (!iovs.empty()) {
@@ -79,7 +79,7 @@ Result<std::vector<char>> CopyPayload(Tracee& tracee, const msghdr& message) {
   return payload;
 }
 
-Result<std::vector<char>> CopyControl(Tracee& tracee, const msghdr& message) {
+Result<std::vector<char>> CopyControl(TraceeMemory& tracee, const msghdr& message) {
   std::vector<char> control;
   if (message.msg_control == nullptr || message.msg_controllen == 0) return control;
   if (message.msg_controllen > kMaxControl) return FailErrno(ENOBUFS, "control data too long");

@@ -25,16 +25,16 @@ inline constexpr std::size_t kMaxPayload = 4 << 20;
 inline constexpr std::size_t kMaxControl = 64 << 10;
 
 // Appends `length` bytes at `pointer` to `buffer` (EFAULT for a bad pointer).
-Result<void> CopyBytes(Tracee& tracee, std::uint64_t pointer, std::size_t length,
+Result<void> CopyBytes(TraceeMemory& tracee, std::uint64_t pointer, std::size_t length,
                        std::vector<char>& buffer);
 
 // The bytes `message`'s iovecs point to, concatenated and cut at
 // kMaxPayload: EMSGSIZE for more than IOV_MAX iovecs, EFAULT for a bad one.
-Result<std::vector<char>> CopyPayload(Tracee& tracee, const msghdr& message);
+Result<std::vector<char>> CopyPayload(TraceeMemory& tracee, const msghdr& message);
 
 // `message`'s control data as the workload wrote it (empty when it has
 // none): ENOBUFS beyond kMaxControl, EFAULT for a bad pointer.
-Result<std::vector<char>> CopyControl(Tracee& tracee, const msghdr& message);
+Result<std::vector<char>> CopyControl(TraceeMemory& tracee, const msghdr& message);
 
 // Who sends, for the credentials a message may claim (SCM_CREDENTIALS).
 struct CredentialsSender {

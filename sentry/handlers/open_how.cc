@@ -23,7 +23,7 @@ constexpr std::uint64_t kPathFlags = O_PATH | O_DIRECTORY | O_NOFOLLOW;
 // byte that is not, EFAULT at the first page that cannot be read, one page
 // at a time so that a non-zero byte before an unmapped page is found first,
 // as the kernel's check_zeroed_user finds it.
-Result<void> CheckZeroed(Tracee& tracee, std::uint64_t address, std::uint64_t size) {
+Result<void> CheckZeroed(TraceeMemory& tracee, std::uint64_t address, std::uint64_t size) {
   std::array<std::byte, kPage> chunk{};
   while (size > 0) {
     const std::uint64_t want = std::min(size, kPage - address % kPage);
@@ -40,7 +40,7 @@ Result<void> CheckZeroed(Tracee& tracee, std::uint64_t address, std::uint64_t si
 
 }  // namespace
 
-Result<open_how> CopyOpenHow(Tracee& tracee, std::uint64_t address, std::uint64_t size) {
+Result<open_how> CopyOpenHow(TraceeMemory& tracee, std::uint64_t address, std::uint64_t size) {
   static_assert(sizeof(open_how) == kOpenHowSizeVer0);
   if (size < kOpenHowSizeVer0) return FailErrno(EINVAL, "open_how smaller than its first version");
   if (size > kPage) return FailErrno(E2BIG, "open_how larger than a page");

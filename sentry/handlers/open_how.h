@@ -31,7 +31,7 @@ inline constexpr std::uint64_t kOpenat2Resolve = RESOLVE_NO_XDEV | RESOLVE_NO_MA
 // struct the sentry knows are not all zero, EFAULT for memory it cannot
 // read — in the kernel's order (the tail is checked before the struct is
 // copied, and a non-zero byte before an unmapped page is E2BIG).
-Result<open_how> CopyOpenHow(Tracee& tracee, std::uint64_t address, std::uint64_t size);
+Result<open_how> CopyOpenHow(TraceeMemory& tracee, std::uint64_t address, std::uint64_t size);
 
 // The errno openat2 answers for `how` before it looks at the path (EINVAL
 // for unknown or conflicting flags, a mode without O_CREAT or O_TMPFILE;

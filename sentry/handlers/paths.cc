@@ -26,7 +26,7 @@ bool ReplacePrefix(std::string& path, std::string_view prefix, const std::string
 
 }  // namespace
 
-Result<std::string> CopyString(Tracee& tracee, std::uint64_t pointer, std::size_t max,
+Result<std::string> CopyString(TraceeMemory& tracee, std::uint64_t pointer, std::size_t max,
                                bool& complete) {
   std::string text;
   std::array<char, kChunk> chunk{};
@@ -50,7 +50,7 @@ Result<std::string> CopyString(Tracee& tracee, std::uint64_t pointer, std::size_
   return text;
 }
 
-Result<std::string> CopyPath(Tracee& tracee, std::uint64_t pointer) {
+Result<std::string> CopyPath(TraceeMemory& tracee, std::uint64_t pointer) {
   bool complete = false;
   ASSIGN_OR_RETURN(std::string path, CopyString(tracee, pointer, PATH_MAX, complete));
   if (!complete) return FailErrno(ENAMETOOLONG, "path longer than PATH_MAX");

@@ -17,12 +17,12 @@ namespace vigil::sentry {
 
 // The NUL-terminated string at `pointer`: EFAULT for a bad pointer,
 // ENAMETOOLONG past PATH_MAX, ENOENT when empty (as the kernel answers).
-Result<std::string> CopyPath(Tracee& tracee, std::uint64_t pointer);
+Result<std::string> CopyPath(TraceeMemory& tracee, std::uint64_t pointer);
 
 // The first `max` bytes at most of the NUL-terminated string at `pointer`;
 // `complete` says whether its NUL came within them. EFAULT for a bad
 // pointer.
-Result<std::string> CopyString(Tracee& tracee, std::uint64_t pointer, std::size_t max,
+Result<std::string> CopyString(TraceeMemory& tracee, std::uint64_t pointer, std::size_t max,
                                bool& complete);
 
 // `path` (relative to descriptor `dirfd`, or to the working directory for

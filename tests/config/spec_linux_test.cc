@@ -1,14 +1,9 @@
 // ParseSpec and DumpSpec for the sections under linux (but resources and
 // seccomp, which have files of their own), as spec_sections_test.cc tests
 // the others.
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <cstdint>
-#include <limits>
 #include <map>
-#include <string>
-#include <string_view>
 #include <vector>
 
 #include "tests/config/spec_sections.h"
@@ -16,12 +11,7 @@
 namespace vigil::config {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::Not;
-using Strings = std::vector<std::string>;
-
 // ---- linux.namespaces, uidMappings, gidMappings -----------------------------
-
 
 TEST(NamespacesTest, ParsesTypesAndPaths) {
   auto spec = ParseWith(kNamespaces);
@@ -56,7 +46,6 @@ TEST(NamespacesTest, IgnoresUnknownKeys) {
 
 TEST(NamespacesTest, RoundTrips) { ExpectParsesAndRoundTrips(kNamespaces); }
 
-
 TEST(IdMappingsTest, ParsesUidAndGidMappings) {
   auto spec = ParseWith(kMappings);
   ASSERT_TRUE(spec) << spec.error().message;
@@ -89,7 +78,6 @@ TEST(IdMappingsTest, IgnoresUnknownKeys) {
 TEST(IdMappingsTest, RoundTrips) { ExpectParsesAndRoundTrips(kMappings); }
 
 // ---- linux.devices ----------------------------------------------------------
-
 
 TEST(DevicesTest, ParsesEveryMember) {
   auto spec = ParseWith(kDevices);
@@ -129,7 +117,6 @@ TEST(DevicesTest, RoundTrips) { ExpectParsesAndRoundTrips(kDevices); }
 
 // ---- linux.sysctl -----------------------------------------------------------
 
-
 TEST(SysctlTest, ParsesEveryEntry) {
   auto spec = ParseWith(kSysctl);
   ASSERT_TRUE(spec) << spec.error().message;
@@ -146,7 +133,6 @@ TEST(SysctlTest, ErrorQuotesTheKey) {
 TEST(SysctlTest, RoundTrips) { ExpectParsesAndRoundTrips(kSysctl); }
 
 // ---- linux: rootfsPropagation, maskedPaths, readonlyPaths, mountLabel, cgroupsPath
-
 
 TEST(LinuxPathsTest, ParsesEveryMember) {
   auto spec = ParseWith(kLinuxPaths);
@@ -189,7 +175,6 @@ TEST(LinuxPathsTest, RoundTrips) { ExpectParsesAndRoundTrips(kLinuxPaths); }
 
 // ---- linux.intelRdt ---------------------------------------------------------
 
-
 TEST(IntelRdtTest, ParsesEveryMember) {
   auto spec = ParseWith(kIntelRdt);
   ASSERT_TRUE(spec) << spec.error().message;
@@ -218,7 +203,6 @@ TEST(IntelRdtTest, RoundTrips) {
 
 // ---- linux.personality ------------------------------------------------------
 
-
 TEST(PersonalityTest, ParsesDomainAndFlags) {
   auto spec = ParseWith(kPersonality);
   ASSERT_TRUE(spec) << spec.error().message;
@@ -242,7 +226,6 @@ TEST(PersonalityTest, IgnoresUnknownKeys) {
 TEST(PersonalityTest, RoundTrips) { ExpectParsesAndRoundTrips(kPersonality); }
 
 // ---- linux.timeOffsets ------------------------------------------------------
-
 
 TEST(TimeOffsetsTest, ParsesEachClock) {
   auto spec = ParseWith(kTimeOffsets);

@@ -1,13 +1,9 @@
 // ParseSpec and DumpSpec for linux.seccomp, as spec_sections_test.cc tests
 // the other sections.
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
-#include <map>
-#include <string>
-#include <string_view>
 #include <vector>
 
 #include "tests/config/spec_sections.h"
@@ -15,12 +11,7 @@
 namespace vigil::config {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::Not;
-using Strings = std::vector<std::string>;
-
 // ---- linux.seccomp ----------------------------------------------------------
-
 
 TEST(SeccompTest, ParsesTheFilterHeader) {
   auto spec = ParseWith(kSeccomp);

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/json/json_writer.h"
 #include "base/strings.h"
@@ -16,6 +17,9 @@
 #include "config/oci/spec.h"
 
 namespace vigil::config {
+
+using ::testing::HasSubstr;
+using Strings = std::vector<std::string>;
 
 // Failures print a Spec as its JSON, not as bytes. (Found by ADL, so it lives
 // in the Spec's own namespace.)
@@ -54,7 +58,7 @@ inline void ExpectParsesAndRoundTrips(std::string_view members) {
   Result<Spec> spec = ParseWith(members);
   ASSERT_TRUE(spec) << spec.error().message;
   ExpectRoundTrip(*spec);
-  EXPECT_THAT(DumpSpec(*spec), ::testing::Not(::testing::HasSubstr("\"x-")));
+  EXPECT_THAT(DumpSpec(*spec), ::testing::Not(HasSubstr("\"x-")));
 }
 
 // ---- One document per section ------------------------------------------------

@@ -3,24 +3,17 @@
 // ignored, and ParseSpec(DumpSpec(s)) == s in both output styles. The
 // sections under linux are in spec_linux_test.cc, spec_resources_test.cc
 // and spec_seccomp_test.cc.
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 #include <map>
-#include <string>
-#include <string_view>
 #include <vector>
 
 #include "tests/config/spec_sections.h"
 
 namespace vigil::config {
 namespace {
-
-using ::testing::HasSubstr;
-using ::testing::Not;
-using Strings = std::vector<std::string>;
 
 // ---- Top level --------------------------------------------------------------
 
@@ -129,7 +122,6 @@ TEST(RootTest, RoundTrips) {
 
 // ---- mounts -----------------------------------------------------------------
 
-
 TEST(MountsTest, ParsesEveryMember) {
   auto spec = ParseWith(kMounts);
   ASSERT_TRUE(spec) << spec.error().message;
@@ -175,7 +167,6 @@ TEST(MountsTest, IgnoresUnknownKeys) {
 TEST(MountsTest, RoundTrips) { ExpectParsesAndRoundTrips(kMounts); }
 
 // ---- process ----------------------------------------------------------------
-
 
 TEST(ProcessTest, ParsesEveryMember) {
   auto spec = ParseWith(kProcess);
@@ -332,7 +323,6 @@ TEST(ProcessTest, RoundTrips) {
 
 // ---- hooks ------------------------------------------------------------------
 
-
 TEST(HooksTest, ParsesAllSixKinds) {
   auto spec = ParseWith(kHooks);
   ASSERT_TRUE(spec) << spec.error().message;
@@ -380,7 +370,6 @@ TEST(HooksTest, RoundTrips) {
 }
 
 // ---- annotations ------------------------------------------------------------
-
 
 TEST(AnnotationsTest, ParsesEveryEntry) {
   auto spec = ParseWith(kAnnotations);

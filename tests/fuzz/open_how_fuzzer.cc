@@ -6,7 +6,7 @@
 // does not know.
 //
 // Input: a 12-byte header, then the workload's memory, mapped at
-// MemoryTracee::kBase with the rest of its last page filled with `fill`:
+// FakeTracee::kBase with the rest of its last page filled with `fill`:
 //   [0]      how [1..8] gives the pointer: 0 kBase + it, 1 the end of the
 //            mapping - it (both within two pages), 2 as it is
 //   [1..8]   pointer (little-endian)
@@ -23,21 +23,21 @@
 
 #include "sentry/handlers/open_how.h"
 #include "tests/fuzz/check.h"
-#include "tests/fuzz/memory_tracee.h"
+#include "tests/sentry/fake_tracee.h"
 
 namespace {
 
 using vigil::fuzz::Die;
-using vigil::sentry::MemoryTracee;
+using vigil::sentry::FakeTracee;
 
 constexpr std::size_t kHeader = 12;
 
 // What the kernel answers for `size` bytes at `address`: 0, or an errno.
 // The tail past the known struct is checked first, byte by byte up to its
 // first non-zero byte; then the struct itself is copied.
-int Expected(const MemoryTracee& tracee, std::uint64_t address, std::uint64_t size) {
+int Expected(const FakeTracee& tracee, std::uint64_t address, std::uint64_t size) {
   if (size < vigil::sentry::kOpenHowSizeVer0) return EINVAL;
-  if (size > MemoryTracee::kPage) return E2BIG;
+  if (size > FakeTracee::kPage) return E2BIG;
   for (std::uint64_t at = sizeof(open_how); at < size; ++at) {
     if (address + at < address || !tracee.Mapped(address + at, 1)) return EFAULT;
     if (tracee.ByteAt(address + at) != 0) return E2BIG;
@@ -52,17 +52,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::memcpy(header, data, std::min(size, kHeader));
   const std::span<const std::uint8_t> memory =
       size > kHeader ? std::span(data + kHeader, size - kHeader) : std::span<const std::uint8_t>();
-  MemoryTracee tracee(memory, header[11]);
+  FakeTracee tracee = FakeTracee::Sealed(memory, header[11]);
   std::uint64_t pointer = 0;
   std::memcpy(&pointer, header + 1, 8);
   std::uint16_t length = 0;
   std::memcpy(&length, header + 9, 2);
   switch (header[0] % 3) {
     case 0:
-      pointer = MemoryTracee::kBase + pointer % (2 * MemoryTracee::kPage);
+      pointer = FakeTracee::kBase + pointer % (2 * FakeTracee::kPage);
       break;
     case 1:
-      pointer = tracee.End() - pointer % (2 * MemoryTracee::kPage);
+      pointer = tracee.End() - pointer % (2 * FakeTracee::kPage);
       break;
     default:
       break;

@@ -6,7 +6,7 @@
 // ENAMETOOLONG, ...) and never read outside what it was given.
 //
 // Input: a 20-byte header, then the workload's memory, mapped at
-// MemoryTracee::kBase with the rest of its last page filled with `fill`:
+// FakeTracee::kBase with the rest of its last page filled with `fill`:
 //   [0]      what to decode: 0 destination, 1 path, 2 sendmsg message
 //   [1]      how [2..9] gives the pointer: 0 kBase + it, 1 the end of the
 //            mapping - it, 2 as it is (anywhere, wrapping included)
@@ -35,13 +35,13 @@
 #include "sentry/handlers/message.h"
 #include "sentry/handlers/paths.h"
 #include "tests/fuzz/check.h"
-#include "tests/fuzz/memory_tracee.h"
+#include "tests/sentry/fake_tracee.h"
 
 namespace {
 
 using vigil::Result;
 using vigil::fuzz::Die;
-using vigil::sentry::MemoryTracee;
+using vigil::sentry::FakeTracee;
 
 constexpr std::size_t kHeader = 20;
 
@@ -67,10 +67,10 @@ Header ReadHeader(std::span<const std::uint8_t> input) {
   return h;
 }
 
-std::uint64_t PointerFor(const Header& h, const MemoryTracee& tracee) {
+std::uint64_t PointerFor(const Header& h, const FakeTracee& tracee) {
   switch (h.pointer_mode) {
     case 0:
-      return MemoryTracee::kBase + h.pointer;
+      return FakeTracee::kBase + h.pointer;
     case 1:
       return tracee.End() - h.pointer;
     default:
@@ -102,7 +102,7 @@ void CheckError(const vigil::Error& error, std::initializer_list<int> expected, 
   Die(what, std::to_string(error.code) + " " + error.message);
 }
 
-void DecodeDestination(MemoryTracee& tracee, const vigil::sentry::Sandbox& sandbox,
+void DecodeDestination(FakeTracee& tracee, const vigil::sentry::Sandbox& sandbox,
                        std::uint64_t pointer, std::uint64_t length) {
   Result<vigil::sentry::Destination> copied = CopyDestination(tracee, pointer, length);
   const bool sized = length >= sizeof(sa_family_t) && length <= sizeof(sockaddr_storage);
@@ -173,7 +173,7 @@ void DecodeDestination(MemoryTracee& tracee, const vigil::sentry::Sandbox& sandb
 }
 
 // What the kernel's getname would answer for the string at `pointer`.
-int ExpectedPathError(const MemoryTracee& tracee, std::uint64_t pointer) {
+int ExpectedPathError(const FakeTracee& tracee, std::uint64_t pointer) {
   for (std::uint64_t i = 0; i < PATH_MAX; ++i) {
     if (!tracee.Mapped(pointer + i, 1)) return EFAULT;
     if (tracee.ByteAt(pointer + i) == 0) return i == 0 ? ENOENT : 0;
@@ -181,7 +181,7 @@ int ExpectedPathError(const MemoryTracee& tracee, std::uint64_t pointer) {
   return ENAMETOOLONG;
 }
 
-void DecodePath(MemoryTracee& tracee, std::uint64_t pointer) {
+void DecodePath(FakeTracee& tracee, std::uint64_t pointer) {
   Result<std::string> path = CopyPath(tracee, pointer);
   const int expected = ExpectedPathError(tracee, pointer);
   if (!path) {
@@ -206,7 +206,7 @@ void DecodePath(MemoryTracee& tracee, std::uint64_t pointer) {
   if (RewriteSelf(*in_container, thread) != *in_container) Die("RewriteSelf twice differs", *path);
 }
 
-void DecodeMessage(MemoryTracee& tracee, const vigil::sentry::Sandbox& sandbox,
+void DecodeMessage(FakeTracee& tracee, const vigil::sentry::Sandbox& sandbox,
                    std::uint64_t pointer) {
   msghdr message{};
   if (!tracee.Read(pointer, std::as_writable_bytes(std::span(&message, 1)))) return;
@@ -233,7 +233,7 @@ void DecodeMessage(MemoryTracee& tracee, const vigil::sentry::Sandbox& sandbox,
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::span<const std::uint8_t> input(data, size);
   const Header header = ReadHeader(input);
-  MemoryTracee tracee(input.subspan(std::min(size, kHeader)), header.fill);
+  FakeTracee tracee = FakeTracee::Sealed(input.subspan(std::min(size, kHeader)), header.fill);
   vigil::sentry::Sandbox sandbox;
   sandbox.policy = &PolicyFor(header.sandbox & 3);
   sandbox.own_network = (header.sandbox & 4) != 0;

@@ -1,15 +1,23 @@
 // Bundles: a busybox rootfs and the config.json the tests vary
-// (BundleConfig, `runc spec`'s defaults).
+// (BundleConfig, from the template every harness starts from,
+// tests/bundle/runc_spec.json).
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/file.h"
+#include "base/json/json_writer.h"
 #include "base/strings.h"
+#include "config/oci/config.h"
+#include "config/oci/names.h"
+#include "config/oci/sections.h"
 #include "tests/integration/harness/commands.h"
 
 namespace vigil::integration {
@@ -49,6 +57,32 @@ inline std::string JsonStrings(const std::vector<std::string>& values) {
   return out + "]";
 }
 
+// tests/bundle/runc_spec.json, read once; a test binary without it cannot
+// run any case, so it stops with the reason.
+inline const config::Spec& RuncSpec() {
+  static const config::Spec spec = [] {
+    const std::string path = std::string(VIGIL_TEST_DATA) + "/../bundle/runc_spec.json";
+    Result<config::Spec> parsed = [&]() -> Result<config::Spec> {
+      ASSIGN_OR_RETURN(std::string text, ReadFile(path, 1 << 20));
+      return config::ParseSpec(text);
+    }();
+    if (!parsed) {
+      std::cerr << path << ": " << parsed.error().message << "\n";
+      std::abort();
+    }
+    return *std::move(parsed);
+  }();
+  return spec;
+}
+
+inline std::vector<std::string> RuncSpecNamespaces() {
+  std::vector<std::string> names;
+  for (const config::Namespace& ns : RuncSpec().linux_spec->namespaces) {
+    names.emplace_back(config::NameOf(ns.type));
+  }
+  return names;
+}
+
 struct Rlimit {
   std::string type;
   std::uint64_t hard;
@@ -63,35 +97,28 @@ struct Capabilities {
   std::vector<std::string> ambient;
 };
 
-// The parts of config.json the tests vary. The defaults are `runc spec`'s
-// (terminal off), minus the cgroup filesystem mount, which lifecycle tests
-// do not need.
+// The parts of config.json the tests vary. The defaults are the template's.
 struct BundleConfig {
   std::vector<std::string> args = {"sh"};
-  std::vector<std::string> env = {
-      "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"};
+  std::vector<std::string> env = RuncSpec().process->env;
   std::string cwd = "/";
   std::uint32_t uid = 0;
   std::uint32_t gid = 0;
   std::vector<std::uint32_t> additional_gids;
   std::vector<Rlimit> rlimits = {{"RLIMIT_NOFILE", 1024, 1024}};
   std::optional<Capabilities> capabilities = Capabilities{
-      .bounding = {"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE"},
-      .effective = {"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE"},
-      .permitted = {"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE"},
+      .bounding = RuncSpec().process->capabilities->bounding,
+      .effective = RuncSpec().process->capabilities->effective,
+      .permitted = RuncSpec().process->capabilities->permitted,
   };
   bool no_new_privileges = true;
   std::string hostname = "it-host";
   std::string domainname;  // left out when empty
   std::string root_path = "rootfs";
   bool readonly_root = true;
-  std::vector<std::string> namespaces = {"pid", "network", "ipc", "uts", "mount"};
-  std::vector<std::string> masked_paths = {
-      "/proc/acpi",          "/proc/asound",     "/proc/kcore",       "/proc/keys",
-      "/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug",
-      "/sys/firmware",       "/proc/scsi"};
-  std::vector<std::string> readonly_paths = {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys",
-                                             "/proc/sysrq-trigger"};
+  std::vector<std::string> namespaces = RuncSpecNamespaces();
+  std::vector<std::string> masked_paths = RuncSpec().linux_spec->masked_paths;
+  std::vector<std::string> readonly_paths = RuncSpec().linux_spec->readonly_paths;
   // linux.resources as raw JSON text, e.g. R"({"memory": {"limit": 1}})".
   std::string resources_json = "{}";
   // More mounts as raw JSON objects, appended after the standard ones.
@@ -105,6 +132,17 @@ struct BundleConfig {
   // The "annotations" object as raw JSON text; left out when empty.
   std::string annotations_json;
 };
+
+// The template's mounts, as JSON objects one to a line.
+inline std::string RuncSpecMountsJson() {
+  std::string out;
+  for (const config::Mount& mount : RuncSpec().mounts) {
+    json::Writer w;
+    config::Encode(w, mount);
+    out += (out.empty() ? "" : ",\n    ") + w.Take();
+  }
+  return out;
+}
 
 inline std::string ToJson(const BundleConfig& c) {
   std::string caps;
@@ -155,17 +193,7 @@ inline std::string ToJson(const BundleConfig& c) {
          (c.hooks_json.empty() ? "" : ",\n  \"hooks\": " + c.hooks_json) +
          (c.annotations_json.empty() ? "" : ",\n  \"annotations\": " + c.annotations_json) + R"(,
   "mounts": [
-    {"destination": "/proc", "type": "proc", "source": "proc"},
-    {"destination": "/dev", "type": "tmpfs", "source": "tmpfs",
-     "options": ["nosuid", "strictatime", "mode=755", "size=65536k"]},
-    {"destination": "/dev/pts", "type": "devpts", "source": "devpts",
-     "options": ["nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620", "gid=5"]},
-    {"destination": "/dev/shm", "type": "tmpfs", "source": "shm",
-     "options": ["nosuid", "noexec", "nodev", "mode=1777", "size=65536k"]},
-    {"destination": "/dev/mqueue", "type": "mqueue", "source": "mqueue",
-     "options": ["nosuid", "noexec", "nodev"]},
-    {"destination": "/sys", "type": "sysfs", "source": "sysfs",
-     "options": ["nosuid", "noexec", "nodev", "ro"]})" +
+    )" + RuncSpecMountsJson() +
          extra_mounts + R"(
   ],
   "linux": {
