@@ -306,23 +306,15 @@ Result<void> Supervisor::AwaitInitReady() {
 }
 
 Result<void> Supervisor::ReceiveUntilReady() {
-  for (;;) {
-    RETURN_IF_ERROR(loop_->Wait(init_channel_->fd(), EPOLLIN));
-    ASSIGN_OR_RETURN(runtime::Message message, init_channel_->Receive());
-    switch (message.type) {
-      case MessageType::kReady:
-        return {};
-      case MessageType::kError:
-        return Fail(message.text);
-      case MessageType::kSentryListener:
-      case MessageType::kSentryTracee:
-        RETURN_IF_ERROR(AdoptInit(message));
-        RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
-        break;
-      default:
-        return Fail(StrCat("unexpected message ", static_cast<std::uint32_t>(message.type),
-                           " from the init"));
-    }
+  ASSIGN_OR_RETURN(runtime::Message message, ReceiveServingSentry());
+  switch (message.type) {
+    case MessageType::kReady:
+      return {};
+    case MessageType::kError:
+      return Fail(message.text);
+    default:
+      return Fail(StrCat("unexpected message ", static_cast<std::uint32_t>(message.type),
+                         " from the init"));
   }
 }
 

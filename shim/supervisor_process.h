@@ -89,6 +89,11 @@ class Supervisor {
   void ServeRequest(UniqueFd conn);
   Result<void> Start();
   Result<void> AdoptInit(const runtime::Message& announcement);
+  // The init's next message other than the sentry's announcements, each of
+  // which is adopted and answered (kProceed) on the way; an init whose
+  // announcement cannot be adopted is killed. The receive error as it is
+  // (EPIPE: the init's end closed, as it does on exec).
+  Result<runtime::Message> ReceiveServingSentry();
   // An exec'd process on the ptrace platform: `pidfd` to trace it by, and
   // the number of the sentry's end of its descriptor channel in it.
   Result<void> AdoptTracee(const UniqueFd& pidfd, std::string_view channel_number);

@@ -89,23 +89,8 @@ Result<void> Supervisor::Start() {
   RETURN_IF_ERROR(ArmTimeout());
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kStart));
   // The init's end of the channel closes on exec: end of file means the
-  // program runs; a message means exec failed and says why. Before that the
-  // init announces the sentry's listener (or asks to be traced), and waits
-  // until the sentry has it.
-  Result<runtime::Message> reply;
-  for (;;) {
-    RETURN_IF_ERROR(loop_->Wait(init_channel_->fd(), EPOLLIN));
-    reply = init_channel_->Receive();
-    if (!reply || (reply->type != MessageType::kSentryListener &&
-                   reply->type != MessageType::kSentryTracee)) {
-      break;
-    }
-    if (Result<void> adopted = AdoptInit(*reply); !adopted) {
-      (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
-      return adopted;
-    }
-    RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
-  }
+  // program runs; a message means exec failed and says why.
+  Result<runtime::Message> reply = ReceiveServingSentry();
   init_channel_.reset();
   if (reply) {
     // The init exits after saying why: the container is stopped, and a
@@ -141,6 +126,23 @@ void Supervisor::Confine() {
   if (Result<void> confined = ConfineSupervisor(Platform() == sentry::Platform::kPtrace);
       !confined) {
     log::Error(StrCat("the supervisor could not confine itself: ", confined.error().message));
+  }
+}
+
+Result<runtime::Message> Supervisor::ReceiveServingSentry() {
+  for (;;) {
+    RETURN_IF_ERROR(loop_->Wait(init_channel_->fd(), EPOLLIN));
+    ASSIGN_OR_RETURN(runtime::Message message, init_channel_->Receive());
+    if (message.type != MessageType::kSentryListener &&
+        message.type != MessageType::kSentryTracee) {
+      return message;
+    }
+    if (Result<void> adopted = AdoptInit(message); !adopted) {
+      // An init the sentry cannot serve must not run on.
+      (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
+      return tl::unexpected(adopted.error());
+    }
+    RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
   }
 }
 
