@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "base/strings.h"
-#include "config/oci/spec.h"
 #include "cli/command.h"
 #include "cli/verbs.h"
+#include "config/oci/spec.h"
 
 namespace vigil::cli {
 namespace {

@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "base/strings.h"
-#include "config/oci/config.h"
 #include "cli/verbs.h"
+#include "config/oci/config.h"
 
 namespace vigil::cli {
 

@@ -4,9 +4,9 @@
 #include <cstdlib>
 
 #include "base/strings.h"
-#include "config/oci/config.h"
 #include "cli/run_foreground.h"
 #include "cli/verbs.h"
+#include "config/oci/config.h"
 #include "runtime/container/create.h"
 #include "shim/supervisor.h"
 

@@ -12,10 +12,10 @@
 #include "base/file.h"
 #include "base/scope_guard.h"
 #include "base/strings.h"
-#include "config/oci/config.h"
-#include "config/policy/policy.h"
 #include "cli/run_foreground.h"
 #include "cli/verbs.h"
+#include "config/oci/config.h"
+#include "config/policy/policy.h"
 #include "runtime/container/host_sandbox.h"
 #include "sentry/audit/reader.h"
 

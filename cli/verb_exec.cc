@@ -3,9 +3,9 @@
 
 #include "base/file.h"
 #include "base/strings.h"
+#include "cli/verbs.h"
 #include "config/oci/config.h"
 #include "config/oci/validate.h"
-#include "cli/verbs.h"
 #include "runtime/container/exec.h"
 
 namespace vigil::cli {

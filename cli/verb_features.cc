@@ -2,8 +2,8 @@
 #include <cstdio>
 
 #include "base/strings.h"
-#include "config/oci/features.h"
 #include "cli/verbs.h"
+#include "config/oci/features.h"
 
 namespace vigil::cli {
 

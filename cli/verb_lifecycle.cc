@@ -4,9 +4,9 @@
 
 #include "base/json/json_writer.h"
 #include "base/strings.h"
-#include "config/oci/spec.h"
 #include "cli/container_json.h"
 #include "cli/verbs.h"
+#include "config/oci/spec.h"
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/signals.h"
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "config/oci/spec.h"
 #include "cli/container_json.h"
 #include "cli/verbs.h"
+#include "config/oci/spec.h"
 #include "runtime/container/lifecycle.h"
 
 namespace vigil::cli {

@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "base/strings.h"
-#include "config/policy/policy.h"
 #include "cli/verbs.h"
+#include "config/policy/policy.h"
 
 namespace vigil::cli {
 

@@ -3,9 +3,9 @@
 
 #include "base/file.h"
 #include "base/strings.h"
+#include "cli/verbs.h"
 #include "config/oci/config.h"
 #include "config/oci/default_spec.h"
-#include "cli/verbs.h"
 
 namespace vigil::cli {
 

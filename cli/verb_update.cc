@@ -13,9 +13,9 @@
 #include "base/file.h"
 #include "base/json/json_reader.h"
 #include "base/strings.h"
-#include "config/oci/sections.h"
 #include "base/units.h"
 #include "cli/verbs.h"
+#include "config/oci/sections.h"
 #include "runtime/container/update.h"
 
 namespace vigil::cli {

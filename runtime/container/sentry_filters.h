@@ -9,8 +9,8 @@
 #include "base/result.h"
 #include "config/oci/process.h"
 #include "config/policy/policy.h"
-#include "seccomp/profile.h"
 #include "runtime/process/launch.h"
+#include "seccomp/profile.h"
 #include "sentry/core/platform.h"
 #include "sentry/table/syscall_table.h"
 

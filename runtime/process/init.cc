@@ -15,10 +15,10 @@
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/rootfs.h"
 #include "runtime/linux/scheduling.h"
-#include "seccomp/profile.h"
 #include "runtime/process/console.h"
 #include "runtime/process/hooks.h"
 #include "runtime/process/launch.h"
+#include "seccomp/profile.h"
 
 namespace vigil::runtime {
 namespace {

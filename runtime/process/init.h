@@ -16,9 +16,9 @@
 
 #include "config/oci/spec.h"
 #include "config/policy/landlock_rules.h"
-#include "seccomp/profile.h"
 #include "runtime/process/channel.h"
 #include "runtime/process/launch.h"
+#include "seccomp/profile.h"
 
 namespace vigil::runtime {
 

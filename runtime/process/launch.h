@@ -7,10 +7,10 @@
 #include <string>
 
 #include "base/result.h"
-#include "config/policy/landlock_rules.h"
 #include "config/oci/process.h"
-#include "seccomp/profile.h"
+#include "config/policy/landlock_rules.h"
 #include "runtime/process/channel.h"
+#include "seccomp/profile.h"
 
 namespace vigil::runtime {
 

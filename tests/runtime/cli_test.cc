@@ -11,8 +11,8 @@
 
 #include "base/file.h"
 #include "base/json/json_reader.h"
-#include "config/oci/config.h"
 #include "cli/command.h"
+#include "config/oci/config.h"
 #include "tests/runtime/vigil_command.h"
 
 namespace vigil::cli {
