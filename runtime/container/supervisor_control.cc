@@ -55,8 +55,8 @@ Result<std::string> ReachablePath(const std::string& path, UniqueFd& dir) {
 std::string EncodeControlRequest(const ControlRequest& request) {
   for (const VerbName& entry : kVerbNames) {
     if (entry.verb != request.verb) continue;
-    if (request.verb == ControlVerb::kTracee) return StrCat(entry.name, " ", request.channel_number);
-    return std::string(entry.name);
+    if (request.verb != ControlVerb::kTracee) return std::string(entry.name);
+    return StrCat(entry.name, " ", request.channel_number);
   }
   return "?";
 }

@@ -29,7 +29,9 @@ struct ControlRequest {
   std::string channel_number;
 
   // Whether the request comes with a descriptor.
-  bool TakesDescriptor() const { return verb == ControlVerb::kListener || verb == ControlVerb::kTracee; }
+  bool TakesDescriptor() const {
+    return verb == ControlVerb::kListener || verb == ControlVerb::kTracee;
+  }
 };
 
 // The wire form, and back: an error names what does not parse.

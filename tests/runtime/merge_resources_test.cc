@@ -63,7 +63,8 @@ TEST(MergeResourcesTest, UnlimitedMemoryAloneMakesSwapUnlimited) {
 TEST(MergeResourcesTest, KeyedListsMergeByKey) {
   config::Resources into = Current();
   config::Resources changes;
-  changes.hugepage_limits = {{.page_size = "2MB", .limit = 1 << 22}, {.page_size = "1GB", .limit = 0}};
+  changes.hugepage_limits = {{.page_size = "2MB", .limit = 1 << 22},
+                             {.page_size = "1GB", .limit = 0}};
   changes.unified = {{"pids.max", "20"}};
   changes.rdma = {{"mlx5_0", {.hca_handles = 3}}};
   MergeResources(changes, into);

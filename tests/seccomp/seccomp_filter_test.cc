@@ -96,7 +96,8 @@ TEST(CompileSeccompTest, FlagsGoToSeccompAsTheyAre) {
 }
 
 TEST(CompileSeccompTest, WaitKillableRecvIsDroppedWithoutANotifyRule) {
-  seccomp::CompiledFilter filter = MustCompile(Seccomp{.flags = {"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"}});
+  seccomp::CompiledFilter filter =
+      MustCompile(Seccomp{.flags = {"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"}});
   EXPECT_EQ(filter.flags, 0u);
 }
 
@@ -418,8 +419,10 @@ TEST(LoadSeccompTest, RejectsAnEmptyProgram) {
 // ---- What a profile lets through whatever the arguments ----
 
 TEST(AllowsUnconditionallyTest, AnAllowingDefaultLetsThroughWhatNoRuleNames) {
-  EXPECT_TRUE(seccomp::AllowsUnconditionally(Seccomp{.default_action = SeccompAction::kAllow}, "recvmsg"));
-  EXPECT_TRUE(seccomp::AllowsUnconditionally(Seccomp{.default_action = SeccompAction::kLog}, "recvmsg"));
+  EXPECT_TRUE(
+      seccomp::AllowsUnconditionally(Seccomp{.default_action = SeccompAction::kAllow}, "recvmsg"));
+  EXPECT_TRUE(
+      seccomp::AllowsUnconditionally(Seccomp{.default_action = SeccompAction::kLog}, "recvmsg"));
   EXPECT_FALSE(seccomp::AllowsUnconditionally(AllowOnly({"read"}, EPERM), "recvmsg"));
 }
 

@@ -32,7 +32,8 @@ inline int ErrnoOf(long rc) { return rc < 0 ? errno : 0; }
 
 // Forks a child that sets no_new_privs, loads `filter`, and _exits with
 // body(listener fd or -1). Returns the child's pid; the caller waits.
-inline pid_t SpawnUnderFilter(const seccomp::CompiledFilter& filter, const std::function<int(int)>& body) {
+inline pid_t SpawnUnderFilter(const seccomp::CompiledFilter& filter,
+                              const std::function<int(int)>& body) {
   pid_t pid = ::fork();
   if (pid != 0) return pid;
   rlimit no_core{0, 0};
