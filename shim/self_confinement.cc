@@ -2,7 +2,6 @@
 
 #include <linux/netlink.h>
 #include <malloc.h>
-#include <sched.h>
 #include <seccomp.h>
 #include <linux/seccomp.h>
 #include <sys/ptrace.h>
@@ -22,7 +21,7 @@ namespace vigil::shim {
 namespace {
 
 // Grouped by what needs them. Kept out on purpose: execve, clone, fork,
-// process_vm_*, mount and friends, setns (but for kWithArguments), unshare, chroot, bpf,
+// process_vm_*, mount and friends, setns, unshare, chroot, bpf,
 // perf_event_open, io_uring, keyctl, modules, reboot, setuid/setgid (only
 // the filesystem ids are switched, and the real and effective ids as
 // kWithArguments says), personality. ptrace is allowed only for
@@ -65,19 +64,17 @@ constexpr std::string_view kAllowed[] = {
 };
 
 // Allowed only with these arguments (masked to the 32 bits the kernel
-// reads). NETLINK_ROUTE sockets, opened by the sentry in the container's
-// network namespace as an opener without CAP_NET_ADMIN
-// (sentry/handlers/netlink.h): joining a network namespace and back, the
-// one socket kind. The real and effective uid and gid, but never the saved
-// ones: an outsider's euid for that opening, a workload's ids for a unix
-// connect or send (ActingAs::AsPeer), and back. The namespace fd cannot be pinned (dup3 could put another
-// there); what a joined namespace offers is that socket alone.
+// reads). NETLINK_ROUTE sockets, opened by the sentry as an opener without
+// CAP_NET_ADMIN (sentry/handlers/netlink.h), the one socket kind; the
+// serving thread is in the container's network namespace already and has
+// no setns to leave it. The real and effective uid and gid, but never the
+// saved ones: an outsider's euid for that opening, a workload's ids for a
+// unix connect or send (ActingAs::AsPeer), and back.
 struct ArgumentRule {
   std::string_view name;
   std::vector<std::pair<unsigned, std::uint64_t>> equal;  // argument index, value
 };
 const ArgumentRule kWithArguments[] = {
-    {"setns", {{1, CLONE_NEWNET}}},
     {"socket", {{0, AF_NETLINK}, {2, NETLINK_ROUTE}}},
     {"setresuid", {{2, 0xffffffff}}},
     {"setresgid", {{2, 0xffffffff}}},

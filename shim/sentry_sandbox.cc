@@ -7,10 +7,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <cstring>
-#include <memory>
+#include <string>
+#include <utility>
 
-#include "base/log.h"
 #include "base/strings.h"
 #include "base/unique_fd.h"
 #include "runtime/cgroup/device_rules.h"
@@ -49,63 +48,45 @@ unsigned int CpuLimit(const config::Spec& spec) {
   return static_cast<unsigned int>((static_cast<std::uint64_t>(*cpu.quota) + period - 1) / period);
 }
 
+// The namespaces the deputy acts in, the user namespace first where it
+// joins one: it gives the capabilities the others need.
+constexpr std::pair<const char*, int> kDeputyNamespaces[] = {
+    {"uts", CLONE_NEWUTS}, {"ipc", CLONE_NEWIPC}, {"net", CLONE_NEWNET}};
+
+// Joins the namespace `name` of `init_pid` unless the caller is in it
+// already; returns the caller's own when it left it, else an empty fd.
+Result<UniqueFd> JoinIfOther(pid_t init_pid, const char* name, int type) {
+  const std::string own_path = StrCat("/proc/thread-self/ns/", name);
+  const std::string path = StrCat("/proc/", init_pid, "/ns/", name);
+  struct stat own {}, theirs {};
+  if (::stat(own_path.c_str(), &own) != 0 || ::stat(path.c_str(), &theirs) != 0) {
+    return FailErrno(StrCat("stat the ", name, " namespaces"));
+  }
+  if (own.st_ino == theirs.st_ino && own.st_dev == theirs.st_dev) return UniqueFd();
+  UniqueFd left(::open(own_path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!left) return FailErrno(StrCat("open the supervisor's ", name, " namespace"));
+  UniqueFd ns(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!ns || ::setns(ns.Get(), type) != 0) {
+    return FailErrno(StrCat("join the container's ", name, " namespace"));
+  }
+  return left;
+}
+
 }  // namespace
 
-Result<UniqueFd> JoinContainerUts(pid_t init_pid) {
-  UniqueFd own(::open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC));
-  if (!own) return FailErrno("open the supervisor's UTS namespace");
-  UniqueFd container(::open(StrCat("/proc/", init_pid, "/ns/uts").c_str(), O_RDONLY | O_CLOEXEC));
-  if (!container) return FailErrno("open the container's UTS namespace");
-  if (::setns(container.Get(), CLONE_NEWUTS) != 0) return FailErrno("join the container's UTS namespace");
-  return own;
+Result<std::vector<UniqueFd>> JoinContainerNamespaces(pid_t init_pid) {
+  std::vector<UniqueFd> left;
+  for (const auto& [name, type] : kDeputyNamespaces) {
+    ASSIGN_OR_RETURN(UniqueFd own, JoinIfOther(init_pid, name, type));
+    if (own) left.push_back(std::move(own));
+  }
+  return left;
 }
 
 Result<void> JoinContainerNamespacesForGood(pid_t init_pid) {
-  // The user namespace first: it gives the capabilities the others need.
-  for (const auto& [name, type] : {std::pair{"user", CLONE_NEWUSER}, std::pair{"uts", CLONE_NEWUTS},
-                                   std::pair{"net", CLONE_NEWNET}}) {
-    struct stat own {}, theirs {};
-    const std::string path = StrCat("/proc/", init_pid, "/ns/", name);
-    if (::stat(StrCat("/proc/self/ns/", name).c_str(), &own) != 0 ||
-        ::stat(path.c_str(), &theirs) != 0) {
-      return FailErrno(StrCat("stat the ", name, " namespaces"));
-    }
-    if (own.st_ino == theirs.st_ino && own.st_dev == theirs.st_dev) continue;
-    UniqueFd ns(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!ns || ::setns(ns.Get(), type) != 0) {
-      return FailErrno(StrCat("join the container's ", name, " namespace"));
-    }
-  }
+  RETURN_IF_ERROR(JoinIfOther(init_pid, "user", CLONE_NEWUSER));
+  RETURN_IF_ERROR(JoinContainerNamespaces(init_pid));  // left behind for good
   return {};
-}
-
-Result<std::function<Result<UniqueFd>(const std::function<Result<UniqueFd>()>&)>>
-InContainerNetwork(pid_t init_pid) {
-  auto own = std::make_shared<UniqueFd>(::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
-  if (!*own) return FailErrno("open the supervisor's network namespace");
-  auto container = std::make_shared<UniqueFd>(
-      ::open(StrCat("/proc/", init_pid, "/ns/net").c_str(), O_RDONLY | O_CLOEXEC));
-  if (!*container) return FailErrno("open the container's network namespace");
-  struct stat ours {
-  }, theirs{};
-  if (::fstat(own->Get(), &ours) != 0 || ::fstat(container->Get(), &theirs) != 0) {
-    return FailErrno("stat the network namespaces");
-  }
-  if (ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino) {
-    return [](const std::function<Result<UniqueFd>()>& create) { return create(); };
-  }
-  return [own, container](const std::function<Result<UniqueFd>()>& create) -> Result<UniqueFd> {
-    if (::setns(container->Get(), CLONE_NEWNET) != 0) {
-      return FailErrno("join the container's network namespace");
-    }
-    Result<UniqueFd> made = create();
-    if (::setns(own->Get(), CLONE_NEWNET) != 0) {
-      // Whatever the supervisor did next would happen in the container's.
-      log::Error("the sentry could not return to its own network namespace");
-      ::_exit(125);
-    }
-    return made;
-  };
 }
 
 Result<bool> SharesHostNetwork(pid_t init_pid) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "base/result.h"
 #include "base/unique_fd.h"
@@ -18,25 +19,26 @@ namespace vigil::shim {
 // The annotation that sets the kernel release uname(2) reports.
 inline constexpr std::string_view kKernelReleaseAnnotation = "dev.vigil.kernel-release";
 
-// Moves the supervisor into the container's UTS namespace, where uname(2)
-// gives the container's live names in one syscall (the workload may rename
-// itself); returns the namespace it left, for the hooks it still runs.
-Result<UniqueFd> JoinContainerUts(pid_t init_pid);
+// The deputy's namespaces (docs/security.md, "The deputy rule"): whatever
+// the sentry does for the workload, it does in the workload's UTS, IPC and
+// network namespaces, because the calling thread lives there — a tun
+// device it opens attaches to the container's network, /proc/sys/net and
+// /proc/sys/kernel/msg* show the container's, a socket it makes is the
+// container's, uname(2) gives the container's live names. Nothing switches
+// per call, so no handler can act in the supervisor's own by mistake.
+//
+// Moves the calling thread (the supervisor's only one so far: threads it
+// starts later inherit them) into the container's UTS, IPC and network
+// namespaces; returns the ones it left, for the hooks it still runs in
+// the runtime's.
+Result<std::vector<UniqueFd>> JoinContainerNamespaces(pid_t init_pid);
 
 // A user's supervisor (rootless) may act in its container's namespaces
 // only from inside the container's user namespace, which owns them, and
-// cannot leave it again for the host's. So it joins the init's user, UTS
-// and network namespaces for good; Sandbox::in_network_namespace then
-// needs no switch. Call before any thread starts: a process with more than
-// one thread cannot change user namespace.
+// cannot leave it again for the host's. So it joins the init's user, UTS,
+// IPC and network namespaces for good. Call before any thread starts: a
+// process with more than one thread cannot change user namespace.
 Result<void> JoinContainerNamespacesForGood(pid_t init_pid);
-
-// What Sandbox::in_network_namespace does for the container of `init_pid`:
-// the supervisor joins the init's network namespace for the call and
-// returns to its own (both opened now). A container that shares the
-// supervisor's namespace needs no switch.
-Result<std::function<Result<UniqueFd>(const std::function<Result<UniqueFd>()>&)>>
-InContainerNetwork(pid_t init_pid);
 
 // Whether the init of a container runs in the host's network namespace:
 // the supervisor's own, which is its caller's (dockerd, containerd,

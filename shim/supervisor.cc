@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/linux/namespaces.h"
+#include "runtime/linux/session.h"
 #include "shim/supervisor_process.h"
 
 namespace vigil::shim {
@@ -55,8 +56,13 @@ void RunSupervisor(SupervisorArgs args, Channel to_create) {
   // (SpawnInit): the user reads and writes that init's /proc files, which
   // an undumpable process keeps for the host's root.
   if (::geteuid() == 0) ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-  // Keep terminal-generated signals away: `run` forwards them instead.
-  ::setpgid(0, 0);
+  // No terminal of the caller's: whatever the sentry opens for the
+  // workload (/dev/tty) must not lead to the operator's. A session of its
+  // own also keeps terminal-generated signals away: `run` forwards them.
+  if (Result<void> left = runtime::LeaveTerminalSession(); !left) {
+    (void)to_create.Send(MessageType::kError, left.error().message);
+    ::_exit(1);
+  }
   Supervisor supervisor(std::move(args));
   if (Result<void> created = supervisor.Create(); !created) {
     supervisor.Undo();

@@ -114,27 +114,21 @@ Result<void> Supervisor::StartSentry() {
   RaiseDescriptorLimit();
   ASSIGN_OR_RETURN(loop_, sentry::EventLoop::Create(kFibers, kFiberStack));
   ASSIGN_OR_RETURN(std::uint64_t init_start, ProcessStartTime(init_pid_));
+  ASSIGN_OR_RETURN(control_peers_, ControlPeers::For(init_pid_));
   // Before a user's supervisor joins the container's network namespace.
   ASSIGN_OR_RETURN(const bool host_network, SharesHostNetwork(init_pid_));
   const bool rootless = ::geteuid() != 0;
   if (rootless) {
-    // Its hooks then run in the container's UTS namespace.
+    // Its hooks then run in the container's UTS, IPC and network namespaces.
     RETURN_IF_ERROR(JoinContainerNamespacesForGood(init_pid_));
   } else {
-    ASSIGN_OR_RETURN(host_uts_, JoinContainerUts(init_pid_));
+    ASSIGN_OR_RETURN(runtime_namespaces_, JoinContainerNamespaces(init_pid_));
   }
   ASSIGN_OR_RETURN(sandbox_,
                    SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start,
                                  cgroup_ ? &*cgroup_ : nullptr));
   sandbox_.credentials_fixed = sentry::CredentialsFixed(args_.policy, Platform());
   sandbox_.kernel_write_trees = runtime::KernelWriteTrees(args_.policy, args_.spec);
-  if (rootless) {
-    sandbox_.in_network_namespace = [](const std::function<Result<UniqueFd>()>& create) {
-      return create();
-    };
-  } else {
-    ASSIGN_OR_RETURN(sandbox_.in_network_namespace, InContainerNetwork(init_pid_));
-  }
   sandbox_.own_network = !host_network;
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
   log.SetRotation(
@@ -227,7 +221,9 @@ Result<void> Supervisor::GoWithoutCgroup(const Error& why) {
 }
 
 runtime::HookPlacement Supervisor::HookPlacement() const {
-  return {.uts_namespace = host_uts_ ? host_uts_.Get() : -1, .cgroup_procs = hook_cgroups_};
+  runtime::HookPlacement placement{.cgroup_procs = hook_cgroups_};
+  for (const UniqueFd& ns : runtime_namespaces_) placement.namespaces.push_back(ns.Get());
+  return placement;
 }
 
 void Supervisor::Undo() {

@@ -22,6 +22,7 @@
 #include "sentry/loop/event_loop.h"
 #include "sentry/serve/backend.h"
 #include "shim/audit_observer.h"
+#include "shim/control_peers.h"
 #include "shim/supervisor.h"
 
 namespace vigil::shim {
@@ -124,6 +125,7 @@ class Supervisor {
   UniqueFd init_pidfd_;
   UniqueFd signal_fd_;
   UniqueFd control_fd_;
+  std::optional<ControlPeers> control_peers_;  // who may send on control_fd_
   UniqueFd audit_sweep_timer_;  // AuditObserver::kSweepPeriod, periodic
   UniqueFd ending_timer_;  // the timeout, then a grace period
   UniqueFd client_pidfd_;  // a foreground `run`'s
@@ -134,8 +136,8 @@ class Supervisor {
   std::uint64_t seen_pids_refusals_ = 0;
   std::optional<runtime::Channel> init_channel_;
   std::optional<runtime::cgroup::Cgroup> cgroup_;
-  // The UTS namespace the supervisor left for the container's (hooks run here).
-  UniqueFd host_uts_;
+  // The namespaces the supervisor left for the container's (hooks run there).
+  std::vector<UniqueFd> runtime_namespaces_;
   // The cgroup.procs files of the cgroups the supervisor left for the
   // container's (CreateCgroup).
   std::vector<std::string> hook_cgroups_;

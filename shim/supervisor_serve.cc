@@ -171,6 +171,12 @@ void Supervisor::ServeControl() {
 }
 
 void Supervisor::ServeRequest(UniqueFd conn) {
+  if (Result<void> allowed = control_peers_->Check(conn.Get()); !allowed) {
+    audit_->RecordEvent("control-refused", init_pid_, sentry::audit::Decision::kDeny,
+                        {{"reason", allowed.error().message, false}});
+    runtime::Reply(conn.Get(), allowed);
+    return;
+  }
   if (!loop_->Wait(conn.Get(), EPOLLIN)) return;
   UniqueFd attached;
   Result<runtime::ControlRequest> request = runtime::ReadControlRequest(conn.Get(), &attached);

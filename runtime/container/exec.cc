@@ -28,6 +28,7 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/scheduling.h"
+#include "runtime/linux/session.h"
 #include "runtime/process/channel.h"
 #include "runtime/process/console.h"
 #include "runtime/process/launch.h"
@@ -48,10 +49,10 @@ namespace {
   Result<void> result = [&]() -> Result<void> {
     RETURN_IF_ERROR(channel.Expect(MessageType::kProceed));
     const config::Process& process = options.process;
-    if (process.terminal) {
-      if (::setsid() < 0) return FailErrno("setsid");
-      RETURN_IF_ERROR(SetupConsole(console_socket, process.console_size));
-    }
+    // Never in the caller's session, terminal or not: there /dev/tty and
+    // TIOCSTI on an inherited descriptor reach the operator's terminal.
+    RETURN_IF_ERROR(LeaveTerminalSession());
+    if (process.terminal) RETURN_IF_ERROR(SetupConsole(console_socket, process.console_size));
     RETURN_IF_ERROR(ApplyRlimits(process.rlimits));
     if (process.scheduler) RETURN_IF_ERROR(ApplyScheduler(*process.scheduler));
     if (process.io_priority) RETURN_IF_ERROR(ApplyIoPriority(*process.io_priority));

@@ -47,8 +47,8 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json,
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::dup2(read_end.Get(), STDIN_FILENO);
-    if (placement.uts_namespace >= 0 && ::setns(placement.uts_namespace, CLONE_NEWUTS) != 0) {
-      ::_exit(127);
+    for (int ns : placement.namespaces) {
+      if (::setns(ns, 0) != 0) ::_exit(127);
     }
     JoinCgroups(placement.cgroup_procs);
     std::vector<std::string> args = hook.args.empty() ? std::vector{hook.path} : hook.args;

@@ -20,10 +20,10 @@ namespace vigil::runtime {
 Result<bool> PollReadable(int fd, int timeout_ms);
 
 // Where hooks run when the caller is not where they belong: the supervisor
-// lives in the container's UTS namespace and in some of its cgroups, and
-// hooks run where runc's do, in the runtime's own.
+// lives in the container's UTS, IPC and network namespaces and in some of
+// its cgroups, and hooks run where runc's do, in the runtime's own.
 struct HookPlacement {
-  int uts_namespace = -1;                 // setns'd into first, when not -1
+  std::vector<int> namespaces;            // setns'd into first (the runtime's own)
   std::vector<std::string> cgroup_procs;  // cgroup.procs files each hook moves itself to
 };
 

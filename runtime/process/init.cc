@@ -15,6 +15,7 @@
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/rootfs.h"
 #include "runtime/linux/scheduling.h"
+#include "runtime/linux/session.h"
 #include "runtime/process/console.h"
 #include "runtime/process/hooks.h"
 #include "runtime/process/launch.h"
@@ -74,7 +75,7 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
   if (CreatesNamespace(linux_spec, config::NamespaceType::kNetwork)) {
     RETURN_IF_ERROR(BringUpLoopback());
   }
-  if (::setsid() < 0) return FailErrno("setsid");
+  RETURN_IF_ERROR(LeaveTerminalSession());
   RETURN_IF_ERROR(SetUtsNames(spec));
   if (process.oom_score_adj) {
     RETURN_IF_ERROR_WRAP(WriteExisting("/proc/self/oom_score_adj", StrCat(*process.oom_score_adj)),

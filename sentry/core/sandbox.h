@@ -63,12 +63,6 @@ struct Sandbox {
   std::function<Result<utsname>()> uts_names;
   std::function<Result<ContainerMemory>()> memory;
   std::function<Result<std::uint32_t>()> process_count;
-  // Runs `create` in the container's network namespace and returns what it
-  // made (a socket belongs to the namespace it was created in); the sentry
-  // is back in its own afterwards. Unset: no socket is made for the
-  // workload.
-  std::function<Result<UniqueFd>(const std::function<Result<UniqueFd>()>& create)>
-      in_network_namespace;
 };
 
 }  // namespace vigil::sentry

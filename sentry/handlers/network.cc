@@ -110,18 +110,21 @@ bool IsStreamSocket(int socket) {
   return ::getsockopt(socket, SOL_SOCKET, SO_TYPE, &type, &size) == 0 && type == SOCK_STREAM;
 }
 
-// A unix socket is used with the workload's whole identity: the kernel
-// checks write permission on a socket file at connect and send (the
-// sentry's own would reach sockets the workload may not use), and tells
-// the peer who connected or sent (ActingAs::AsPeer). Other sockets need no
-// identity. Held only for the one call, never across a wait.
-Result<std::optional<ActingAs>> IdentityFor(HandlerContext& context, bool unix_socket,
-                                            bool vouch_for_pid = false) {
-  if (!unix_socket) return std::optional<ActingAs>();
+// Every socket is used as the workload (docs/security.md, "The deputy
+// rule"). A unix socket with its whole identity: the kernel checks write
+// permission on a socket file at connect and send (the sentry's own would
+// reach sockets the workload may not use), and tells the peer who
+// connected or sent (ActingAs::AsPeer). Any other with its credentials and
+// capabilities (ActingAs::Begin): the kernel asks the sender for a
+// capability over the socket's network for some control messages (SO_MARK,
+// IPv4 options, IPv6 hop-by-hop and routing headers), and the sentry's own
+// would send what the workload could not. Held only for the one call,
+// never across a wait.
+Result<ActingAs> IdentityFor(HandlerContext& context, bool unix_socket,
+                             bool vouch_for_pid = false) {
   ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
-  ASSIGN_OR_RETURN(ActingAs acting,
-                   ActingAs::AsPeer(thread, context.sandbox.user_namespace, vouch_for_pid));
-  return std::optional<ActingAs>(std::move(acting));
+  if (!unix_socket) return ActingAs::Begin(thread, context.sandbox.user_namespace);
+  return ActingAs::AsPeer(thread, context.sandbox.user_namespace, vouch_for_pid);
 }
 
 // The control data to send on the workload's behalf: its own, translated
@@ -172,7 +175,7 @@ Verdict SendOnBehalf(HandlerContext& context, int socket, msghdr message,
     ssize_t sent;
     int error;
     {
-      Result<std::optional<ActingAs>> identity = IdentityFor(context, unix_socket, vouch);
+      Result<ActingAs> identity = IdentityFor(context, unix_socket, vouch);
       if (!identity) return FromResult(identity.error(), Decision::kAllow);
       sent = ::sendmsg(socket, &message, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
       error = errno;
@@ -196,6 +199,53 @@ Verdict SendOnBehalf(HandlerContext& context, int socket, msghdr message,
       return AfterWait(waited.error());
     }
   }
+}
+
+// One message of sendmsg or sendmmsg: the msghdr at `header` sent on the
+// workload's descriptor `socket_number` with `flags`.
+Verdict SendMessage(HandlerContext& context, int socket_number, std::uint64_t header, int flags) {
+  msghdr theirs{};
+  if (Result<void> read =
+          context.tracee.Read(header, std::as_writable_bytes(std::span(&theirs, 1)));
+      !read) {
+    return FromResult(read.error(), Decision::kAllow);
+  }
+  Destination destination;
+  if (theirs.msg_name != nullptr && theirs.msg_namelen != 0) {
+    if (std::optional<Verdict> stop =
+            Decide(context, reinterpret_cast<std::uint64_t>(theirs.msg_name), theirs.msg_namelen,
+                   destination, Egress::kSend)) {
+      return *stop;
+    }
+  } else if (KernelMaySend(context)) {
+    return Verdict::Continue();
+  }
+  Result<std::vector<char>> payload = CopyPayload(context.tracee, theirs);
+  if (!payload) return FromResult(payload.error(), Decision::kAllow);
+  Result<std::vector<char>> control = CopyControl(context.tracee, theirs);
+  if (!control) return FromResult(control.error(), Decision::kAllow);
+  Result<UniqueFd> socket = context.tracee.Descriptor(socket_number);
+  if (!socket) return FromResult(socket.error(), Decision::kAllow);
+  const bool unix_socket = IsUnixSocket(socket->Get());
+  std::vector<UniqueFd> held;
+  control = ControlToSend(context, std::move(*control), held, unix_socket);
+  if (!control) {
+    // Refusing credentials is the sentry's decision; the rest are the
+    // workload's mistakes (EINVAL, EBADF), answered as the kernel would.
+    return FromResult(control.error(),
+                      control.error().code == EPERM ? Decision::kDeny : Decision::kAllow);
+  }
+  if (!context.tracee.Valid()) return Verdict::Stale();
+  if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
+  iovec iov{.iov_base = payload->data(), .iov_len = payload->size()};
+  msghdr message{};
+  if (destination.length != 0) {
+    message.msg_name = &destination.address;
+    message.msg_namelen = destination.length;
+  }
+  message.msg_iov = &iov;
+  message.msg_iovlen = 1;
+  return SendOnBehalf(context, socket->Get(), message, *control, flags, unix_socket);
 }
 
 }  // namespace
@@ -222,7 +272,7 @@ Verdict HandleConnect(HandlerContext& context) {
     int rc;
     int error;
     {
-      Result<std::optional<ActingAs>> identity = IdentityFor(context, unix_socket);
+      Result<ActingAs> identity = IdentityFor(context, unix_socket);
       if (!identity) {
         if (blocking) ::fcntl(fd, F_SETFL, flags);
         return FromResult(identity.error(), Decision::kAllow);
@@ -296,55 +346,42 @@ Verdict HandleSendto(HandlerContext& context) {
 
 Verdict HandleSendmsg(HandlerContext& context) {
   const auto& args = context.event.args;
-  msghdr theirs{};
-  if (Result<void> read = context.tracee.Read(args[1], std::as_writable_bytes(std::span(&theirs, 1)));
-      !read) {
-    return FromResult(read.error(), Decision::kAllow);
-  }
-  Destination destination;
-  if (theirs.msg_name != nullptr && theirs.msg_namelen != 0) {
-    if (std::optional<Verdict> stop = Decide(context, reinterpret_cast<std::uint64_t>(theirs.msg_name),
-                                             theirs.msg_namelen, destination, Egress::kSend)) {
-      return *stop;
-    }
-  } else if (KernelMaySend(context)) {
-    return Verdict::Continue();
-  }
-  Result<std::vector<char>> payload = CopyPayload(context.tracee, theirs);
-  if (!payload) return FromResult(payload.error(), Decision::kAllow);
-  Result<std::vector<char>> control = CopyControl(context.tracee, theirs);
-  if (!control) return FromResult(control.error(), Decision::kAllow);
-  Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
-  if (!socket) return FromResult(socket.error(), Decision::kAllow);
-  const bool unix_socket = IsUnixSocket(socket->Get());
-  std::vector<UniqueFd> held;
-  control = ControlToSend(context, std::move(*control), held, unix_socket);
-  if (!control) {
-    // Refusing credentials is the sentry's decision; the rest are the
-    // workload's mistakes (EINVAL, EBADF), answered as the kernel would.
-    return FromResult(control.error(), control.error().code == EPERM ? Decision::kDeny
-                                                                      : Decision::kAllow);
-  }
-  if (!context.tracee.Valid()) return Verdict::Stale();
-  if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
-  iovec iov{.iov_base = payload->data(), .iov_len = payload->size()};
-  msghdr message{};
-  if (destination.length != 0) {
-    message.msg_name = &destination.address;
-    message.msg_namelen = destination.length;
-  }
-  message.msg_iov = &iov;
-  message.msg_iovlen = 1;
-  return SendOnBehalf(context, socket->Get(), message, *control, static_cast<int>(args[2]),
-                      unix_socket);
+  return SendMessage(context, static_cast<int>(args[0]), args[1], static_cast<int>(args[2]));
 }
 
-// Several messages in one call would each need the above; libc uses
-// sendmmsg only as an optimisation and falls back on ENOSYS. Where the
-// kernel may send (KernelMaySend), it sends them all.
+// Each message as sendmsg's, decided on its own destination, in order; as
+// the kernel does, the bytes sent go to each one's msg_len, the count sent
+// is the answer, and the first failure ends the call (its error is the
+// answer only when nothing was sent). glibc's resolver sends its A and
+// AAAA queries this way. Where the kernel may send (KernelMaySend), it
+// sends them all.
 Verdict HandleSendmmsg(HandlerContext& context) {
   if (KernelMaySend(context)) return Verdict::Continue();
-  return Verdict::Fail(ENOSYS, Decision::kDeny);
+  const auto& args = context.event.args;
+  // The kernel's cap on one call (UIO_MAXIOV).
+  const auto count = static_cast<unsigned int>(std::min<std::uint64_t>(args[2] & 0xffffffff, 1024));
+  const int flags = static_cast<int>(args[3]);
+  unsigned int sent = 0;
+  for (; sent < count; ++sent) {
+    const std::uint64_t entry = args[1] + sent * sizeof(mmsghdr);
+    const std::size_t args_before = context.audit_args.size();
+    Verdict one = SendMessage(context, static_cast<int>(args[0]), entry, flags);
+    if (sent > 0) {  // each message's arguments named by its index after the first
+      for (std::size_t i = args_before; i < context.audit_args.size(); ++i) {
+        context.audit_args[i].name += StrCat("[", sent, "]");
+      }
+    }
+    if (one.kind != Verdict::Kind::kReturn || one.error != 0) {
+      if (sent == 0) return one;
+      break;
+    }
+    const auto length = static_cast<unsigned int>(one.value);
+    if (!context.tracee.WriteObject(entry + offsetof(mmsghdr, msg_len), length)) {
+      if (sent == 0) return Verdict::Fail(EFAULT, Decision::kAllow);
+      break;
+    }
+  }
+  return Verdict::Return(sent, Decision::kAllow);
 }
 
 }  // namespace vigil::sentry

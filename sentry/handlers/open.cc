@@ -125,7 +125,9 @@ bool WriterCame(int fd) {
 // may live across a wait, when other fibers and the loop run.
 Result<UniqueFd> Reopen(HandlerContext& context, const ThreadStatus& thread, int file, int flags,
                         mode_t mode, bool fifo, std::optional<ActingAs>& acting) {
-  int reopen = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC;
+  // O_NOCTTY: the supervisor leads a session of its own with no terminal,
+  // and a terminal it opened without would become its controlling one.
+  int reopen = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC | O_NOCTTY;
   const bool blocking_fifo = fifo && (flags & O_NONBLOCK) == 0;
   if (blocking_fifo) reopen |= O_NONBLOCK;
   for (;;) {

@@ -3,10 +3,15 @@ and report their own verdict (run_plain); a few need the host to act during
 the run or to measure it (RUNNERS). Each runner takes an AttackRun and
 returns (verdict, detail[, output])."""
 
+import fcntl
 import glob
 import json
 import os
+import pty
+import subprocess
+import termios
 import time
+import tty
 
 CPU_PERCENT = 20       # the containers' CPU quota, % of one CPU
 CWD_FDS = range(3, 9)  # process.cwd = /proc/self/fd/N (CVE-2024-21626)
@@ -155,4 +160,72 @@ def run_flood(a):
     return "CONTAINED", detail, output
 
 
-RUNNERS = {"cwd-check": run_cwd, "exe-overwrite": run_exe, "audit-flood": run_flood}
+def under_terminal(a, args, stdin_is_terminal, timeout=30):
+    """Runs the runtime with `args` as an operator's shell would: in a
+    session whose controlling terminal is a fresh pty (raw, so that input
+    pushed into it can be read back at once), with that terminal as stdin
+    if `stdin_is_terminal`. Returns (rc, stdout + stderr, what was pushed
+    into the terminal's input)."""
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+
+    def take_terminal():
+        os.setsid()
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+
+    argv = list(a.runtime) + ["--root", a.root] + [str(x) for x in args]
+    try:
+        proc = subprocess.run(argv, stdin=slave if stdin_is_terminal else subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              preexec_fn=take_terminal, pass_fds=(slave,), timeout=timeout)
+        rc, output = proc.returncode, proc.stdout.decode(errors="replace")
+    except subprocess.TimeoutExpired as e:
+        rc, output = None, (e.stdout or b"").decode(errors="replace")
+    fcntl.fcntl(slave, fcntl.F_SETFL, os.O_NONBLOCK)
+    pushed = b""
+    try:
+        while True:
+            chunk = os.read(slave, 4096)
+            if not chunk:
+                break
+            pushed += chunk
+    except OSError:
+        pass
+    os.close(slave)
+    os.close(master)
+    return rc, output, pushed.decode(errors="replace")
+
+
+def judged(a, rc, output, pushed):
+    if pushed:
+        return "ESCAPED", "HOST: the operator's terminal got input %r" % pushed, output
+    d = parse_line(output, a.attack)
+    if d is None:
+        return "ERROR", "no result line (exit %s): %s" % (rc, one_line(output))
+    return d["result"], d["detail"], output
+
+
+def run_tty_exec(a):
+    """`exec` typed in an operator's shell, without -t, into a running container."""
+    a.write_config(args=["sleep", "30"])
+    cid = a.new_id()
+    r = a.rt("create", "--bundle", a.bundle, cid)
+    if not r.ok:
+        return "ERROR", "create: %s" % one_line(r)
+    r = a.rt("start", cid)
+    if not r.ok:
+        return "ERROR", "start: %s" % one_line(r)
+    rc, output, pushed = under_terminal(a, ["exec", cid, "/attack", a.attack], True)
+    a.rt("kill", cid, "KILL")
+    return judged(a, rc, output, pushed)
+
+
+def run_tty_run(a):
+    """`run` of a container without a terminal, from an operator's shell."""
+    a.write_config()
+    rc, output, pushed = under_terminal(a, ["run", "--bundle", a.bundle, a.new_id()], False)
+    return judged(a, rc, output, pushed)
+
+
+RUNNERS = {"cwd-check": run_cwd, "exe-overwrite": run_exe, "audit-flood": run_flood,
+           "exec-tty-inject": run_tty_exec, "deputy-dev-tty": run_tty_run}

@@ -2,6 +2,7 @@
 // process: its sockets are real, so the operations the sentry performs on
 // its behalf can be observed.
 #include <arpa/inet.h>
+#include <gmock/gmock.h>
 #include <linux/capability.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -384,8 +385,63 @@ TEST_F(NetworkHandlers, SendmsgPassesDescriptorsAlong) {
   EXPECT_EQ(c, 'x');
 }
 
-TEST_F(NetworkHandlers, SendmmsgIsRefusedSoLibcFallsBack) {
-  EXPECT_EQ(Call(SYS_sendmmsg, {0, 0, 0}).error, ENOSYS);
+// glibc's resolver sends its A and AAAA queries in one sendmmsg: each
+// message is decided on its own destination and sent in order, its msg_len
+// set, the count returned; a refused one ends the call there, and refuses
+// it when it is the first.
+TEST_F(NetworkHandlers, SendmmsgSendsEachAllowedMessageInOrder) {
+  UniqueFd receiver(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  sockaddr_in allowed = Loopback(0);
+  ASSERT_EQ(::bind(receiver.Get(), reinterpret_cast<sockaddr*>(&allowed), sizeof allowed), 0);
+  socklen_t size = sizeof allowed;
+  ::getsockname(receiver.Get(), reinterpret_cast<sockaddr*>(&allowed), &size);
+  policy_ = DenyAllButPort(ntohs(allowed.sin_port));
+  const sockaddr_in refused = Loopback(static_cast<std::uint16_t>(ntohs(allowed.sin_port) + 1));
+  constexpr std::uint64_t kRefused = kAddress + 64;
+  constexpr std::uint64_t kIov = kPayload + 64;
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, allowed));
+  ASSERT_TRUE(tracee_.WriteObject(kRefused, refused));
+  ASSERT_TRUE(tracee_.Write(kPayload, std::as_bytes(std::span("query", 5))));
+  ASSERT_TRUE(tracee_.WriteObject(
+      kIov, iovec{.iov_base = reinterpret_cast<void*>(kPayload), .iov_len = 5}));
+  auto write_messages = [&](std::initializer_list<std::uint64_t> destinations) {
+    std::uint64_t at = kHeader;
+    for (std::uint64_t destination : destinations) {
+      mmsghdr entry{};
+      entry.msg_hdr.msg_name = reinterpret_cast<void*>(destination);
+      entry.msg_hdr.msg_namelen = sizeof(sockaddr_in);
+      entry.msg_hdr.msg_iov = reinterpret_cast<iovec*>(kIov);
+      entry.msg_hdr.msg_iovlen = 1;
+      ASSERT_TRUE(tracee_.WriteObject(at, entry));
+      at += sizeof entry;
+    }
+  };
+  UniqueFd sender(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+  const auto socket = static_cast<std::uint64_t>(sender.Get());
+  write_messages({kAddress, kAddress, kRefused});
+  Verdict verdict = Call(SYS_sendmmsg, {socket, kHeader, 3, 0});
+  EXPECT_EQ(verdict.error, 0);
+  EXPECT_EQ(verdict.value, 2);
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    mmsghdr entry{};
+    ASSERT_TRUE(
+        tracee_.Read(kHeader + i * sizeof entry, std::as_writable_bytes(std::span(&entry, 1))));
+    EXPECT_EQ(entry.msg_len, i < 2 ? 5u : 0u) << "message " << i;
+  }
+  char got[8] = {};
+  EXPECT_EQ(::recv(receiver.Get(), got, sizeof got, MSG_DONTWAIT), 5);
+  EXPECT_EQ(::recv(receiver.Get(), got, sizeof got, MSG_DONTWAIT), 5);
+  EXPECT_LT(::recv(receiver.Get(), got, sizeof got, MSG_DONTWAIT), 0);
+  std::vector<std::string> names;
+  for (const AuditValue& arg : audit_args_) names.push_back(arg.name);
+  EXPECT_THAT(names, ::testing::ElementsAre("address", "address[1]", "address[2]"));
+
+  write_messages({kRefused, kAddress});
+  verdict = Call(SYS_sendmmsg, {socket, kHeader, 2, 0});
+  EXPECT_EQ(verdict.error, ENETUNREACH);
+  EXPECT_EQ(verdict.decision, Decision::kDeny);
+  EXPECT_LT(::recv(receiver.Get(), got, sizeof got, MSG_DONTWAIT), 0);
+  EXPECT_EQ(Call(SYS_sendmmsg, {socket, kHeader, 0, 0}).value, 0);
 }
 
 // Under a policy that refuses no address, a thread that cannot hold
@@ -420,7 +476,7 @@ TEST_F(NetworkHandlers, UnderAPolicyRefusingNoAddressTheKernelSendsForThreadsWit
   EXPECT_EQ(made.kind, Verdict::Kind::kReturn);
   EXPECT_EQ(made.error, 0);
   EXPECT_EQ(::getpeername(socket.Get(), reinterpret_cast<sockaddr*>(&peer), &size), 0);
-  EXPECT_EQ(Call(SYS_sendmmsg, {0, 0, 0}).error, ENOSYS);
+  EXPECT_EQ(Call(SYS_sendmmsg, {0, 0, 0}).kind, Verdict::Kind::kReturn);
 
   // A policy that refuses some address: the sentry makes every call.
   sandbox_.policy = &policy_;

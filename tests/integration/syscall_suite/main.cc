@@ -33,7 +33,7 @@ int main() {
   // FidelityCases first: its first cases look at the process as it started.
   for (auto family : {FidelityCases, OpenCases, Openat2Cases, StatCases, AccessCases, NameCases,
                       AttributeCases, XattrCases, SystemCases, NetworkCases, LimitCases,
-                      MessageCases}) {
+                      MessageCases, DeputyCases}) {
     for (Case& c : family()) cases.push_back(std::move(c));
   }
   for (const Case& c : cases) {

@@ -50,6 +50,7 @@ std::vector<Case> NetworkCases();
 std::vector<Case> FidelityCases();
 std::vector<Case> LimitCases();
 std::vector<Case> MessageCases();
+std::vector<Case> DeputyCases();
 
 // A family's fixture: /tmp/suite/NAME holding
 //   file     "hello\n", 0644       secret   "s", 0600

@@ -61,6 +61,7 @@ const std::vector<Attack>& ProcessAttacks();
 const std::vector<Attack>& ResourceAttacks();
 const std::vector<Attack>& InterpreterAttacks();
 const std::vector<Attack>& LeftToKernelAttacks();
+const std::vector<Attack>& DeputyAttacks();
 
 // `/attack true forbidden-ran`: what the forbidden copy of exec-path-flip
 // is run as; it exits with kForbiddenRan (busybox's true, the allowed

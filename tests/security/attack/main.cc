@@ -54,8 +54,9 @@ std::string JsonString(std::string_view s) {
 
 std::vector<Attack> AllAttacks() {
   std::vector<Attack> all;
-  for (const auto* family : {&FsAttacks(), &KernelAttacks(), &NetAttacks(), &ProcessAttacks(),
-                             &ResourceAttacks(), &InterpreterAttacks(), &LeftToKernelAttacks()}) {
+  for (const auto* family :
+       {&FsAttacks(), &KernelAttacks(), &NetAttacks(), &ProcessAttacks(), &ResourceAttacks(),
+        &InterpreterAttacks(), &LeftToKernelAttacks(), &DeputyAttacks()}) {
     all.insert(all.end(), family->begin(), family->end());
   }
   return all;
