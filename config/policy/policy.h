@@ -142,9 +142,10 @@ bool MediatesReads(const Policy& policy);
 
 // Whether the network rules refuse nothing: every destination may be
 // connected and sent to and every address bound (egress allowed, unix
-// sockets allowed). Then a connect, send or bind the sentry has decided
-// and audited may be left to the kernel (docs/security.md, "Where the
-// sentry lets the kernel act").
+// sockets allowed, and no file hidden or denied: a unix socket's path is a
+// file, and a hidden or denied one refuses its connect and send). Then a
+// connect, send or bind the sentry has decided and audited may be left to
+// the kernel (docs/security.md, "Where the sentry lets the kernel act").
 bool RefusesNoAddress(const Policy& policy);
 
 // The path a "masked" rule's mount covers: the pattern itself when it is a

@@ -72,7 +72,7 @@ std::optional<std::string> MaskTarget(std::string_view pattern) {
 }
 
 bool RefusesNoAddress(const Policy& policy) {
-  return !policy.egress_default_deny && policy.unix_sockets;
+  return !policy.egress_default_deny && policy.unix_sockets && !HidesOrDeniesFiles(policy);
 }
 
 FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path) {

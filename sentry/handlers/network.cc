@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <optional>
+#include <variant>
 #include <vector>
 
 #include "base/strings.h"
@@ -24,6 +25,7 @@
 #include "sentry/handlers/destination.h"
 #include "sentry/handlers/message.h"
 #include "sentry/handlers/netlink.h"
+#include "sentry/handlers/resolve.h"
 #include "sentry/handlers/waiting.h"
 
 namespace vigil::sentry {
@@ -62,6 +64,23 @@ bool KernelMaySend(HandlerContext& context) {
   return thread && (thread->cap_permitted & (std::uint64_t{1} << CAP_NET_ADMIN)) == 0;
 }
 
+// A unix socket's path is a file (docs/security.md, "The deputy rule"):
+// the file rules decide on the socket file `destination` was anchored to,
+// as for a stat — hidden ENOENT, denied EACCES. A connect or send asks no
+// more of the file than a lookup: a read-only rule guards the file, not
+// the server behind it. Audited as "resolved".
+std::optional<Verdict> SocketFileVerdict(HandlerContext& context, const Destination& destination) {
+  if (!destination.anchor || !config::HidesOrDeniesFiles(*context.sandbox.policy)) {
+    return std::nullopt;
+  }
+  Result<std::string> root_path = context.tracee.RootPath();
+  if (!root_path) return FromResult(root_path.error(), Decision::kAllow);
+  std::variant<std::string, Verdict> decided =
+      DecideOnFile(context, destination.anchor.Get(), *root_path, /*write=*/false);
+  if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
+  return std::nullopt;
+}
+
 // Decides the destination at `pointer`; fills `destination` when allowed.
 // Returns a verdict to answer with when the call must stop here: a
 // refusal, a failure, or CONTINUE where the kernel may make the call.
@@ -80,7 +99,7 @@ std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer,
       !anchored) {
     return FromResult(anchored.error(), Decision::kAllow);
   }
-  return std::nullopt;
+  return SocketFileVerdict(context, destination);
 }
 
 // A netlink destination must be the kernel (NetlinkDestinationVerdict).

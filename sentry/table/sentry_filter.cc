@@ -221,7 +221,9 @@ Result<seccomp::CompiledFilter> BuildSentryFilter(const FilterOptions& options) 
 }
 
 FilterOptions FilterOptionsFor(const config::Policy& policy, Platform platform) {
-  return {.mediate_network = policy.observe || policy.egress_default_deny || !policy.unix_sockets,
+  // A unix socket's path is a file: connects and sends to one that is
+  // hidden or denied are refused too.
+  return {.mediate_network = policy.observe || !config::RefusesNoAddress(policy),
           .mediate_files = policy.observe || config::RestrictsFiles(policy),
           .mediate_reads = config::MediatesReads(policy),
           .traced = platform == Platform::kPtrace};

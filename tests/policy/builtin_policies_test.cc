@@ -62,6 +62,10 @@ TEST(BuiltinPoliciesTest, OnlyAgentRefusesSomeAddress) {
   deny.egress_default_deny = true;
   deny.egress.push_back({});
   EXPECT_FALSE(RefusesNoAddress(deny));
+  // A unix socket's path is a file: one the rules hide is refused.
+  Policy hiding;
+  hiding.files.push_back({.pattern = "/run/docker.sock", .access = FileAccess::kHidden});
+  EXPECT_FALSE(RefusesNoAddress(hiding));
 }
 
 TEST(BuiltinPoliciesTest, Names) {

@@ -280,6 +280,19 @@ int Int80Unfiltered() {
 }
 
 // x32 numbers and the 32-bit int 0x80 entry are other ABIs: the process dies.
+// A unix socket's path is a file: under file rules that hide or deny
+// something, connects and sends go to the sentry, which asks the rules
+// (docs/security.md, "The deputy rule"); rules that only make files
+// read-only leave them to the kernel.
+TEST(SentryFilter, HiddenFilesMediateConnectsAndSends) {
+  config::Policy read_only;
+  read_only.files.push_back({.pattern = "/etc/**", .access = config::FileAccess::kRead});
+  EXPECT_FALSE(FilterOptionsFor(read_only, Platform::kUnotify).mediate_network);
+  config::Policy hiding;
+  hiding.files.push_back({.pattern = "/run/docker.sock", .access = config::FileAccess::kHidden});
+  EXPECT_TRUE(FilterOptionsFor(hiding, Platform::kUnotify).mediate_network);
+}
+
 TEST(SentryFilter, ForeignCallingConventionsKill) {
   int x32 = RunFiltered([] { return static_cast<int>(::syscall(0x40000000 | SYS_getpid)); });
   EXPECT_TRUE(WIFSIGNALED(x32) && WTERMSIG(x32) == SIGSYS) << x32;

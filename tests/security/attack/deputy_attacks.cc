@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/msg.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -266,6 +267,53 @@ Outcome ControlSocketOrders(const Context&) {
   return Contained(detail);
 }
 
+// Connects a stream socket to the unix socket at `path`; the errno, 0 if
+// it connected.
+int ConnectUnix(const char* path, int type = SOCK_STREAM) {
+  const int fd = ::socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, path, sizeof address.sun_path - 1);
+  const int error =
+      ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 ? 0 : errno;
+  ::close(fd);
+  return error;
+}
+
+// A host daemon's sockets bound into the container at /run/vsec (a
+// stream one, as docker.sock, and a datagram one), under a policy that
+// hides the directory: stat says it is not there, so no route may reach
+// the daemons — by absolute path, relative path, from inside the
+// directory, through a symlink, or by sendto.
+Outcome HiddenSocketConnect(const Context&) {
+  std::string detail;
+  bool escaped = false;
+  auto tried = [&](const std::string& how, int error) {
+    detail += how + ": " + (error == 0 ? std::string("reached") : ErrnoText(error)) + "; ";
+    if (error == 0) escaped = true;
+  };
+  struct stat st {};
+  detail += std::string("stat: ") +
+            (::stat("/run/vsec/stream.sock", &st) == 0 ? "found" : ErrnoText(errno)) + "; ";
+  tried("absolute", ConnectUnix("/run/vsec/stream.sock"));
+  if (::chdir("/run") == 0) tried("relative", ConnectUnix("vsec/stream.sock"));
+  if (::chdir("/run/vsec") == 0) tried("inside", ConnectUnix("stream.sock"));
+  (void)::chdir("/");
+  ::unlink("/tmp/vsec-link");
+  if (::symlink("/run/vsec/stream.sock", "/tmp/vsec-link") == 0) {
+    tried("symlink", ConnectUnix("/tmp/vsec-link"));
+  }
+  const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, "/run/vsec/dgram.sock", sizeof address.sun_path - 1);
+  const bool sent = ::sendto(fd, "vsec", 4, 0, reinterpret_cast<sockaddr*>(&address),
+                             sizeof address) == 4;
+  tried("sendto", sent ? 0 : errno);
+  ::close(fd);
+  return escaped ? Escaped(detail) : Contained(detail);
+}
+
 }  // namespace
 
 const std::vector<Attack>& DeputyAttacks() {
@@ -284,6 +332,8 @@ const std::vector<Attack>& DeputyAttacks() {
        "SO_MARK and IPV6_HOPOPTS without the capabilities, sent by the runtime"},
       {"control-socket-orders", ControlSocketOrders,
        "the supervisor's control socket obeys a process of the container"},
+      {"hidden-socket-connect", HiddenSocketConnect,
+       "a host daemon's socket in a hidden directory, by path, relative, inside, link, sendto"},
   };
   return kAttacks;
 }
