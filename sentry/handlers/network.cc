@@ -26,6 +26,7 @@
 #include "sentry/handlers/message.h"
 #include "sentry/handlers/netlink.h"
 #include "sentry/handlers/resolve.h"
+#include "sentry/handlers/routing_options.h"
 #include "sentry/handlers/waiting.h"
 
 namespace vigil::sentry {
@@ -243,6 +244,11 @@ Verdict SendMessage(HandlerContext& context, int socket_number, std::uint64_t he
   if (!payload) return FromResult(payload.error(), Decision::kAllow);
   Result<std::vector<char>> control = CopyControl(context.tracee, theirs);
   if (!control) return FromResult(control.error(), Decision::kAllow);
+  // The destination decided on must be where the packet goes first.
+  if (context.sandbox.policy->egress_default_deny && ControlRoutesElsewhere(*control)) {
+    context.AuditArg("control", "a route through another address");
+    return FromErrno(EPERM, Decision::kDeny);
+  }
   Result<UniqueFd> socket = context.tracee.Descriptor(socket_number);
   if (!socket) return FromResult(socket.error(), Decision::kAllow);
   const bool unix_socket = IsUnixSocket(socket->Get());

@@ -201,7 +201,7 @@ const std::vector<SyscallGroup>& SyscallGroups() {
          "sockets the workload already holds; nothing leaves without connect or an address",
          Names{
             "accept", "recvfrom", "recvmsg", "shutdown", "listen", "getsockname",
-            "getpeername", "socketpair", "setsockopt", "getsockopt", "accept4", "recvmmsg"}},
+            "getpeername", "socketpair", "getsockopt", "accept4", "recvmmsg"}},
         {Tier::kFast, Guard::kNone, Scope::kAlways, Handler::kNone, 0,
          "System V and POSIX IPC, bounded by the container's IPC namespace",
          Names{

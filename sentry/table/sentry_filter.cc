@@ -2,6 +2,7 @@
 
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/socket.h>
@@ -84,6 +85,7 @@ Result<void> AddGuarded(RuleSink& sink, Guard guard, std::uint32_t route = SCMP_
     case Guard::kNone:
     case Guard::kWithAddress:       // only mediated calls look at the address
     case Guard::kInodeIoctlTypes:   // only mediated calls look at the command
+    case Guard::kRoutingOptionLevels:  // only mediated calls look at the level
     case Guard::kWriteOpens:        // only mediated calls look at the flags
       return sink.Add(SCMP_ACT_ALLOW);
     case Guard::kCloneNoNamespaces:
@@ -134,25 +136,36 @@ Result<void> AddGuarded(RuleSink& sink, Guard guard, std::uint32_t route = SCMP_
   return Fail("unknown guard");
 }
 
+// Mediates the calls whose second argument, masked to `field`, is one of
+// `taken` (each within `field`); every other value runs on the fast path.
+Result<void> MediateOnly(RuleSink& sink, std::uint32_t field,
+                         const std::vector<std::uint32_t>& taken, std::uint32_t mediate) {
+  std::vector<MaskedValue> others;
+  AddComplement(field, 0, 0, taken, others);
+  for (const MaskedValue& other : others) {
+    RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A1(SCMP_CMP_MASKED_EQ, other.mask, other.value)}));
+  }
+  for (std::uint32_t value : taken) {
+    RETURN_IF_ERROR(sink.Add(mediate, {SCMP_A1(SCMP_CMP_MASKED_EQ, field, value)}));
+  }
+  return {};
+}
+
 Result<void> AddMediated(RuleSink& sink, const SyscallEntry& entry, const FilterOptions& options) {
   const Guard guard = entry.guard;
   const std::uint32_t mediate = options.traced ? SCMP_ACT_TRACE(0) : SCMP_ACT_NOTIFY;
   // socket: only NETLINK_ROUTE goes to the sentry, every other family
   // keeps its fast-path answer.
   if (guard == Guard::kSocketFamilies) return AddGuarded(sink, guard, mediate);
+  // Masked: the kernel reads an ioctl's command and a socket option's
+  // level as 32-bit ints, so whatever the workload puts above them must
+  // not change the verdict.
   if (guard == Guard::kInodeIoctlTypes) {
-    // Masked: the kernel reads the command's low 32 bits only, so whatever
-    // the workload puts above them must not change the verdict.
-    const std::vector<std::uint32_t> types(std::begin(kInodeIoctlTypes), std::end(kInodeIoctlTypes));
-    std::vector<MaskedValue> others;
-    AddComplement(kIoctlTypeBits, 0, 0, types, others);
-    for (const MaskedValue& other : others) {
-      RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A1(SCMP_CMP_MASKED_EQ, other.mask, other.value)}));
-    }
-    for (std::uint32_t type : types) {
-      RETURN_IF_ERROR(sink.Add(mediate, {SCMP_A1(SCMP_CMP_MASKED_EQ, kIoctlTypeBits, type)}));
-    }
-    return {};
+    return MediateOnly(sink, kIoctlTypeBits,
+                       {std::begin(kInodeIoctlTypes), std::end(kInodeIoctlTypes)}, mediate);
+  }
+  if (guard == Guard::kRoutingOptionLevels) {
+    return MediateOnly(sink, 0xffffffff, {SOL_IP, SOL_IPV6}, mediate);
   }
   if (guard == Guard::kWriteOpens && !options.mediate_reads) {
     // The flags are a register (open's second argument, openat's third):

@@ -35,6 +35,11 @@ enum class Guard : std::uint8_t {
   // those that change a file's inode through any descriptor of it (arg 1's
   // low 32 bits, all the kernel reads); every other command stays fast.
   kInodeIoctlTypes,
+  // setsockopt: on a mediated entry, only the IP and IPv6 levels (arg 1's
+  // low 32 bits), where the options that send a packet to another address
+  // first are (IP_OPTIONS' source routes, IPv6 routing headers); every
+  // other level stays fast.
+  kRoutingOptionLevels,
   // open, openat: where reads are the kernel's (FilterOptions.mediate_reads
   // off), mediated only when the flags (arg 1, arg 2) ask to write, create
   // or truncate; a read-only open stays fast.

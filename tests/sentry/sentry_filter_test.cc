@@ -7,6 +7,8 @@
 #include <linux/fs.h>
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sched.h>
 #include <signal.h>
 #include <poll.h>
@@ -174,6 +176,41 @@ TEST(SentryFilter, OnlyTheInodeChangingIoctlTypesAreMediatedUnderAFilePolicy) {
         return seen == EADDRNOTAVAIL ? 0 : 204;
       },
       {.mediate_files = true});
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+// Under a network policy, setsockopt reaches the sentry only at the IP and
+// IPv6 levels (where the options that route a packet elsewhere are),
+// whatever the workload puts above the level's 32 bits; other levels run
+// on the fast path.
+TEST(SentryFilter, OnlyIpLevelSocketOptionsAreMediatedUnderANetworkPolicy) {
+  int status = RunServed(
+      [](int listener) {
+        int seen = -1;
+        std::thread asker([&seen] {
+          const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+          const int on = 1;
+          const bool fast =
+              ::syscall(SYS_setsockopt, fd, 0xffffffff00000000ull | SOL_SOCKET, SO_REUSEADDR, &on,
+                        sizeof on) == 0 &&
+              ::syscall(SYS_setsockopt, fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) < 0;
+          seen = fast ? ErrnoOf(::syscall(SYS_setsockopt, fd, 0x1234567800000000ull | SOL_IPV6,
+                                          IPV6_RTHDR, &on, sizeof on))
+                      : -2;
+          ::close(fd);
+        });
+        seccomp_notif request{};
+        if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) return 201;
+        if (request.data.nr != SYS_setsockopt ||
+            static_cast<std::uint32_t>(request.data.args[1]) != SOL_IPV6) {
+          return 202;
+        }
+        seccomp_notif_resp response{.id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
+        if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response) != 0) return 203;
+        asker.join();
+        return seen == EADDRNOTAVAIL ? 0 : 204;
+      },
+      {.mediate_network = true});
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 

@@ -47,7 +47,8 @@ TEST(SyscallTable, TierAndHandlerAgree) {
     EXPECT_EQ(entry.tier == Tier::kDenied, entry.deny_errno != 0);
     // A mediated entry's guard keeps some of its calls on the fast path.
     if (entry.guard == Guard::kWithAddress || entry.guard == Guard::kSocketFamilies ||
-        entry.guard == Guard::kInodeIoctlTypes || entry.guard == Guard::kWriteOpens) {
+        entry.guard == Guard::kInodeIoctlTypes || entry.guard == Guard::kWriteOpens ||
+        entry.guard == Guard::kRoutingOptionLevels) {
       EXPECT_EQ(entry.tier, Tier::kMediated);
     } else if (entry.guard != Guard::kNone) {
       EXPECT_EQ(entry.tier, Tier::kFast);

@@ -25,6 +25,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "attack.h"
 
@@ -314,6 +315,64 @@ Outcome HiddenSocketConnect(const Context&) {
   return escaped ? Escaped(detail) : Contained(detail);
 }
 
+// An IPv4 loose source route through 192.0.2.1 (TEST-NET-1, refused by
+// the allow-list), padded with IPOPT_END to a multiple of 4 bytes.
+constexpr unsigned char kLooseSourceRoute[8] = {0x83, 7, 4, 192, 0, 2, 1, 0};
+
+// An IPv6 segment routing header (type 4) whose first segment is
+// 2001:db8::1 (documentation space, refused) and last ::1 (allowed).
+std::vector<unsigned char> SegmentRoutingHeader() {
+  std::vector<unsigned char> header = {0, 4, 4, 1, 1, 0, 0, 0};  // nexthdr, hdrlen, type, left, first
+  in6_addr last = in6addr_loopback;
+  in6_addr first{};
+  ::inet_pton(AF_INET6, "2001:db8::1", &first);
+  for (const in6_addr* segment : {&last, &first}) {
+    header.insert(header.end(), segment->s6_addr, segment->s6_addr + 16);
+  }
+  return header;
+}
+
+// Under an egress allow-list of the loopback, options and control messages
+// that send the packet to a refused address first: IP_OPTIONS with a
+// source route and an IPv6 routing header, by setsockopt and per message
+// (IP_RETOPTS, IPV6_RTHDR). Natively the kernel takes them without any
+// capability; anything but a refusal means the allow-list was passed by.
+Outcome EgressRouteOptions(const Context&) {
+  std::string detail;
+  bool escaped = false;
+  auto judged = [&](const std::string& what, int error) {
+    detail += what + ": " + (error == 0 ? std::string("taken") : ErrnoText(error)) + "; ";
+    if (!IsRefusal(error)) escaped = true;
+  };
+  const std::vector<unsigned char> srh = SegmentRoutingHeader();
+  const int v4 = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  judged("setsockopt IP_OPTIONS",
+         ::setsockopt(v4, IPPROTO_IP, IP_OPTIONS, kLooseSourceRoute, sizeof kLooseSourceRoute) == 0
+             ? 0
+             : errno);
+  ::close(v4);
+  const int v6 = ::socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  judged("setsockopt IPV6_RTHDR",
+         ::setsockopt(v6, IPPROTO_IPV6, IPV6_RTHDR, srh.data(), static_cast<socklen_t>(srh.size())) == 0
+             ? 0
+             : errno);
+  ::close(v6);
+  sockaddr_in to4{};
+  to4.sin_family = AF_INET;
+  to4.sin_port = htons(9);
+  to4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  judged("sendmsg IP_RETOPTS", SendWithControl(reinterpret_cast<sockaddr*>(&to4), sizeof to4,
+                                               IPPROTO_IP, IP_RETOPTS, kLooseSourceRoute,
+                                               sizeof kLooseSourceRoute));
+  sockaddr_in6 to6{};
+  to6.sin6_family = AF_INET6;
+  to6.sin6_port = htons(9);
+  to6.sin6_addr = in6addr_loopback;
+  judged("sendmsg IPV6_RTHDR", SendWithControl(reinterpret_cast<sockaddr*>(&to6), sizeof to6,
+                                               IPPROTO_IPV6, IPV6_RTHDR, srh.data(), srh.size()));
+  return escaped ? Escaped(detail) : Contained(detail);
+}
+
 }  // namespace
 
 const std::vector<Attack>& DeputyAttacks() {
@@ -332,6 +391,8 @@ const std::vector<Attack>& DeputyAttacks() {
        "SO_MARK and IPV6_HOPOPTS without the capabilities, sent by the runtime"},
       {"control-socket-orders", ControlSocketOrders,
        "the supervisor's control socket obeys a process of the container"},
+      {"egress-route-options", EgressRouteOptions,
+       "IPv4 source routes and IPv6 routing headers through a refused address"},
       {"hidden-socket-connect", HiddenSocketConnect,
        "a host daemon's socket in a hidden directory, by path, relative, inside, link, sendto"},
   };
