@@ -102,9 +102,13 @@ Result<void> Supervisor::Create() {
 }
 
 // Fiber stacks: handlers are shallow, but a control request runs hooks and
-// writes the record on one. Untouched stack pages cost no memory.
+// writes the record on one. Untouched stack pages cost no memory. 64 up
+// front; more as calls wait (a FIFO's other end, a full socket), up to
+// kMostFibers, the last of which no handler may wait in
+// (sentry/serve/mediator.cc).
 constexpr std::size_t kFibers = 64;
 constexpr std::size_t kFiberStack = 128 * 1024;
+constexpr std::size_t kMostFibers = 1024;
 // How long audit records may wait in memory before they are written.
 constexpr std::chrono::milliseconds kAuditFlushPeriod(200);
 
@@ -112,7 +116,7 @@ Result<void> Supervisor::StartSentry() {
   // The sentry keeps descriptors for each workload thread it serves. The
   // init is already cloned, so its limit stays the caller's.
   RaiseDescriptorLimit();
-  ASSIGN_OR_RETURN(loop_, sentry::EventLoop::Create(kFibers, kFiberStack));
+  ASSIGN_OR_RETURN(loop_, sentry::EventLoop::Create(kFibers, kFiberStack, kMostFibers));
   ASSIGN_OR_RETURN(std::uint64_t init_start, ProcessStartTime(init_pid_));
   ASSIGN_OR_RETURN(control_peers_, ControlPeers::For(init_pid_));
   // Before a user's supervisor joins the container's network namespace.

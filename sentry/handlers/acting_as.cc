@@ -175,11 +175,13 @@ void RestoreHeldOrDie(const OwnIdentity& own) {
 // Everything back, for WithEffective and AsPeer (rare: no syscall is
 // spared). The uids first, as the saved uid allows without a capability;
 // back at euid 0 the kernel restores the effective set from the permitted.
-void RestoreEverythingOrDie(const OwnIdentity& own, bool uids_changed) {
+// The groups only if they were changed: in a user namespace whose
+// setgroups is denied (a user's own, rootless) setgroups always fails.
+void RestoreEverythingOrDie(const OwnIdentity& own, bool uids_changed, bool groups_changed) {
   Result<void> restored = uids_changed ? SetUids(own.ruid, own.euid) : Result<void>();
   if (restored) restored = SetCaps(own.caps);
   if (restored) restored = SetGids(own.rgid, own.egid);
-  if (restored) restored = SetGroups(own.groups);
+  if (restored && groups_changed) restored = SetGroups(own.groups);
   if (restored) restored = SetFilesystemIds(own.fsuid, own.fsgid);
   if (restored) restored = SetCaps(own.caps);
   if (!restored) DieWithoutOwnCredentials(restored.error());
@@ -308,7 +310,10 @@ Result<ActingAs> ActingAs::AsPeer(const ThreadStatus& thread, bool in_user_names
   ASSIGN_OR_RETURN(ActingAs acting, FromOwn());
   acting.real_ids_changed_ = true;  // whatever fails below, all is set back
   acting.TakeUmask(thread.umask);
-  RETURN_IF_ERROR(SetGroups(thread.groups));
+  if (thread.groups != own->groups) {
+    acting.groups_changed_ = true;
+    RETURN_IF_ERROR(SetGroups(thread.groups));
+  }
   RETURN_IF_ERROR(SetGids(thread.rgid, thread.egid));
   RETURN_IF_ERROR(SetUids(thread.ruid, thread.euid));
   // Leaving uid 0 cleared the effective set but not the permitted one (the
@@ -326,14 +331,17 @@ ActingAs::ActingAs(ActingAs&& other) noexcept
       umask_changed_(other.umask_changed_),
       restore_on_end_(other.restore_on_end_),
       euid_changed_(other.euid_changed_),
-      real_ids_changed_(other.real_ids_changed_) {}
+      real_ids_changed_(other.real_ids_changed_),
+      groups_changed_(other.groups_changed_) {}
 
 ActingAs::~ActingAs() {
   if (!active_) return;
   acting_now = false;
   const OwnIdentity& own = *Own();  // Begin checked it
   if (umask_changed_) ::umask(own.umask);
-  if (restore_on_end_) RestoreEverythingOrDie(own, euid_changed_ || real_ids_changed_);
+  if (restore_on_end_) {
+    RestoreEverythingOrDie(own, euid_changed_ || real_ids_changed_, groups_changed_);
+  }
 }
 
 }  // namespace vigil::sentry

@@ -121,6 +121,7 @@ class ActingAs {
   bool restore_on_end_ = false;
   bool euid_changed_ = false;
   bool real_ids_changed_ = false;  // AsPeer's: real and effective uid and gid
+  bool groups_changed_ = false;    // AsPeer's: the supplementary groups
 };
 
 }  // namespace vigil::sentry

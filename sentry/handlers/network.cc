@@ -6,10 +6,13 @@
 // (docs/design.md, rule 1) — except where no second read can reach anything
 // the policy refuses (KernelMaySend).
 #include <fcntl.h>
+#include <linux/nsfs.h>
 #include <linux/capability.h>
 #include <poll.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -44,7 +47,7 @@ bool Blocking(int socket) { return (::fcntl(socket, F_GETFL) & O_NONBLOCK) == 0;
 // gone, a signal to restart or interrupt it, or the wait itself failing.
 Verdict AfterWait(const Error& error) {
   if (error.code == ENOENT) return Verdict::Stale();
-  if (error.code == kRestartSys) return FromErrno(kRestartSys, Decision::kAllow);
+  if (error.code == kRestartSys || error.code == EINTR) return FromErrno(error.code, Decision::kAllow);
   return FromErrno(EIO, Decision::kAllow);
 }
 
@@ -147,12 +150,30 @@ Result<ActingAs> IdentityFor(HandlerContext& context, bool unix_socket,
   return ActingAs::AsPeer(thread, context.sandbox.user_namespace, vouch_for_pid);
 }
 
+// Whether the kernel would take a pid not the supervisor's from it: it
+// asks CAP_SYS_ADMIN over the user namespace that owns the sender's pid
+// namespace, which a user's supervisor (rootless, in the container's
+// user namespace) or one in another's (podman as a user) does not have.
+// Read once: neither namespace changes.
+bool MayVouchForPids() {
+  static const bool may = [] {
+    UniqueFd pid_namespace(::open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC));
+    if (!pid_namespace) return false;
+    UniqueFd owner(::ioctl(pid_namespace.Get(), NS_GET_USERNS));
+    struct stat theirs {}, ours {};
+    return owner && ::fstat(owner.Get(), &theirs) == 0 && ::stat("/proc/self/ns/user", &ours) == 0 &&
+           theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino;
+  }();
+  return may;
+}
+
 // The control data to send on the workload's behalf: its own, translated
 // (message.h), and on a unix socket the credentials the kernel would have
 // attached for the workload, its pid among them, unless it claims some.
 // The kernel takes a pid not the supervisor's only with CAP_SYS_ADMIN
 // (AsPeer's vouch_for_pid), which would also lift its limit on descriptors
-// in flight (too_many_unix_fds): a message passing descriptors carries the
+// in flight (too_many_unix_fds): a message passing descriptors, or sent by
+// a supervisor that cannot vouch (MayVouchForPids), carries the
 // supervisor's pid instead (0 in the container).
 Result<std::vector<char>> ControlToSend(HandlerContext& context, std::vector<char> control,
                                         std::vector<UniqueFd>& held, bool unix_socket) {
@@ -160,14 +181,14 @@ Result<std::vector<char>> ControlToSend(HandlerContext& context, std::vector<cha
   ASSIGN_OR_RETURN(control, TranslateControl(context.tracee, std::move(control), held,
                                              {&thread, context.sandbox.user_namespace}));
   if (unix_socket && !Holds(control, SCM_CREDENTIALS)) AddSenderCredentials(control, thread);
-  if (PassesDescriptors(control)) SetCredentialsPid(control, ::getpid());
+  if (PassesDescriptors(control) || !MayVouchForPids()) SetCredentialsPid(control, ::getpid());
   return control;
 }
 
 // Whether `control` (ControlToSend's) names a pid the kernel takes only
 // from a sender with CAP_SYS_ADMIN.
 bool NeedsVouching(const std::vector<char>& control) {
-  return Holds(control, SCM_CREDENTIALS) && !PassesDescriptors(control);
+  return Holds(control, SCM_CREDENTIALS) && !PassesDescriptors(control) && MayVouchForPids();
 }
 
 // Points `message` at `control` (none if empty).

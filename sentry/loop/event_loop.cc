@@ -1,6 +1,7 @@
 #include "sentry/loop/event_loop.h"
 
 
+#include <algorithm>
 #include <cerrno>
 
 namespace vigil::sentry {
@@ -21,15 +22,17 @@ std::uint64_t Tag(int fd, bool wait, std::uint32_t generation) {
 
 }  // namespace
 
-Result<std::unique_ptr<EventLoop>> EventLoop::Create(std::size_t fibers, std::size_t stack_size) {
+Result<std::unique_ptr<EventLoop>> EventLoop::Create(std::size_t fibers, std::size_t stack_size,
+                                                     std::size_t most_fibers) {
   UniqueFd epoll(::epoll_create1(EPOLL_CLOEXEC));
   if (!epoll) return FailErrno("epoll_create1");
-  ASSIGN_OR_RETURN(StackPool stacks, StackPool::Create(fibers, stack_size));
-  return std::unique_ptr<EventLoop>(new EventLoop(std::move(epoll), std::move(stacks)));
+  most_fibers = std::max(fibers, most_fibers);
+  ASSIGN_OR_RETURN(StackPool stacks, StackPool::Create(fibers, stack_size, most_fibers));
+  return std::unique_ptr<EventLoop>(new EventLoop(std::move(epoll), std::move(stacks), most_fibers));
 }
 
-EventLoop::EventLoop(UniqueFd epoll, StackPool stacks)
-    : epoll_(std::move(epoll)), stacks_(std::move(stacks)) {}
+EventLoop::EventLoop(UniqueFd epoll, StackPool stacks, std::size_t most_fibers)
+    : epoll_(std::move(epoll)), stacks_(std::move(stacks)), most_fibers_(most_fibers) {}
 
 // Suspended fibers are unwound (Boost.Context does that when a fiber is
 // destroyed) before their stacks go away.

@@ -25,10 +25,13 @@ class EventLoop {
   // Receives the epoll events that fired (EPOLLIN, EPOLLHUP, ...).
   using Callback = std::function<void(std::uint32_t events)>;
 
-  // `fibers` stacks of `stack_size` bytes: at most that many tasks are
-  // suspended at once; more wait in a queue until one finishes.
+  // `fibers` stacks of `stack_size` bytes, and more in chunks of that many
+  // as they are all in use, up to `most_fibers` (at least `fibers`): at
+  // most that many tasks are suspended at once; more wait in a queue until
+  // one finishes.
   static Result<std::unique_ptr<EventLoop>> Create(std::size_t fibers = 64,
-                                                   std::size_t stack_size = 64 * 1024);
+                                                   std::size_t stack_size = 64 * 1024,
+                                                   std::size_t most_fibers = 0);
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
   ~EventLoop();
@@ -58,18 +61,23 @@ class EventLoop {
 
   bool InFiber() const { return in_fiber_; }
   std::size_t SuspendedFibers() const { return waiting_.size(); }
+  // Whether fewer than `kept` of the most fibers there can be are left
+  // beside the suspended ones: what a caller that may refuse to wait
+  // (a handler, which answers as if interrupted) keeps for the rest.
+  bool FewFibersLeft(std::size_t kept) const { return waiting_.size() + kept >= most_fibers_; }
 
   // Serves events until `done()` holds (checked before each wait).
   Result<void> Run(const std::function<bool()>& done);
 
  private:
-  EventLoop(UniqueFd epoll, StackPool stacks);
+  EventLoop(UniqueFd epoll, StackPool stacks, std::size_t most_fibers);
   void Resume(boost::context::fiber&& fiber);
   void StartQueued();
   void Dispatch(const epoll_event& event);
 
   UniqueFd epoll_;
   StackPool stacks_;
+  std::size_t most_fibers_;
   struct Watched {
     std::uint32_t generation;
     std::shared_ptr<Callback> callback;

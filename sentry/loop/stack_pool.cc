@@ -3,14 +3,31 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace vigil::sentry {
+namespace {
 
-Result<StackPool> StackPool::Create(std::size_t count, std::size_t size) {
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  size = (size + page - 1) / page * page;
-  const std::size_t stride = size + page;  // the guard page sits below each stack
+std::size_t PageSize() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+
+}  // namespace
+
+Result<StackPool> StackPool::Create(std::size_t chunk, std::size_t size, std::size_t most) {
+  const std::size_t page = PageSize();
+  StackPool pool(chunk, (size + page - 1) / page * page, std::max(chunk, most));
+  RETURN_IF_ERROR(pool.Grow());
+  return pool;
+}
+
+StackPool::StackPool(std::size_t chunk, std::size_t size, std::size_t most)
+    : chunk_(chunk), stack_size_(size), most_(most) {}
+
+Result<void> StackPool::Grow() {
+  const std::size_t page = PageSize();
+  const std::size_t count = std::min(chunk_, most_ - total_);
+  if (count == 0) return Fail("every fiber stack is in use");
+  const std::size_t stride = stack_size_ + page;  // the guard page sits below each stack
   const std::size_t mapping_size = stride * count;
   void* base = ::mmap(nullptr, mapping_size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -21,27 +38,30 @@ Result<StackPool> StackPool::Create(std::size_t count, std::size_t size) {
       return FailErrno("protect a fiber stack's guard page");
     }
   }
-  return StackPool(base, mapping_size, stride, size, count);
-}
-
-StackPool::StackPool(void* base, std::size_t mapping_size, std::size_t stride, std::size_t size,
-                     std::size_t count)
-    : base_(base), mapping_size_(mapping_size), stack_size_(size) {
-  free_.reserve(count);
+  mappings_.push_back({base, mapping_size});
+  free_.reserve(total_ + count);
   for (std::size_t i = count; i > 0; --i) {
     free_.push_back(static_cast<char*>(base) + (i - 1) * stride + stride);
   }
+  total_ += count;
+  return {};
 }
 
 StackPool::StackPool(StackPool&& other) noexcept
-    : base_(std::exchange(other.base_, nullptr)),
-      mapping_size_(other.mapping_size_),
+    : mappings_(std::move(other.mappings_)),
+      chunk_(other.chunk_),
       stack_size_(other.stack_size_),
-      free_(std::move(other.free_)) {}
+      most_(other.most_),
+      total_(other.total_),
+      free_(std::move(other.free_)) {
+  other.mappings_.clear();
+}
 
 StackPool::~StackPool() {
-  if (base_ != nullptr) ::munmap(base_, mapping_size_);
+  for (const Mapping& mapping : mappings_) ::munmap(mapping.base, mapping.size);
 }
+
+bool StackPool::empty() { return free_.empty() && (total_ >= most_ || !Grow()); }
 
 boost::context::stack_context StackPool::allocate() {
   boost::context::stack_context stack;

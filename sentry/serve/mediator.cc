@@ -11,6 +11,12 @@
 #include "sentry/table/syscall_table.h"
 
 namespace vigil::sentry {
+namespace {
+
+// Fibers no handler may wait in (Decide's `wait`).
+constexpr std::size_t kFibersKeptFromWaits = 16;
+
+}  // namespace
 
 Mediator::Mediator(EventLoop& loop, const Sandbox& sandbox, Observer observer)
     : loop_(loop), sandbox_(sandbox), observer_(std::move(observer)), threads_(loop) {
@@ -40,7 +46,15 @@ Mediator::Decided Mediator::Decide(const SyscallEvent& event, const StillWaiting
   HandlerContext context{.event = event,
                          .tracee = tracee,
                          .sandbox = sandbox_,
-                         .wait = [this](int fd, std::uint32_t events) {
+                         .wait = [this](int fd, std::uint32_t events) -> Result<void> {
+                           // A call that would wait while nearly every
+                           // fiber there can be waits already is answered as
+                           // interrupted: the rest stay for the calls that
+                           // do not wait (another thread's stat) and for the
+                           // operator's requests (`vigil exec`).
+                           if (loop_.FewFibersLeft(kFibersKeptFromWaits)) {
+                             return FailErrno(EINTR, "every fiber a call may wait in is taken");
+                           }
                            return loop_.Wait(fd, events);
                          }};
   decided.verdict = Handle(entry->handler, context);

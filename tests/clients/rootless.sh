@@ -178,6 +178,31 @@ expect "... and it left no state behind" "" as_user ls -A "/tmp/vigil-$uid/.do"
 do_in_project do --summary -- python3 probe.py >/dev/null 2>"$tmp/summary"
 expect "do --summary lists the two refusals" "2" grep -c ' = deny ' "$tmp/summary"
 expect_rc "do returns the command's exit status" 7 do_in_project do -- sh -c 'exit 7'
+# A unix server and client inside the sandbox: agent's egress rules have
+# the sentry make the connect and the sends as the user, in a user
+# namespace whose setgroups is denied (issue 37: the supervisor ended).
+as_user tee "$project/unix_ipc.py" >/dev/null <<'EOF'
+import os, socket
+path = os.path.join(os.getcwd(), "ipc.sock")
+server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+server.bind(path)
+server.listen(1)
+client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+client.connect(path)
+client.sendall(b"over unix")
+conn, _ = server.accept()
+print(conn.recv(64).decode())
+d = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+d.bind(path + ".d")
+socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"and a datagram", path + ".d")
+print(d.recv(64).decode())
+EOF
+expect "do: unix IPC inside the sandbox, connects and sends made by the sentry" "over unix
+and a datagram" do_in_project do --audit "$home/ipc.jsonl" -- python3 unix_ipc.py
+expect "... decided and audited" "connect sendto" python3 -c '
+import json, sys
+seen = {json.loads(l)["syscall"] for l in open(sys.argv[1])}
+print(*sorted(seen & {"connect", "sendto"}))' "$home/ipc.jsonl"
 # Ctrl-C without a terminal: the client's SIGINT ends even a command that,
 # as pid 1 of its namespace, ignores it (TERM, then KILL 2 s later).
 do_in_project do -- sleep 1000 </dev/null >/dev/null 2>&1 &

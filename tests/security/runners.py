@@ -227,5 +227,35 @@ def run_tty_run(a):
     return judged(a, rc, output, pushed)
 
 
-RUNNERS = {"cwd-check": run_cwd, "exe-overwrite": run_exe, "audit-flood": run_flood,
+def run_starvation(a):
+    """create + start the attack; once it says READY, `exec` into it as an
+    operator would into a busy container: not answered in 10 s is an
+    escape whatever the attack says."""
+    a.write_config()
+    cid = a.new_id()
+    r = a.rt("create", "--bundle", a.bundle, cid)
+    if not r.ok:
+        return "ERROR", "create: %s" % one_line(r)
+    out_path = r.out_path
+    r = a.rt("start", cid)
+    if not r.ok:
+        return "ERROR", "start: %s" % one_line(r)
+    deadline = time.time() + 20
+    while time.time() < deadline and "READY" not in open(out_path).read():
+        time.sleep(0.05)
+    e = a.rt("exec", cid, "true", timeout=10)
+    deadline = time.time() + 30
+    d = None
+    while time.time() < deadline and d is None:
+        d = parse_line(open(out_path).read(), a.attack)
+        time.sleep(0.1)
+    output = open(out_path).read()
+    if d is None:
+        return "ERROR", "no result line; exec exited %s" % e.rc
+    if e.rc != 0:
+        return "ESCAPED", d["detail"] + "; vigil exec not answered (exit %s)" % e.rc, output
+    return d["result"], d["detail"] + "; vigil exec answered", output
+
+
+RUNNERS = {"fifo-starvation": run_starvation, "cwd-check": run_cwd, "exe-overwrite": run_exe, "audit-flood": run_flood,
            "exec-tty-inject": run_tty_exec, "deputy-dev-tty": run_tty_run}

@@ -54,6 +54,32 @@ TEST(EventLoop, WaitingFiberResumesWhenItsDescriptorIsReady) {
   EXPECT_EQ(loop->SuspendedFibers(), 0u);
 }
 
+// The pool grows in chunks when every stack is in use, up to its most: a
+// workload whose calls wait cannot exhaust the first chunk and starve the
+// rest, and FewFibersLeft tells a caller how close the most is.
+TEST(EventLoop, ThePoolGrowsInChunksUpToItsMost) {
+  Result<std::unique_ptr<EventLoop>> created = EventLoop::Create(2, 32 * 1024, 5);
+  ASSERT_TRUE(created) << created.error().message;
+  EventLoop& loop = **created;
+  std::vector<Pipe> pipes(6);
+  int started = 0;
+  for (Pipe& pipe : pipes) {
+    loop.Spawn([&] {
+      ++started;
+      ASSERT_TRUE(loop.Wait(pipe.read_end.Get(), EPOLLIN));
+    });
+  }
+  EXPECT_EQ(started, 5) << "two chunks of two and one of one";
+  EXPECT_EQ(loop.SuspendedFibers(), 5u);
+  EXPECT_TRUE(loop.FewFibersLeft(1));
+  ASSERT_EQ(::write(pipes[0].write_end.Get(), "x", 1), 1);
+  ASSERT_TRUE(loop.Run([&] { return started == 6; }));
+  EXPECT_EQ(loop.SuspendedFibers(), 5u) << "the queued task took the freed stack";
+  for (Pipe& pipe : pipes) (void)!::write(pipe.write_end.Get(), "x", 1);
+  ASSERT_TRUE(loop.Run([&] { return loop.SuspendedFibers() == 0; }));
+  EXPECT_FALSE(loop.FewFibersLeft(1));
+}
+
 // More tasks than stacks: the rest wait in the queue and run as stacks free.
 TEST(EventLoop, TasksBeyondThePoolAreQueued) {
   auto loop = NewLoop(2);

@@ -25,6 +25,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "attack.h"
@@ -373,6 +374,37 @@ Outcome EgressRouteOptions(const Context&) {
   return escaped ? Escaped(detail) : Contained(detail);
 }
 
+// Threads held in calls the sentry waits in for the workload (opens of a
+// FIFO nobody writes to), more than it has fibers up front; meanwhile
+// another process's stat must be answered, and the operator's `vigil
+// exec` (the harness runs one once READY is printed, while the threads
+// wait for the next 12 s: the runner judges that part). The threads are
+// never released: the process's end ends them.
+constexpr int kWaitingThreads = 120;
+
+Outcome FifoStarvation(const Context&) {
+  constexpr char kFifo[] = "/tmp/vsec-fifo";
+  ::unlink(kFifo);
+  if (::mkfifo(kFifo, 0600) != 0) return Contained("mkfifo: " + ErrnoText(errno));
+  int started = 0;
+  for (int i = 0; i < kWaitingThreads; ++i) {
+    std::thread([&] { (void)::open(kFifo, O_RDONLY | O_CLOEXEC); }).detach();
+    ++started;
+  }
+  ::usleep(500 * 1000);
+  (void)!::write(1, "READY\n", 6);
+  ChildResult stat = InChild(
+      [] {
+        struct stat st {};
+        return static_cast<long>(::stat("/etc/passwd", &st));
+      },
+      3000);
+  const std::string detail =
+      std::to_string(started) + " threads in FIFO opens; another process's stat: " + stat.Describe();
+  ::sleep(12);  // still waiting while the harness execs
+  return stat.exited && stat.ret == 0 ? Contained(detail) : Escaped(detail);
+}
+
 }  // namespace
 
 const std::vector<Attack>& DeputyAttacks() {
@@ -393,6 +425,8 @@ const std::vector<Attack>& DeputyAttacks() {
        "the supervisor's control socket obeys a process of the container"},
       {"egress-route-options", EgressRouteOptions,
        "IPv4 source routes and IPv6 routing headers through a refused address"},
+      {"fifo-starvation", FifoStarvation,
+       "120 threads wait in FIFO opens; another process's stat and an exec must be answered"},
       {"hidden-socket-connect", HiddenSocketConnect,
        "a host daemon's socket in a hidden directory, by path, relative, inside, link, sendto"},
   };
