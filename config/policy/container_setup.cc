@@ -198,7 +198,10 @@ void ApplyPolicyToSpec(Policy& policy, Spec& spec) {
   AddImpliedRules(policy, spec);
   AddMasks(policy, spec);
   ApplyDefaultLimits(policy, spec);
-  if (policy.noexec_writable) {
+  // exec.fromWritable: false promises that nothing written runs: a file
+  // mapped executable (by a loader the workload carries) as much as one
+  // exec'd, which only a noexec mount refuses.
+  if (policy.noexec_writable || !policy.exec_from_writable) {
     for (Mount& mount : spec.mounts) {
       if (Writable(mount) && !HasOption(mount, "noexec")) mount.options.push_back("noexec");
     }

@@ -4,6 +4,7 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <optional>
 #include <string>
@@ -45,6 +46,23 @@ std::optional<Verdict> RefuseExecutable(HandlerContext& context, int file,
     if ((fs.f_flag & ST_RDONLY) == 0) return Verdict::Fail(EACCES, Decision::kDeny);
   }
   return std::nullopt;
+}
+
+// The loader (or any shared object) run as a program maps whatever file it
+// is given (`ld.so /tmp/program`), and no exec check sees that mapping:
+// under exec rules it runs only where an exec.allow entry names its path
+// exactly, no pattern (docs/policy.md, "What exec rules cover").
+std::optional<Verdict> RefuseLoader(HandlerContext& context, int image,
+                                    const std::string& root_path) {
+  const config::Policy& policy = *context.sandbox.policy;
+  if (policy.exec_allow.empty() && policy.exec_from_writable) return std::nullopt;
+  Result<std::string> where = PathInRoot(image, root_path);
+  if (where && std::find(policy.exec_allow.begin(), policy.exec_allow.end(), *where) !=
+                   policy.exec_allow.end()) {
+    return std::nullopt;
+  }
+  context.AuditArg("refused", "a shared object run as a program (the loader)");
+  return Verdict::Fail(EACCES, Decision::kDeny);
 }
 
 }  // namespace
@@ -94,6 +112,12 @@ Verdict CheckExec(HandlerContext& context) {
     const std::string audit_as = i == 0 ? "interpreter" : StrCat("interpreter", i + 1);
     if (std::optional<Verdict> refused = RefuseExecutable(
             context, plan->interpreters[i].file.Get(), caller.root_path, audit_as)) {
+      return std::move(*refused);
+    }
+  }
+  if (plan->shared_object) {
+    const int image = plan->interpreters.empty() ? file.Get() : plan->interpreters.back().file.Get();
+    if (std::optional<Verdict> refused = RefuseLoader(context, image, caller.root_path)) {
       return std::move(*refused);
     }
   }

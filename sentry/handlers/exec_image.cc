@@ -77,6 +77,33 @@ std::optional<std::string> InterpreterOf(const std::string& head, const ReadAt& 
   return std::nullopt;
 }
 
+// What the dynamic section may take of a file: far more than any loader's.
+constexpr std::size_t kMaxDynamicSection = 64 << 10;
+
+// IsSharedObject for an ELF of class Ehdr/Phdr/Dyn (32 or 64 bits).
+template <typename Ehdr, typename Phdr, typename Dyn>
+bool SharedObjectOf(const std::string& head, const ReadAt& read) {
+  std::optional<Ehdr> header = As<Ehdr>(head);
+  if (!header || header->e_type != ET_DYN || header->e_phentsize != sizeof(Phdr)) return false;
+  const std::size_t table = std::size_t{header->e_phnum} * sizeof(Phdr);
+  if (table == 0 || table > kMaxProgramHeaders) return false;
+  const std::string headers = read(header->e_phoff, table);
+  std::optional<Phdr> dynamic;
+  for (std::size_t i = 0; i < header->e_phnum; ++i) {
+    std::optional<Phdr> ph = As<Phdr>(headers, i * sizeof(Phdr));
+    if (!ph || ph->p_type == PT_INTERP) return false;
+    if (ph->p_type == PT_DYNAMIC) dynamic = ph;
+  }
+  if (!dynamic || dynamic->p_filesz > kMaxDynamicSection) return false;
+  const std::string entries = read(dynamic->p_offset, dynamic->p_filesz);
+  for (std::size_t at = 0; at + sizeof(Dyn) <= entries.size(); at += sizeof(Dyn)) {
+    const std::optional<Dyn> entry = As<Dyn>(entries, at);
+    if (entry->d_tag == DT_NULL) break;
+    if (entry->d_tag == DT_SONAME) return true;
+  }
+  return false;
+}
+
 std::optional<FileId> IdOf(int file) {
   struct stat st {};
   if (::fstat(file, &st) != 0) return std::nullopt;
@@ -113,6 +140,17 @@ std::optional<std::string> ElfInterpreter(const ReadAt& read) {
   return std::nullopt;
 }
 
+bool IsSharedObject(const ReadAt& read) {
+  const std::string head = read(0, sizeof(Elf64_Ehdr));
+  if (head.size() < EI_NIDENT || std::memcmp(head.data(), ELFMAG, SELFMAG) != 0 ||
+      head[EI_DATA] != ELFDATA2LSB) {
+    return false;
+  }
+  if (head[EI_CLASS] == ELFCLASS64) return SharedObjectOf<Elf64_Ehdr, Elf64_Phdr, Elf64_Dyn>(head, read);
+  if (head[EI_CLASS] == ELFCLASS32) return SharedObjectOf<Elf32_Ehdr, Elf32_Phdr, Elf32_Dyn>(head, read);
+  return false;
+}
+
 Result<ExecPlan> PlanExec(int root, int file) {
   ExecPlan plan;
   int current = file;
@@ -138,10 +176,14 @@ Result<ExecPlan> PlanExec(int root, int file) {
     current = plan.interpreters.back().file.Get();
   }
   if (!readable) return plan;
-  std::optional<std::string> elf = ElfInterpreter([&](std::uint64_t offset, std::size_t size) {
+  const ReadAt read = [&](std::uint64_t offset, std::size_t size) {
     return ReadBytes(readable.Get(), offset, size);
-  });
-  if (!elf) return plan;
+  };
+  std::optional<std::string> elf = ElfInterpreter(read);
+  if (!elf) {
+    plan.shared_object = IsSharedObject(read);
+    return plan;
+  }
   // A relative name is looked up from the working directory (see image).
   Result<UniqueFd> interpreter = FailErrno(ENOENT, "a relative ELF interpreter");
   if (elf->starts_with('/')) interpreter = ResolveInRoot(root, *elf, O_PATH);

@@ -37,6 +37,12 @@ using ReadAt = std::function<std::string(std::uint64_t offset, std::size_t size)
 // ELF, has no PT_INTERP, or one the kernel refuses (ENOEXEC).
 std::optional<std::string> ElfInterpreter(const ReadAt& read);
 
+// Whether an ELF file is a shared object (ET_DYN with a DT_SONAME and no
+// PT_INTERP): a library, or the dynamic loader itself, which run as a
+// program loads and runs any file it is given by mapping it, where no exec
+// check sees it. A static PIE program has no DT_SONAME.
+bool IsSharedObject(const ReadAt& read);
+
 // One interpreter an exec makes the kernel open besides the program.
 struct ExecInterpreter {
   UniqueFd file;     // O_PATH, resolved in the root as the workload
@@ -58,6 +64,8 @@ struct ExecPlan {
   // The ELF interpreter the image maps beside itself; nullopt when it
   // names none (a static program).
   std::optional<FileId> elf_interpreter;
+  // The image is a shared object (IsSharedObject): the loader as a program.
+  bool shared_object = false;
 };
 
 // The plan for an exec of `file` (an O_PATH descriptor the sentry resolved

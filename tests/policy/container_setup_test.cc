@@ -69,6 +69,28 @@ TEST(ContainerSetup, AgentGetsAReadOnlyRootWithNoexecScratchSpace) {
   std::filesystem::remove_all(rootfs);
 }
 
+// exec.fromWritable: false alone (no noexecWritable): a loader the
+// workload carries could map a file it wrote executable, which only a
+// noexec mount refuses, so every writable mount gets noexec.
+TEST(ContainerSetup, NothingWrittenRunsMeansNoexecWritableMounts) {
+  Spec spec = BaseSpec("/nonexistent-rootfs", "/");
+  spec.mounts.push_back(
+      Mount{.destination = "/data", .type = "bind", .source = "/srv", .options = {"rbind", "rw"}});
+  spec.mounts.push_back(
+      Mount{.destination = "/ro", .type = "bind", .source = "/srv", .options = {"rbind", "ro"}});
+  Policy policy;
+  policy.exec_from_writable = false;
+  ASSERT_FALSE(policy.noexec_writable);
+  ApplyPolicyToSpec(policy, spec);
+  EXPECT_TRUE(Has(MountAt(spec, "/data"), "noexec"));
+  EXPECT_TRUE(Has(MountAt(spec, "/dev"), "noexec"));
+  EXPECT_FALSE(Has(MountAt(spec, "/ro"), "noexec"));
+  Spec open_spec = BaseSpec("/nonexistent-rootfs", "/");
+  Policy open_policy = *BuiltinPolicy("default");
+  ApplyPolicyToSpec(open_policy, open_spec);
+  EXPECT_FALSE(Has(MountAt(open_spec, "/dev"), "noexec"));
+}
+
 TEST(ContainerSetup, MissingCwdGetsAScratchTmpfs) {
   Spec spec = BaseSpec("/nonexistent-rootfs", "/app");
   Policy agent = *BuiltinPolicy("agent");

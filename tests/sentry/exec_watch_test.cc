@@ -105,6 +105,30 @@ TEST(ElfInterpreterTest, TheHostsPrograms) {
   }
 }
 
+// The loader is a shared object (a DT_SONAME, no PT_INTERP); programs,
+// dynamic or static (busybox; vigil, a static PIE), are not, nor is glibc's
+// libc.so.6, which names the loader as its interpreter (run, it prints its
+// version and loads nothing).
+TEST(SharedObjectTest, TheLoaderIsOneAndProgramsAreNot) {
+  auto of = [](const std::string& path) {
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    EXPECT_TRUE(fd) << path;
+    return IsSharedObject([&](std::uint64_t offset, std::size_t size) {
+      std::string bytes(size, '\0');
+      const ssize_t n = ::pread(fd.Get(), bytes.data(), size, static_cast<off_t>(offset));
+      bytes.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+      return bytes;
+    });
+  };
+  EXPECT_TRUE(of("/lib64/ld-linux-x86-64.so.2"));
+  EXPECT_FALSE(of("/lib/x86_64-linux-gnu/libc.so.6"));
+  EXPECT_FALSE(of("/bin/true"));
+  EXPECT_FALSE(of(VIGIL_BINARY));
+  if (::access("/bin/busybox", X_OK) == 0) {
+    EXPECT_FALSE(of("/bin/busybox"));
+  }
+}
+
 FileId IdOf(const fs::path& path) {
   struct stat st {};
   EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;

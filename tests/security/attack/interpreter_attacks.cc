@@ -8,6 +8,7 @@
 // with kForbiddenRan, so any run of one is seen in its exit status.
 #include <elf.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -209,6 +210,54 @@ std::string TinyElf(std::optional<std::string> interpreter, int exit_code) {
   return bytes + code + name;
 }
 
+namespace {
+
+// The system loader, which the harness copies into the image for this
+// attack (its policy allows exec of /lib64/* and nothing written).
+constexpr const char* kLoader = "/lib64/ld-linux-x86-64.so.2";
+
+// Execs the loader with `program` as its argument.
+void ExecLoader(const std::string& program) {
+  char* const argv[] = {const_cast<char*>(kLoader), const_cast<char*>(program.c_str()), nullptr};
+  ::execv(kLoader, argv);
+}
+
+// What an exec check does not see: the loader run as a program maps the
+// file it is given itself (mmap PROT_EXEC). Under {"exec": {"allow":
+// [..., "/lib64/*"], "fromWritable": false}, "readOnlyRoot": true}: the
+// loader runs the image's program the allow-list refuses, one written to
+// /tmp, one in a memfd; and a file written to /tmp is mapped executable
+// directly, as a loader the workload carries would.
+Outcome Loader(const Context&) {
+  constexpr const char* kWritten = "/tmp/vsec-loaded";
+  const std::string elf = TinyElf(std::nullopt, kForbiddenRan);
+  if (!WriteExecutable(kWritten, elf)) {
+    return Contained("could not write " + std::string(kWritten) + ": " + ErrnoText(errno));
+  }
+  const int memfd = static_cast<int>(::syscall(SYS_memfd_create, "vsec", 0));
+  if (memfd < 0 || ::write(memfd, elf.data(), elf.size()) != static_cast<ssize_t>(elf.size())) {
+    return Contained("memfd: " + ErrnoText(errno));
+  }
+  Outcome ran = Try({
+      {"loader + the image's refused program", [] { ExecLoader(kNotAllowed); }},
+      {"loader + a program written to /tmp", [&] { ExecLoader(kWritten); }},
+      {"loader + a memfd", [&] { ExecLoader("/proc/self/fd/" + std::to_string(memfd)); }},
+  });
+  ::close(memfd);
+  ChildResult mapped = InChild([&] {
+    const int fd = ::open(kWritten, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1L;
+    void* at = ::mmap(nullptr, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+    return at == MAP_FAILED ? -1L : 0L;
+  });
+  const bool mapped_exec = mapped.exited && mapped.ret == 0;
+  const std::string detail =
+      ran.detail + "mmap PROT_EXEC of a file written to /tmp: " + mapped.Describe();
+  return ran.escaped || mapped_exec ? Escaped(detail) : Contained(detail);
+}
+
+}  // namespace
+
 const std::vector<Attack>& InterpreterAttacks() {
   static const std::vector<Attack> kAttacks = {
       {"interp-pt-interp", PtInterp,
@@ -216,6 +265,8 @@ const std::vector<Attack>& InterpreterAttacks() {
       {"interp-shebang", Shebang, "run refused programs as the #! interpreter of a script"},
       {"interp-execveat", Execveat,
        "execveat(AT_EMPTY_PATH) of a refused program's descriptor, and of files naming it"},
+      {"exec-loader", Loader,
+       "the loader runs refused, written and memfd programs; a written file mapped executable"},
   };
   return kAttacks;
 }
