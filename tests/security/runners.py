@@ -257,5 +257,73 @@ def run_starvation(a):
     return d["result"], d["detail"] + "; vigil exec answered", output
 
 
-RUNNERS = {"fifo-starvation": run_starvation, "cwd-check": run_cwd, "exe-overwrite": run_exe, "audit-flood": run_flood,
+ROOTLESS_NAMESPACES = ("user", "mount", "pid", "ipc", "uts", "network")
+
+
+def rootless_config(a, uid, gid):
+    """The attack's config as a user's own (`vigil spec --rootless`, a
+    rootless runc): a user namespace mapping the user to root, no cgroup,
+    devices or mounts a user may not make."""
+    with open(os.path.join(a.bundle, "config.json")) as f:
+        config = json.load(f)
+    linux = config["linux"]
+    linux["namespaces"] = [{"type": t} for t in ROOTLESS_NAMESPACES]
+    linux["uidMappings"] = [{"containerID": 0, "hostID": uid, "size": 1}]
+    linux["gidMappings"] = [{"containerID": 0, "hostID": gid, "size": 1}]
+    for key in ("resources", "cgroupsPath", "devices"):
+        linux.pop(key, None)
+    config["mounts"] = [m for m in config["mounts"] if m["type"] not in ("cgroup", "sysfs")]
+    for m in config["mounts"]:
+        if m["type"] == "devpts":
+            m["options"] = [o for o in m["options"] if not o.startswith("gid=")]
+    with open(os.path.join(a.bundle, "config.json"), "w") as f:
+        json.dump(config, f, indent=1)
+
+
+def run_rootless(a):
+    """The runtime run by a user made for this run, on a rootless bundle:
+    the attack must report and the runtime end as the container did (a
+    supervisor that ended on the way is an escape: the sandbox's audit and
+    mediation are gone)."""
+    user = "vsec-rl-%d" % os.getpid()
+    if subprocess.run(["useradd", "--no-create-home", "--shell", "/bin/false", user],
+                      capture_output=True).returncode != 0:
+        return "ERROR", "useradd %s failed" % user
+    try:
+        uid, gid = int(subprocess.check_output(["id", "-u", user])), int(
+            subprocess.check_output(["id", "-g", user]))
+        a.write_config()
+        rootless_config(a, uid, gid)
+        # The runtime and a state root where the user may reach them.
+        binary = os.path.join(a.tmp, os.path.basename(a.runtime[0]))
+        subprocess.run(["cp", os.path.realpath(a.runtime[0]), binary], check=True)
+        os.chmod(binary, 0o755)
+        root = os.path.join(a.tmp, "user-root")
+        os.makedirs(root, mode=0o700)
+        os.chown(root, uid, gid)
+        argv = ["setpriv", "--reuid=%d" % uid, "--regid=%d" % gid, "--init-groups",
+                "env", "-i", "PATH=/usr/bin:/bin", "HOME=" + root, binary] + list(a.runtime[1:]) + [
+                    "--root", root, "run", "--bundle", a.bundle,
+                    # Not a.new_id(): ids hold the host secret's token,
+                    # and a user's runtime names its container in warnings.
+                    "vsec-rootless-%d" % os.getpid()]
+        try:
+            r = subprocess.run(argv, capture_output=True, timeout=60, cwd=a.tmp)
+            rc, output = r.returncode, r.stdout.decode(errors="replace") + r.stderr.decode(
+                errors="replace")
+        except subprocess.TimeoutExpired:
+            rc, output = None, ""
+        d = parse_line(output, a.attack)
+        if d is None:
+            return "ESCAPED", "no result; the runtime exited %s: %s" % (rc, one_line(output)), output
+        if rc != 0:
+            return "ESCAPED", d["detail"] + "; but the runtime exited %s (its supervisor ended)" % rc, output
+        return d["result"], d["detail"], output
+    finally:
+        subprocess.run(["pkill", "-KILL", "-u", user], capture_output=True)
+        time.sleep(0.2)
+        subprocess.run(["userdel", user], capture_output=True)
+
+
+RUNNERS = {"rootless-unix-ipc": run_rootless, "fifo-starvation": run_starvation, "cwd-check": run_cwd, "exe-overwrite": run_exe, "audit-flood": run_flood,
            "exec-tty-inject": run_tty_exec, "deputy-dev-tty": run_tty_run}

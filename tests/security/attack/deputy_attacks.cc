@@ -405,6 +405,49 @@ Outcome FifoStarvation(const Context&) {
   return stat.exited && stat.ret == 0 ? Contained(detail) : Escaped(detail);
 }
 
+// Run by an unprivileged user (rootless, as `vigil do` runs), under an
+// egress policy that has the sentry make unix connects and sends: a unix
+// server and client in /tmp, stream and datagram. The supervisor must
+// neither end (its audit of everything before would be lost, and every
+// later mediated call fail) nor refuse what the kernel allows.
+Outcome RootlessUnixIpc(const Context&) {
+  constexpr char kStream[] = "/tmp/vsec-ipc.sock";
+  constexpr char kDatagram[] = "/tmp/vsec-ipc.dgram";
+  ::unlink(kStream);
+  ::unlink(kDatagram);
+  auto bound = [](const char* path, int type) {
+    const int fd = ::socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, path, sizeof address.sun_path - 1);
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) return -1;
+    return fd;
+  };
+  const int server = bound(kStream, SOCK_STREAM);
+  const int receiver = bound(kDatagram, SOCK_DGRAM);
+  if (server < 0 || receiver < 0 || ::listen(server, 1) != 0) {
+    return Contained("could not set up the servers: " + ErrnoText(errno));
+  }
+  std::string detail;
+  const int connected = ConnectUnix(kStream);
+  detail += "connect: " + (connected == 0 ? std::string("done") : ErrnoText(connected)) + "; ";
+  const int sender = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  sockaddr_un to{};
+  to.sun_family = AF_UNIX;
+  std::strncpy(to.sun_path, kDatagram, sizeof to.sun_path - 1);
+  const bool sent =
+      ::sendto(sender, "vsec", 4, 0, reinterpret_cast<sockaddr*>(&to), sizeof to) == 4;
+  detail += std::string("sendto: ") + (sent ? "done" : ErrnoText(errno)) + "; ";
+  char got[8] = {};
+  const bool received = sent && ::recv(receiver, got, sizeof got, MSG_DONTWAIT) == 4;
+  // The sentry still answers: a mediated call after them.
+  struct stat st {};
+  const bool answering = ::stat("/tmp", &st) == 0;
+  detail += std::string("then stat: ") + (answering ? "answered" : ErrnoText(errno));
+  const bool fine = connected == 0 && received && answering;
+  return fine ? Contained(detail) : Escaped(detail);
+}
+
 }  // namespace
 
 const std::vector<Attack>& DeputyAttacks() {
@@ -427,6 +470,8 @@ const std::vector<Attack>& DeputyAttacks() {
        "IPv4 source routes and IPv6 routing headers through a refused address"},
       {"fifo-starvation", FifoStarvation,
        "120 threads wait in FIFO opens; another process's stat and an exec must be answered"},
+      {"rootless-unix-ipc", RootlessUnixIpc,
+       "as an unprivileged user: unix IPC that the runtime makes must not end its supervisor"},
       {"hidden-socket-connect", HiddenSocketConnect,
        "a host daemon's socket in a hidden directory, by path, relative, inside, link, sendto"},
   };
