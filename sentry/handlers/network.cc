@@ -191,6 +191,19 @@ bool NeedsVouching(const std::vector<char>& control) {
   return Holds(control, SCM_CREDENTIALS) && !PassesDescriptors(control) && MayVouchForPids();
 }
 
+// The sentry's message: its copy of the payload, to the decided
+// destination (none on a connected socket).
+msghdr MessageTo(Destination& destination, iovec& payload) {
+  msghdr message{};
+  if (destination.length != 0) {
+    message.msg_name = &destination.address;
+    message.msg_namelen = destination.length;
+  }
+  message.msg_iov = &payload;
+  message.msg_iovlen = 1;
+  return message;
+}
+
 // Points `message` at `control` (none if empty).
 void SetControl(msghdr& message, const std::vector<char>& control) {
   message.msg_control = control.empty() ? nullptr : const_cast<char*>(control.data());
@@ -284,14 +297,8 @@ Verdict SendMessage(HandlerContext& context, int socket_number, std::uint64_t he
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
   iovec iov{.iov_base = payload->data(), .iov_len = payload->size()};
-  msghdr message{};
-  if (destination.length != 0) {
-    message.msg_name = &destination.address;
-    message.msg_namelen = destination.length;
-  }
-  message.msg_iov = &iov;
-  message.msg_iovlen = 1;
-  return SendOnBehalf(context, socket->Get(), message, *control, flags, unix_socket);
+  return SendOnBehalf(context, socket->Get(), MessageTo(destination, iov), *control, flags,
+                      unix_socket);
 }
 
 }  // namespace
@@ -375,13 +382,7 @@ Verdict HandleSendto(HandlerContext& context) {
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
   iovec iov{.iov_base = payload.data(), .iov_len = payload.size()};
-  msghdr message{};
-  if (destination.length != 0) {
-    message.msg_name = &destination.address;
-    message.msg_namelen = destination.length;
-  }
-  message.msg_iov = &iov;
-  message.msg_iovlen = 1;
+  const msghdr message = MessageTo(destination, iov);
   const bool unix_socket = IsUnixSocket(socket->Get());
   std::vector<UniqueFd> held;
   Result<std::vector<char>> control = ControlToSend(context, {}, held, unix_socket);

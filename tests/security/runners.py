@@ -59,20 +59,29 @@ def run_cwd(a):
     return verdict, "; ".join(details), outputs
 
 
-def run_exe(a):
-    """create + start the watcher, then `exec` into the container EXECS times."""
+def start_until_ready(a, seconds):
+    """create + start the attack, then wait up to `seconds` for it to print
+    READY: (container id, the path of its output), or an ERROR result."""
     a.write_config()
     cid = a.new_id()
     r = a.rt("create", "--bundle", a.bundle, "--pid-file", os.path.join(a.tmp, "pid"), cid)
     if not r.ok:
-        return "ERROR", "create: %s" % one_line(r)
+        return None, ("ERROR", "create: %s" % one_line(r))
     out_path = r.out_path
     r = a.rt("start", cid)
     if not r.ok:
-        return "ERROR", "start: %s" % one_line(r)
-    deadline = time.time() + 10
+        return None, ("ERROR", "start: %s" % one_line(r))
+    deadline = time.time() + seconds
     while time.time() < deadline and "READY" not in open(out_path).read():
         time.sleep(0.05)
+    return cid, out_path
+
+
+def run_exe(a):
+    """create + start the watcher, then `exec` into the container EXECS times."""
+    cid, out_path = start_until_ready(a, 10)
+    if cid is None:
+        return out_path
     execs = []
     for _ in range(EXECS):
         e = a.rt("exec", cid, "/attack", "noop", timeout=20)
@@ -231,18 +240,9 @@ def run_starvation(a):
     """create + start the attack; once it says READY, `exec` into it as an
     operator would into a busy container: not answered in 10 s is an
     escape whatever the attack says."""
-    a.write_config()
-    cid = a.new_id()
-    r = a.rt("create", "--bundle", a.bundle, cid)
-    if not r.ok:
-        return "ERROR", "create: %s" % one_line(r)
-    out_path = r.out_path
-    r = a.rt("start", cid)
-    if not r.ok:
-        return "ERROR", "start: %s" % one_line(r)
-    deadline = time.time() + 20
-    while time.time() < deadline and "READY" not in open(out_path).read():
-        time.sleep(0.05)
+    cid, out_path = start_until_ready(a, 20)
+    if cid is None:
+        return out_path
     e = a.rt("exec", cid, "true", timeout=10)
     deadline = time.time() + 30
     d = None
