@@ -85,6 +85,10 @@ Result<runtime::DoRequest> ReadRequest(const Invocation& invocation) {
   if (const char* home = std::getenv("HOME")) request.home = home;
   for (char** e = environ; *e != nullptr; ++e) request.env.emplace_back(*e);
   request.pass_env = invocation.flags.Values("env");
+  for (const std::string& path : invocation.flags.Values("allow-socket")) {
+    ASSIGN_OR_RETURN(std::string absolute, Absolute(path, "--allow-socket"));
+    request.sockets.push_back(std::move(absolute));
+  }
   return request;
 }
 
@@ -114,7 +118,7 @@ void PrintSummary(const std::string& audit_path) {
 
 }  // namespace
 
-const FlagSpec kDoFlags[7] = {
+const FlagSpec kDoFlags[8] = {
     {"policy", "", true, "POLICY",
      "the sentry's policy: a profile (default: agent), inline JSON or a file"},
     {"net", "", true, "NET",
@@ -127,6 +131,8 @@ const FlagSpec kDoFlags[7] = {
     {"timeout", "", true, "DURATION", "end it after it ran this long (30s, 10m)"},
     {"audit", "", true, "FILE", "append the sentry's audit records to FILE (default: none kept)"},
     {"summary", "", false, "", "print what was refused, and counts, when it ends"},
+    {"allow-socket", "", true, "PATH",
+     "a host unix socket the command may connect to (repeatable); others are refused"},
 };
 
 Result<int> RunDo(const Invocation& invocation) {
@@ -141,6 +147,7 @@ Result<int> RunDo(const Invocation& invocation) {
   if (request.network == runtime::DoNetwork::kAllow) {
     runtime::AllowResolvers(ReadFile("/etc/resolv.conf", 64 * 1024).value_or(""), policy);
   }
+  runtime::ProtectHost(request, policy);
 
   const std::string& root = invocation.global.root;
   ASSIGN_OR_RETURN(const std::string id, NewId());

@@ -133,13 +133,16 @@ void AddWritableDirectories(const Policy& policy, Spec& spec) {
 }
 
 // A `dir/**` write rule, after the leading hidden, denied and masked rules
-// (which keep winning below `dir`), unless the same rule is there.
+// and those for paths beneath `dir` (which keep winning below it: `vigil
+// do` keeps a repository's hooks read-only in a writable checkout), unless
+// the same rule is there.
 void GrantWrites(Policy& policy, const std::string& dir) {
   const FileRule rule{.pattern = dir + std::string(kWholeTree), .access = FileAccess::kWrite};
   if (std::find(policy.files.begin(), policy.files.end(), rule) != policy.files.end()) return;
-  auto after = std::find_if(policy.files.begin(), policy.files.end(), [](const FileRule& r) {
+  const std::string beneath = dir == "/" ? dir : dir + "/";
+  auto after = std::find_if(policy.files.begin(), policy.files.end(), [&](const FileRule& r) {
     return r.access != FileAccess::kHidden && r.access != FileAccess::kDenied &&
-           r.access != FileAccess::kMasked;
+           r.access != FileAccess::kMasked && !r.pattern.starts_with(beneath);
   });
   policy.files.insert(after, rule);
 }

@@ -75,6 +75,10 @@ struct Policy {
   bool egress_default_deny = false;
   std::vector<EgressRule> egress;       // allowed destinations when egress_default_deny
   bool unix_sockets = true;             // AF_UNIX connect/bind allowed
+  // Globs of the socket files a connect or send may reach ("network.
+  // unixPaths"); empty = any. A host daemon's socket is a way out of any
+  // sandbox that can see it (`vigil do` lists only its own directories).
+  std::vector<std::string> unix_paths;
   std::vector<std::string> exec_allow;  // globs of executable paths; empty = any
   bool exec_from_writable = true;       // false: exec only files on read-only mounts
   bool read_only_root = false;
@@ -185,5 +189,10 @@ bool BindAllowed(const Policy& policy, const sockaddr* address, socklen_t length
 // Whether `resolved_path` matches exec_allow (any path when it is empty). The
 // exec_from_writable check needs the mount table and is the sentry's.
 bool ExecAllowed(const Policy& policy, std::string_view resolved_path);
+
+// Whether a connect or send may reach the socket file at `resolved_path`
+// (an absolute path in the container): it matches unix_paths, or that is
+// empty.
+bool UnixPathAllowed(const Policy& policy, std::string_view resolved_path);
 
 }  // namespace vigil::config

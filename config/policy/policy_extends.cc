@@ -30,6 +30,7 @@ Result<Policy> Extend(json::Value document, const Policy& extension) {
   }
   policy.egress.insert(policy.egress.end(), extension.egress.begin(), extension.egress.end());
   if (Has(document, "network", "unix")) policy.unix_sockets = extension.unix_sockets;
+  if (Has(document, "network", "unixPaths")) policy.unix_paths = extension.unix_paths;
   if (Has(document, "exec", "allow")) policy.exec_allow = extension.exec_allow;
   if (Has(document, "exec", "fromWritable")) {
     policy.exec_from_writable = extension.exec_from_writable;

@@ -15,18 +15,21 @@ void EncodeEgressDefault(json::Writer& w, std::string_view key, const Policy& in
   EncodeChoice<bool>(w, kEgressDefaultChoices, in.egress_default_deny);
 }
 
-Result<void> DecodeExecAllow(json::Value v, const JsonPath& path, Policy& out) {
+// A list of path globs (exec.allow, network.unixPaths), each checked.
+template <std::vector<std::string> Policy::*kGlobs>
+Result<void> DecodeGlobs(json::Value v, const JsonPath& path, Policy& out) {
   if (v.kind() != json::Kind::kArray) return Expected(path, "array", v);
-  out.exec_allow.assign(v.size(), "");
+  (out.*kGlobs).assign(v.size(), "");
   for (std::size_t i = 0; i < v.size(); ++i) {
-    RETURN_IF_ERROR(DecodeGlob(v.Element(i), path.Index(i), out.exec_allow[i]));
+    RETURN_IF_ERROR(DecodeGlob(v.Element(i), path.Index(i), (out.*kGlobs)[i]));
   }
   return {};
 }
 
-void EncodeExecAllow(json::Writer& w, std::string_view key, const Policy& in) {
+template <std::vector<std::string> Policy::*kGlobs>
+void EncodeGlobs(json::Writer& w, std::string_view key, const Policy& in) {
   w.Key(key);
-  Encode(w, in.exec_allow);
+  Encode(w, in.*kGlobs);
 }
 
 // "extends": a built-in profile's name, checked here; ParsePolicy composes
@@ -52,11 +55,12 @@ constexpr Field<Policy> kNetworkFields[] = {
     {"egress", DecodeEgressDefault, EncodeEgressDefault},
     Prop<&Policy::egress>("allow"),
     Prop<&Policy::unix_sockets>("unix"),
+    {"unixPaths", DecodeGlobs<&Policy::unix_paths>, EncodeGlobs<&Policy::unix_paths>},
 };
 
 // "exec": {...}
 constexpr Field<Policy> kExecFields[] = {
-    {"allow", DecodeExecAllow, EncodeExecAllow},
+    {"allow", DecodeGlobs<&Policy::exec_allow>, EncodeGlobs<&Policy::exec_allow>},
     Prop<&Policy::exec_from_writable>("fromWritable"),
 };
 

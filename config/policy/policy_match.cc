@@ -72,7 +72,14 @@ std::optional<std::string> MaskTarget(std::string_view pattern) {
 }
 
 bool RefusesNoAddress(const Policy& policy) {
-  return !policy.egress_default_deny && policy.unix_sockets && !HidesOrDeniesFiles(policy);
+  return !policy.egress_default_deny && policy.unix_sockets && policy.unix_paths.empty() &&
+         !HidesOrDeniesFiles(policy);
+}
+
+bool UnixPathAllowed(const Policy& policy, std::string_view resolved_path) {
+  return policy.unix_paths.empty() ||
+         std::any_of(policy.unix_paths.begin(), policy.unix_paths.end(),
+                     [&](const std::string& glob) { return GlobMatches(glob, resolved_path); });
 }
 
 FileAccess FileAccessFor(const Policy& policy, std::string_view resolved_path) {

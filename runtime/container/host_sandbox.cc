@@ -24,11 +24,7 @@ namespace {
 constexpr std::string_view kNotFromHost[] = {"proc", "sys",  "dev",        "run",
                                              "tmp",  "root", "lost+found"};
 
-// Whether `path` is `dir` or lies beneath it (both absolute, normalised).
-bool Within(std::string_view path, std::string_view dir) {
-  if (dir == "/") return true;
-  return path == dir || (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
-}
+bool Within(std::string_view path, std::string_view dir) { return config::IsBeneath(path, dir); }
 
 bool Passed(std::string_view assignment, std::span<const std::string> asked) {
   const std::string_view name = assignment.substr(0, assignment.find('='));
@@ -258,6 +254,35 @@ Result<void> ApplyNetworkFlag(DoNetwork network, std::span<const std::string> al
       return {};
   }
   return {};
+}
+
+void ProtectHost(const DoRequest& request, config::Policy& policy) {
+  std::vector<std::string> writable = {request.cwd};
+  writable.insert(writable.end(), request.writable.begin(), request.writable.end());
+  // An --rw path beneath a writable directory names what it holds.
+  auto named = [&](const std::string& path, const std::string& dir) {
+    return std::any_of(request.writable.begin(), request.writable.end(), [&](const std::string& w) {
+      return w != dir && Within(w, dir) && Within(path, w);
+    });
+  };
+  std::vector<config::FileRule> read_only;
+  auto protect = [&](const std::string& dir, std::string_view name) {
+    const std::string path = StrCat(dir == "/" ? "" : dir, "/", name);
+    if (named(path, dir)) return;
+    for (const std::string& pattern : {path, path + "/**"}) {
+      read_only.push_back({.pattern = pattern, .access = config::FileAccess::kRead});
+    }
+  };
+  for (const std::string& dir : writable) {
+    for (std::string_view name : kRunByTheHost) protect(dir, name);
+    if (!request.home.empty() && Within(request.home, dir)) {
+      for (std::string_view name : kRunByTheHostInHome) protect(request.home, name);
+    }
+  }
+  policy.files.insert(policy.files.begin(), read_only.begin(), read_only.end());
+  policy.unix_paths.assign(std::begin(kSandboxSockets), std::end(kSandboxSockets));
+  policy.unix_paths.insert(policy.unix_paths.end(), request.sockets.begin(), request.sockets.end());
+  policy.name += "+do";
 }
 
 void AllowResolvers(std::string_view resolv_conf, config::Policy& policy) {

@@ -30,6 +30,24 @@ inline constexpr std::string_view kHiddenInHome[] = {
 inline constexpr std::string_view kHiddenOnHost[] = {"/etc/shadow", "/etc/gshadow",
                                                      "/etc/sudoers", "/etc/ssh"};
 
+// Files beneath a writable directory that the host later runs or loads as
+// configuration (a repository's hooks and config, direnv's .envrc, editor
+// settings that run tasks): read-only in the sandbox, whatever the
+// directory allows, unless --rw names them (a "delayed escape": the
+// user's next `git status` or `cd` would run what the sandbox wrote).
+inline constexpr std::string_view kRunByTheHost[] = {".git/hooks", ".git/config", ".envrc",
+                                                     ".vscode", ".idea", ".devcontainer"};
+// The same in a writable home: shell and tool start-up files.
+inline constexpr std::string_view kRunByTheHostInHome[] = {
+    ".bashrc",  ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+    ".zshrc",   ".zprofile",     ".zshenv",     ".zlogin",      ".config/fish",
+    ".gitconfig", ".config/git", ".config/autostart", ".config/systemd", ".pam_environment"};
+// Where the sandbox's own unix sockets live (its private /tmp and /run):
+// the only ones a connect or send may reach unless --allow-socket names
+// another. A daemon's socket the host shows through (Docker's, Incus's
+// under /var/lib, one under the home) is a way out of any sandbox.
+inline constexpr std::string_view kSandboxSockets[] = {"/tmp/**", "/run/**"};
+
 // The variables of the caller's environment that pass into the sandbox
 // (others may hold tokens): these names, and LC_*.
 inline constexpr std::string_view kPassedEnvironment[] = {
@@ -58,6 +76,7 @@ struct DoRequest {
   std::string home;                   // the caller's home, "" for none
   std::vector<std::string> env;       // the caller's, as NAME=VALUE
   std::vector<std::string> pass_env;  // --env NAME or NAME=VALUE
+  std::vector<std::string> sockets;   // --allow-socket, absolute
 };
 
 // Makes the host root's symbolic links (a merged /usr's /bin -> usr/bin)
@@ -80,6 +99,14 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
 // name gets "+net". Errors name the entry.
 Result<void> ApplyNetworkFlag(DoNetwork network, std::span<const std::string> allow,
                               config::Policy& policy);
+
+// `policy` with what protects the host from the sandbox whatever the
+// profile: kRunByTheHost beneath each writable directory (and
+// kRunByTheHostInHome in a writable home) read-only, first among the file
+// rules so that they beat the directory's write grant, except beneath an
+// --rw path that names them; unix connects and sends only to
+// kSandboxSockets and `request.sockets`. The name gets "+do".
+void ProtectHost(const DoRequest& request, config::Policy& policy);
 
 // After kAllow with a DNS name among the entries: the nameservers of
 // `resolv_conf` (/etc/resolv.conf's text) on port 53 too, so that the

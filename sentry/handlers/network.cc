@@ -70,11 +70,13 @@ bool KernelMaySend(HandlerContext& context) {
 
 // A unix socket's path is a file (docs/security.md, "The deputy rule"):
 // the file rules decide on the socket file `destination` was anchored to,
-// as for a stat — hidden ENOENT, denied EACCES. A connect or send asks no
-// more of the file than a lookup: a read-only rule guards the file, not
-// the server behind it. Audited as "resolved".
+// as for a stat — hidden ENOENT, denied EACCES — and then network.unixPaths
+// (EACCES for a socket it does not list). A connect or send asks no more
+// of the file than a lookup: a read-only rule guards the file, not the
+// server behind it. Audited as "resolved".
 std::optional<Verdict> SocketFileVerdict(HandlerContext& context, const Destination& destination) {
-  if (!destination.anchor || !config::HidesOrDeniesFiles(*context.sandbox.policy)) {
+  const config::Policy& policy = *context.sandbox.policy;
+  if (!destination.anchor || (!config::HidesOrDeniesFiles(policy) && policy.unix_paths.empty())) {
     return std::nullopt;
   }
   Result<std::string> root_path = context.tracee.RootPath();
@@ -82,6 +84,9 @@ std::optional<Verdict> SocketFileVerdict(HandlerContext& context, const Destinat
   std::variant<std::string, Verdict> decided =
       DecideOnFile(context, destination.anchor.Get(), *root_path, /*write=*/false);
   if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
+  if (!config::UnixPathAllowed(policy, std::get<std::string>(decided))) {
+    return FromErrno(EACCES, Decision::kDeny);
+  }
   return std::nullopt;
 }
 

@@ -183,7 +183,7 @@ expect_rc "do returns the command's exit status" 7 do_in_project do -- sh -c 'ex
 # namespace whose setgroups is denied (issue 37: the supervisor ended).
 as_user tee "$project/unix_ipc.py" >/dev/null <<'EOF'
 import os, socket
-path = os.path.join(os.getcwd(), "ipc.sock")
+path = "/tmp/ipc.sock"  # the sandbox's own: sockets elsewhere are the host's
 server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 server.bind(path)
 server.listen(1)
@@ -212,6 +212,76 @@ pkill -INT -u "$user" -x vigil
 wait "$do_pid"
 rc=$?
 if ((rc == 137)); then ok "Ctrl-C ends do's command"; else not_ok "Ctrl-C ends do's command" "exit $rc"; fi
+
+# Delayed escapes (issue 38): what the host later runs from the writable
+# working directory stays read-only there — a repository's hooks and
+# config, direnv's .envrc — and each refusal is in the summary.
+as_user git init -q "$project"
+config_before=$(md5sum <"$project/.git/config")
+do_in_project do --summary -- sh -c '
+  echo "echo planted" > .git/hooks/post-checkout
+  echo "[core] fsmonitor = planted" >> .git/config
+  echo "echo planted" > .envrc
+  echo ok > fine.txt' >/dev/null 2>"$tmp/summary"
+expect "do: .git/hooks, .git/config and .envrc stay the user's; other files are written"   "no hook, config unchanged, no .envrc, fine.txt ok" sh -c "
+  h=hook; [ -e '$project/.git/hooks/post-checkout' ] || h='no hook'
+  c='config changed'; [ \"\$(md5sum <'$project/.git/config')\" = '$config_before' ] && c='config unchanged'
+  e=.envrc; [ -e '$project/.envrc' ] || e='no .envrc'
+  echo \"\$h, \$c, \$e, fine.txt \$(cat '$project/fine.txt')\""
+expect "... and the summary names each refusal" "3" \
+  grep -cE "(post-checkout|\.git/config|\.envrc).* = deny" "$tmp/summary"
+
+# Host daemons (issue 38): a daemon's socket under the home (colima's
+# docker.sock) is refused unless --allow-socket names it, and audited.
+as_user mkdir -p "$home/.colima/default"
+daemon_sock=$home/.colima/default/docker.sock
+as_user python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(4)
+while True:
+    c, _ = s.accept()
+    open(sys.argv[1] + ".reached", "a").write("x")
+    c.close()' "$daemon_sock" &
+daemon_pid=$!
+for _ in $(seq 50); do [[ -S $daemon_sock ]] && break; sleep 0.1; done
+connect_daemon="import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print('connected')
+except OSError as e:
+    print('refused', e.errno)"
+expect "do: a daemon's socket under the home is refused" "refused 13" \
+  do_in_project do -- python3 -c "$connect_daemon" "$daemon_sock"
+expect "... and reached with --allow-socket" "connected" \
+  do_in_project do --allow-socket "$daemon_sock" -- python3 -c "$connect_daemon" "$daemon_sock"
+expect "... once" "x" cat "$daemon_sock.reached"
+kill "$daemon_pid" 2>/dev/null
+
+# The same as root: a root-only daemon under /var/lib (where Incus keeps
+# its socket), and a repository's hooks.
+root_project=$tmp/root-project
+var_sock_dir=$(mktemp -d /var/lib/vigil-daemon.XXXXXX)
+git init -q "$root_project"
+python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o600)
+s.listen(4)
+while True:
+    c, _ = s.accept()
+    c.close()' "$var_sock_dir/unix.socket" &
+root_daemon=$!
+for _ in $(seq 50); do [[ -S $var_sock_dir/unix.socket ]] && break; sleep 0.1; done
+expect "do as root: a root-only daemon's socket under /var/lib is refused" "refused 13" \
+  sh -c "cd '$root_project' && '$tmp/vigil' do -- python3 -c \"\$1\" '$var_sock_dir/unix.socket'" \
+  _ "$connect_daemon"
+expect_rc "do as root: .git/hooks stays read-only (sh: Permission denied)" 2 \
+  sh -c "cd '$root_project' && '$tmp/vigil' do -- sh -c 'echo x > .git/hooks/pre-commit'"
+kill "$root_daemon" 2>/dev/null
+rm -rf "$var_sock_dir"
 
 # --- podman as the user, with vigil as its runtime ---------------------------
 # Podman runs its runtime as root of a user namespace of its own (the user's

@@ -55,7 +55,7 @@ TEST(DumpPolicyTest, WritesEveryDecision) {
   std::erase_if(dumped, [](char c) { return c == ' ' || c == '\t' || c == '\n'; });
   for (const char* expected :
        {R"("name":"custom")", R"("files":{"default":"write","rules":[]})",
-        R"("network":{"egress":"allow","allow":[],"unix":true})",
+        R"("network":{"egress":"allow","allow":[],"unix":true,"unixPaths":[]})",
         R"("exec":{"allow":[],"fromWritable":true})", R"("readOnlyRoot":false)",
         R"("noSetuid":false)", R"("noexecWritable":false)", R"("audit":"all")"}) {
     EXPECT_THAT(dumped, HasSubstr(expected));

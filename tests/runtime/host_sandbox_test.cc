@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/policy/cidr.h"
+#include "config/policy/container_setup.h"
 
 namespace vigil::runtime {
 namespace {
@@ -210,6 +211,46 @@ TEST(AllowResolversTest, AddressesAloneNeedNoResolver) {
   ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kAllow, allow, policy));
   AllowResolvers("nameserver 10.0.0.53\n", policy);
   EXPECT_EQ(policy.egress.size(), 1u);
+}
+
+// What the host later runs from a writable directory stays read-only
+// there, and beats the directory's own write grant (which create adds
+// after the leading rules); an --rw path beneath it that names one opens
+// it up; a writable home keeps its start-up files.
+TEST(ProtectHostTest, FilesTheHostRunsStayReadOnlyInWritableDirectories) {
+  DoRequest request = UserRequest();
+  request.writable = {"/home/u/proj/.vscode", "/home/u"};
+  config::Policy policy = *config::BuiltinPolicy("agent");
+  ProtectHost(request, policy);
+  config::Spec spec = MustBuild(request);
+  config::AddImpliedRules(policy, spec);
+  using config::FileAccess;
+  EXPECT_EQ(config::FileAccessFor(policy, "/home/u/proj/main.py"), FileAccess::kWrite);
+  EXPECT_EQ(config::FileAccessFor(policy, "/home/u/proj/.git/objects/ab"), FileAccess::kWrite);
+  EXPECT_EQ(config::FileAccessFor(policy, "/home/u/proj/.git/hooks/post-checkout"),
+            FileAccess::kRead);
+  EXPECT_EQ(config::FileAccessFor(policy, "/home/u/proj/.git/config"), FileAccess::kRead);
+  EXPECT_EQ(config::FileAccessFor(policy, "/home/u/proj/.envrc"), FileAccess::kRead);
+  EXPECT_EQ(config::FileAccessFor(policy, "/home/u/proj/.vscode/tasks.json"), FileAccess::kWrite)
+      << "named by --rw";
+  EXPECT_EQ(config::FileAccessFor(policy, "/home/u/.bashrc"), FileAccess::kRead);
+  EXPECT_EQ(config::FileAccessFor(policy, "/home/u/notes.txt"), FileAccess::kWrite);
+  EXPECT_EQ(policy.name, "agent+do");
+}
+
+// Unix connects and sends reach the sandbox's own /tmp and /run, and the
+// sockets --allow-socket names; a host daemon's elsewhere is refused.
+TEST(ProtectHostTest, OnlyTheSandboxsOwnSocketsAndTheNamedOnes) {
+  DoRequest request = UserRequest();
+  request.sockets = {"/home/u/.colima/default/docker.sock"};
+  config::Policy policy = *config::BuiltinPolicy("agent");
+  ProtectHost(request, policy);
+  EXPECT_TRUE(config::UnixPathAllowed(policy, "/tmp/app.sock"));
+  EXPECT_TRUE(config::UnixPathAllowed(policy, "/run/user/1001/bus"));
+  EXPECT_TRUE(config::UnixPathAllowed(policy, "/home/u/.colima/default/docker.sock"));
+  EXPECT_FALSE(config::UnixPathAllowed(policy, "/var/lib/incus/unix.socket"));
+  EXPECT_FALSE(config::UnixPathAllowed(policy, "/home/u/proj/dev.sock"));
+  EXPECT_FALSE(config::RefusesNoAddress(policy));
 }
 
 // A built-in profile's name on a changed policy would not parse back.
