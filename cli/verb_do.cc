@@ -85,6 +85,13 @@ Result<runtime::DoRequest> ReadRequest(const Invocation& invocation) {
   if (const char* home = std::getenv("HOME")) request.home = home;
   for (char** e = environ; *e != nullptr; ++e) request.env.emplace_back(*e);
   request.pass_env = invocation.flags.Values("env");
+  for (const std::string& path : invocation.flags.Values("hide")) {
+    if (path.empty()) return Fail("--hide names no path");
+    std::error_code ec;
+    // Not canonical: a path that does not exist yet may be hidden too.
+    request.hide.push_back(std::filesystem::absolute(path, ec).lexically_normal().string());
+    if (ec) return FailErrno(ec.value(), StrCat("--hide ", Quote(path)));
+  }
   for (const std::string& path : invocation.flags.Values("allow-socket")) {
     ASSIGN_OR_RETURN(std::string absolute, Absolute(path, "--allow-socket"));
     request.sockets.push_back(std::move(absolute));
@@ -118,7 +125,7 @@ void PrintSummary(const std::string& audit_path) {
 
 }  // namespace
 
-const FlagSpec kDoFlags[8] = {
+const FlagSpec kDoFlags[9] = {
     {"policy", "", true, "POLICY",
      "the sentry's policy: a profile (default: agent), inline JSON or a file"},
     {"net", "", true, "NET",
@@ -131,6 +138,8 @@ const FlagSpec kDoFlags[8] = {
     {"timeout", "", true, "DURATION", "end it after it ran this long (30s, 10m)"},
     {"audit", "", true, "FILE", "append the sentry's audit records to FILE (default: none kept)"},
     {"summary", "", false, "", "print what was refused, and counts, when it ends"},
+    {"hide", "", true, "PATH",
+     "also hidden for the whole run (repeatable), as the home's credential stores are"},
     {"allow-socket", "", true, "PATH",
      "a host unix socket the command may connect to (repeatable); others are refused"},
 };
@@ -159,7 +168,8 @@ Result<int> RunDo(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::vector<runtime::HostRootEntry> host_root, runtime::ReadHostRoot());
   RETURN_IF_ERROR(runtime::MakeHostRootLinks(bundle + "/rootfs", host_root));
   ASSIGN_OR_RETURN(config::Spec spec, runtime::HostSandboxSpec(request, host_root,
-                                                               bundle + "/rootfs", HostPathExists));
+                                                               bundle + "/rootfs", HostPathExists,
+                                                               runtime::ReadHostDirectory));
   RETURN_IF_ERROR(WriteFileAtomic(bundle + "/config.json", config::DumpSpec(spec), 0600,
                                   /*overwrite=*/false));
 

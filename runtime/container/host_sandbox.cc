@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <climits>
+#include <cstdlib>
 
 #include "base/strings.h"
 #include "base/unique_fd.h"
@@ -60,6 +62,39 @@ config::Mount Bind(const std::string& path, bool writable) {
                        .type = "bind",
                        .source = path,
                        .options = {"rbind", writable ? "rw" : "ro", "nosuid", "nodev"}};
+}
+
+// Adds to `mounts` the host's `path` without any of `hidden`: bound
+// read-only as it is when none lies beneath it; else a tmpfs of the
+// sandbox's at `path`, with each of its entries handled the same way but
+// those `hidden` names and links that lead into one (or nowhere).
+void ExposeAllBut(const std::string& path, const std::vector<std::string>& hidden,
+                  ListHostDirectory list, std::vector<config::Mount>& mounts) {
+  const bool holds_one = std::any_of(hidden.begin(), hidden.end(), [&](const std::string& secret) {
+    return secret != path && Within(secret, path);
+  });
+  if (!holds_one) {
+    mounts.push_back(Bind(path, /*writable=*/false));
+    return;
+  }
+  mounts.push_back(config::Mount{.destination = path,
+                                 .type = "tmpfs",
+                                 .source = "tmpfs",
+                                 .options = {"nosuid", "nodev", "mode=755"}});
+  auto is_hidden = [&](const std::string& p) {
+    return std::any_of(hidden.begin(), hidden.end(),
+                       [&](const std::string& secret) { return Within(p, secret); });
+  };
+  for (const HostEntry& entry : list(path)) {
+    const std::string child = StrCat(path, "/", entry.name);
+    if (is_hidden(child)) continue;
+    if (entry.symlink) {
+      if (entry.target.empty() || is_hidden(entry.target)) continue;
+      mounts.push_back(Bind(child, /*writable=*/false));  // the bind follows it on the host
+      continue;
+    }
+    ExposeAllBut(child, hidden, list, mounts);
+  }
 }
 
 // "HOST:PORT" or "HOST:FIRST-LAST"; HOST an address ([...] for IPv6) or a name.
@@ -142,10 +177,33 @@ Result<void> MakeHostRootLinks(const std::string& rootfs, std::span<const HostRo
   return {};
 }
 
+std::vector<HostEntry> ReadHostDirectory(const std::string& path) {
+  std::vector<HostEntry> entries;
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) return entries;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    struct stat st {};
+    if (::fstatat(::dirfd(dir), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    HostEntry host{.name = name, .symlink = S_ISLNK(st.st_mode)};
+    if (host.symlink) {
+      char resolved[PATH_MAX];
+      if (::realpath(StrCat(path, "/", name).c_str(), resolved) != nullptr) host.target = resolved;
+    }
+    entries.push_back(std::move(host));
+  }
+  ::closedir(dir);
+  std::sort(entries.begin(), entries.end(),
+            [](const HostEntry& a, const HostEntry& b) { return a.name < b.name; });
+  return entries;
+}
+
 Result<config::Spec> HostSandboxSpec(const DoRequest& request,
                                      std::span<const HostRootEntry> host_root,
                                      const std::string& rootfs,
-                                     bool (*exists)(const std::string& path)) {
+                                     bool (*exists)(const std::string& path),
+                                     ListHostDirectory list) {
   const bool as_user = request.uid != 0;
   config::Spec spec = as_user ? config::RootlessSpec(request.uid, request.gid) : config::DefaultSpec();
   config::Linux& linux_spec = *spec.linux_spec;
@@ -157,6 +215,9 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
   for (std::string_view name : kHiddenInHome) {
     if (!request.home.empty()) hidden.push_back(StrCat(request.home, "/", name));
   }
+  hidden.insert(hidden.end(), request.hide.begin(), request.hide.end());
+  // The home's (and --hide's) are built out; the host's are masked.
+  const std::vector<std::string> built_out = hidden;
   hidden.insert(hidden.end(), std::begin(kHiddenOnHost), std::end(kHiddenOnHost));
   std::vector<std::string> writable = {request.cwd};
   writable.insert(writable.end(), request.writable.begin(), request.writable.end());
@@ -199,7 +260,8 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
   }
 
   // The host's root, directory by directory; its symbolic links are in the
-  // root already (MakeHostRootLinks).
+  // root already (MakeHostRootLinks). A directory on the way to a secret
+  // of built_out's is built of its entries instead (ExposeAllBut).
   std::vector<config::Mount> mounts;
   for (const HostRootEntry& entry : host_root) {
     if (!entry.directory || !entry.symlink.empty()) continue;
@@ -207,7 +269,7 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
         std::end(kNotFromHost)) {
       continue;
     }
-    mounts.push_back(Bind("/" + entry.name, /*writable=*/false));
+    ExposeAllBut("/" + entry.name, built_out, list, mounts);
   }
   // Then the sandbox's own: /proc, /dev and /sys from the default config
   // (no cgroup mount), a private /tmp and an empty /run.

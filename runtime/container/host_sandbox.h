@@ -20,11 +20,22 @@
 
 namespace vigil::runtime {
 
-// Paths under the caller's home that hold credentials: masked.
+// Paths under the caller's home that hold credentials (tokens, keys,
+// passwords, and the shell histories commands typed them into): hidden for
+// the whole run, whatever happens to them on the host meanwhile (the home
+// is built from what else it held at the start: HostSandboxSpec). One
+// entry per tool; add one here for a store this misses.
 inline constexpr std::string_view kHiddenInHome[] = {
-    ".ssh",  ".aws",          ".gnupg",          ".kube",   ".docker", ".config/gcloud",
-    ".azure", ".netrc",       ".git-credentials", ".pypirc", ".npmrc",  ".password-store",
-    ".config/gh", ".local/share/keyrings"};
+    ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".netrc",
+    ".git-credentials", ".config/git/credentials", ".pypirc", ".npmrc", ".yarnrc.yml",
+    ".password-store", ".config/gh", ".config/hub", ".local/share/keyrings", ".pgpass",
+    ".my.cnf", ".cargo/credentials", ".cargo/credentials.toml",
+    ".config/containers/auth.json", ".vault-token", ".terraform.d/credentials.tfrc.json",
+    ".s3cfg", ".boto", ".m2/settings.xml", ".m2/settings-security.xml",
+    ".gradle/gradle.properties", ".config/rclone/rclone.conf", ".gem/credentials",
+    ".composer/auth.json", ".nuget/NuGet/NuGet.Config", ".config/op", ".dbt/profiles.yml",
+    ".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
+    ".node_repl_history", ".sqlite_history", ".local/share/fish/fish_history"};
 // Host paths that hold secrets or the host's own identity: masked (root's
 // home, /root, is not bound in at all).
 inline constexpr std::string_view kHiddenOnHost[] = {"/etc/shadow", "/etc/gshadow",
@@ -77,7 +88,21 @@ struct DoRequest {
   std::vector<std::string> env;       // the caller's, as NAME=VALUE
   std::vector<std::string> pass_env;  // --env NAME or NAME=VALUE
   std::vector<std::string> sockets;   // --allow-socket, absolute
+  std::vector<std::string> hide;      // --hide, absolute: hidden as kHiddenInHome's
 };
+
+// One entry of a host directory, for building the sandbox's home: its
+// name, and where it leads when it is a symbolic link (resolved on the
+// host, "" if it leads nowhere), or "" when it is not one.
+struct HostEntry {
+  std::string name;
+  bool symlink = false;
+  std::string target;  // resolved, for a symlink
+};
+using ListHostDirectory = std::vector<HostEntry> (*)(const std::string& dir);
+
+// The host directory `dir`'s entries (none if it cannot be read).
+std::vector<HostEntry> ReadHostDirectory(const std::string& dir);
 
 // Makes the host root's symbolic links (a merged /usr's /bin -> usr/bin)
 // in `rootfs`, an empty directory that becomes the sandbox's root.
@@ -87,10 +112,20 @@ Result<void> MakeHostRootLinks(const std::string& rootfs, std::span<const HostRo
 // root. `exists` says whether a host path exists: only existing secrets
 // are masked. Fails for a working directory or --rw path inside a hidden
 // one, or holding a hidden host path (/, /etc).
+//
+// The home's secrets stay hidden for the whole run: each directory on the
+// way to one (/home, the home, .config, ...) is a tmpfs of the sandbox's
+// holding a read-only bind of each entry `list` found there at the start
+// but the hidden ones (and links leading into one), so a credential the
+// host writes, replaces by rename, or creates meanwhile never shows. What
+// else appears there during the run does not show either. A working
+// directory or --rw path that holds the home (the home itself) is bound
+// over that, with the secrets masked by mounts over what existed at start.
 Result<config::Spec> HostSandboxSpec(const DoRequest& request,
                                      std::span<const HostRootEntry> host_root,
                                      const std::string& rootfs,
-                                     bool (*exists)(const std::string& path));
+                                     bool (*exists)(const std::string& path),
+                                     ListHostDirectory list);
 
 // `policy` with its network set as --net asks: kNone keeps the policy's
 // egress (the sandbox has a network namespace of its own), kHost allows

@@ -148,7 +148,7 @@ def attempt(what, action):
         print(what, "refused", e.errno)
 attempt("write cwd", lambda: open("result.txt", "w").write("42"))
 attempt("write home", lambda: open(home + "/planted", "w").write("x"))
-print("ssh holds", sorted(os.listdir(home + "/.ssh")))
+print("ssh", "holds " + str(sorted(os.listdir(home + "/.ssh"))) if os.path.exists(home + "/.ssh") else "absent")
 attempt("connect", lambda: socket.create_connection(("192.0.2.1", 443), timeout=2))
 print("uid", os.getuid())
 EOF
@@ -157,10 +157,10 @@ do_in_project() {
   (cd "$project" && setpriv --reuid="$uid" --regid="$gid" --init-groups \
     env -i HOME="$home" PATH=/usr/sbin:/usr/bin:/sbin:/bin USER="$user" "$tmp/vigil" "$@")
 }
-expect "do: the working directory is writable, the home is not, ~/.ssh is hidden, nothing connects" \
+expect "do: the working directory is writable, the home is not, ~/.ssh is absent, nothing connects" \
   "write cwd done
 write home refused 13
-ssh holds []
+ssh absent
 connect refused 101
 uid $uid" do_in_project do --audit "$home/do.jsonl" -- python3 probe.py
 expect "... what it wrote in the working directory is the user's" "42 $user" \
@@ -212,6 +212,21 @@ pkill -INT -u "$user" -x vigil
 wait "$do_pid"
 rc=$?
 if ((rc == 137)); then ok "Ctrl-C ends do's command"; else not_ok "Ctrl-C ends do's command" "exit $rc"; fi
+
+# Credentials stay hidden for the whole run (issue 38): git's credential
+# store renames a lock file over its file, `aws configure` creates one,
+# both while the command runs; it looks once the host is done.
+as_user sh -c "echo old-secret > $home/.git-credentials"
+do_in_project do -- sh -c 'while [ ! -e go ]; do sleep 0.1; done
+  cat ~/.git-credentials ~/.aws/credentials 2>/dev/null; echo looked' >"$tmp/looked" 2>/dev/null &
+looker=$!
+sleep 1
+as_user sh -c "echo new-secret > $home/.git-credentials.lock &&
+  mv $home/.git-credentials.lock $home/.git-credentials &&
+  mkdir -p $home/.aws && echo aws-secret > $home/.aws/credentials && touch $project/go"
+wait "$looker"
+expect "do: a credential replaced or created during the run stays hidden" "looked" cat "$tmp/looked"
+rm -f "$project/go"
 
 # Delayed escapes (issue 38): what the host later runs from the writable
 # working directory stays read-only there — a repository's hooks and

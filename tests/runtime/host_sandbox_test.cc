@@ -33,6 +33,8 @@ const std::vector<HostRootEntry> kHostRoot = {
 bool Everything(const std::string&) { return true; }
 bool Nothing(const std::string&) { return false; }
 
+std::vector<HostEntry> NoEntries(const std::string&) { return {}; }
+
 DoRequest UserRequest() {
   return DoRequest{.command = {"python3", "-c", "1"},
                    .cwd = "/home/u/proj",
@@ -44,7 +46,7 @@ DoRequest UserRequest() {
 }
 
 config::Spec MustBuild(const DoRequest& request, bool (*exists)(const std::string&) = Everything) {
-  Result<config::Spec> spec = HostSandboxSpec(request, kHostRoot, "/state/.do/x/rootfs", exists);
+  Result<config::Spec> spec = HostSandboxSpec(request, kHostRoot, "/state/.do/x/rootfs", exists, NoEntries);
   EXPECT_TRUE(spec) << spec.error().message;
   return spec ? *spec : config::Spec{};
 }
@@ -63,12 +65,14 @@ bool Has(const std::vector<std::string>& options, const std::string& option) {
 
 TEST(HostSandboxTest, TheHostsDirectoriesAreBoundReadOnlyButItsOwnAreNot) {
   config::Spec spec = MustBuild(UserRequest());
-  for (const std::string dir : {"/etc", "/home", "/usr"}) {
+  for (const std::string dir : {"/etc", "/usr"}) {
     const config::Mount* m = MountAt(spec, dir);
     ASSERT_NE(m, nullptr) << dir;
     EXPECT_EQ(m->source, dir);
     EXPECT_TRUE(Has(m->options, "rbind") && Has(m->options, "ro")) << dir;
   }
+  // The way to the home's secrets is built (HomeBuiltOfItsEntries).
+  EXPECT_EQ(MountAt(spec, "/home")->type, "tmpfs");
   // Symbolic links are made in the root, not bound; the host's /proc,
   // /sys, /dev, /run, /tmp and /root never show.
   EXPECT_EQ(MountAt(spec, "/bin"), nullptr);
@@ -80,6 +84,52 @@ TEST(HostSandboxTest, TheHostsDirectoriesAreBoundReadOnlyButItsOwnAreNot) {
   EXPECT_NE(MountAt(spec, "/sys")->source, "sysfs") << "a user binds the host's /sys";
   EXPECT_EQ(spec.root->path, "/state/.do/x/rootfs");
   EXPECT_TRUE(spec.root->readonly);
+}
+
+// The host's entries on the way to the home's secrets, as the fake lists
+// them: /home holds u and other; u holds secrets, a link to one, a link
+// that leads nowhere, .config (holding gh, a secret) and the project.
+std::vector<HostEntry> FakeHome(const std::string& dir) {
+  if (dir == "/home") return {{.name = "other"}, {.name = "u"}};
+  if (dir == "/home/u") {
+    return {{.name = ".bashrc"},
+            {.name = ".config"},
+            {.name = ".netrc"},
+            {.name = ".ssh"},
+            {.name = "dangling", .symlink = true},
+            {.name = "dotfiles-link", .symlink = true, .target = "/home/u/dotfiles/bashrc"},
+            {.name = "netrc-link", .symlink = true, .target = "/home/u/.netrc"},
+            {.name = "proj"}};
+  }
+  if (dir == "/home/u/.config") return {{.name = "gh"}, {.name = "nvim"}};
+  return {};
+}
+
+// What the home hides stays hidden for the whole run: the directories on
+// the way to a secret are tmpfs mounts holding a bind of every other
+// entry found at the start, so a credential the host writes, renames over
+// or creates later has no path into the sandbox; links into a secret, or
+// to nowhere, are left out too. --hide adds paths of the user's own.
+TEST(HostSandboxTest, HomeBuiltOfItsEntries) {
+  DoRequest request = UserRequest();
+  request.hide = {"/home/u/.config/nvim"};
+  Result<config::Spec> built =
+      HostSandboxSpec(request, kHostRoot, "/state/.do/x/rootfs", Everything, FakeHome);
+  ASSERT_TRUE(built) << built.error().message;
+  for (const char* dir : {"/home", "/home/u", "/home/u/.config"}) {
+    ASSERT_NE(MountAt(*built, dir), nullptr) << dir;
+    EXPECT_EQ(MountAt(*built, dir)->type, "tmpfs") << dir;
+  }
+  for (const char* bound : {"/home/other", "/home/u/.bashrc", "/home/u/dotfiles-link"}) {
+    ASSERT_NE(MountAt(*built, bound), nullptr) << bound;
+    EXPECT_TRUE(Has(MountAt(*built, bound)->options, "ro")) << bound;
+  }
+  for (const char* left_out : {"/home/u/.ssh", "/home/u/.netrc", "/home/u/netrc-link",
+                               "/home/u/dangling", "/home/u/.config/gh", "/home/u/.config/nvim"}) {
+    EXPECT_EQ(MountAt(*built, left_out), nullptr) << left_out;
+  }
+  // The project: bound read-only as an entry, then writable over it.
+  EXPECT_TRUE(Has(MountAt(*built, "/home/u/proj")->options, "rw"));
 }
 
 TEST(HostSandboxTest, TheWorkingDirectoryAndRwPathsAreWritableAndShowOverTheRest) {
@@ -113,7 +163,7 @@ TEST(HostSandboxTest, SecretsThatExistAreMasked) {
 TEST(HostSandboxTest, AWritablePathInsideASecretOrHoldingTheHostsIsRefused) {
   DoRequest in_ssh = UserRequest();
   in_ssh.cwd = "/home/u/.ssh/keys";
-  Result<config::Spec> spec = HostSandboxSpec(in_ssh, kHostRoot, "/r", Everything);
+  Result<config::Spec> spec = HostSandboxSpec(in_ssh, kHostRoot, "/r", Everything, NoEntries);
   ASSERT_FALSE(spec);
   EXPECT_THAT(spec.error().message,
               HasSubstr("the working directory \"/home/u/.ssh/keys\" lies in \"/home/u/.ssh\""));
@@ -121,7 +171,7 @@ TEST(HostSandboxTest, AWritablePathInsideASecretOrHoldingTheHostsIsRefused) {
   for (const std::string path : {"/", "/etc"}) {
     DoRequest holding = UserRequest();
     holding.writable = {path};
-    Result<config::Spec> refused = HostSandboxSpec(holding, kHostRoot, "/r", Everything);
+    Result<config::Spec> refused = HostSandboxSpec(holding, kHostRoot, "/r", Everything, NoEntries);
     ASSERT_FALSE(refused) << path;
     EXPECT_THAT(refused.error().message, HasSubstr("--rw \"" + path + "\" holds \"/etc/shadow\""));
   }
@@ -129,7 +179,7 @@ TEST(HostSandboxTest, AWritablePathInsideASecretOrHoldingTheHostsIsRefused) {
   // over it.
   DoRequest home = UserRequest();
   home.cwd = "/home/u";
-  EXPECT_TRUE(HostSandboxSpec(home, kHostRoot, "/r", Everything));
+  EXPECT_TRUE(HostSandboxSpec(home, kHostRoot, "/r", Everything, NoEntries));
 }
 
 TEST(HostSandboxTest, ItEndsTwoSecondsAfterItsTerm) {
