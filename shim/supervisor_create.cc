@@ -154,6 +154,7 @@ Result<void> Supervisor::StartSentry() {
   auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };
   RETURN_IF_ERROR(WatchAuditSweep());
   RETURN_IF_ERROR(WatchEndings());
+  RETURN_IF_ERROR(WatchMemoryWithoutCgroup());
   if (Platform() == sentry::Platform::kPtrace) {
     sentry_ = std::make_unique<sentry::PtraceServer>(*loop_, sandbox_, record);
   } else {
@@ -218,9 +219,8 @@ Result<void> Supervisor::GoWithoutCgroup(const Error& why) {
     return Fail(StrCat("cannot set ", args_.config_limit,
                        ": a user's container could not create its cgroup: ", why.message));
   }
-  log::Warning(StrCat("container ", args_.record.id, " runs without a cgroup (", why.message,
-                      "; a user's container has one only where a cgroup is delegated to the "
-                      "user): no resource limits, pause or stats"));
+  log::Warning(StrCat("container ", args_.record.id, " has no cgroup (", why.message,
+                      "): ", CapWithoutCgroup(), "; no pause or stats"));
   return {};
 }
 

@@ -48,6 +48,8 @@ std::string_view EventName(Ending why) {
       return "client-signal";
     case Ending::kClientGone:
       return "client-gone";
+    case Ending::kMemoryLimit:
+      return "memory-limit";
   }
   return "ending";
 }
@@ -111,7 +113,11 @@ void Supervisor::BeginEnding(Ending why) {
   // then no one is left to wait for.
   if (ending_ && why != Ending::kClientGone) return;
   ending_ = why;
-  if (why == Ending::kClientGone) {
+  if (why == Ending::kMemoryLimit) {
+    RecordEnding({{"heldBytes", StrCat(memory_over_), true},
+                  {"limitBytes", StrCat(memory_cap_.value_or(0)), true}});
+  }
+  if (why == Ending::kClientGone || why == Ending::kMemoryLimit) {
     (void)SetTimer(ending_timer_.Get(), std::nullopt);
     KillEveryProcess();
     return;

@@ -28,7 +28,7 @@
 namespace vigil::shim {
 
 // Why the supervisor ends the container itself (supervisor_ending.cc).
-enum class Ending { kTimeout, kClientSignal, kClientGone };
+enum class Ending { kTimeout, kClientSignal, kClientGone, kMemoryLimit };
 
 class Supervisor {
  public:
@@ -71,6 +71,11 @@ class Supervisor {
   Result<void> SpawnInit();
   Result<void> CreateCgroup();
   Result<void> GoWithoutCgroup(const Error& why);
+  // The config's limits without a cgroup (supervisor_without_cgroup.cc):
+  // pids as RLIMIT_NPROC for the init to set, memory for the supervisor to
+  // watch; says what holds, for the warning.
+  std::string CapWithoutCgroup();
+  Result<void> WatchMemoryWithoutCgroup();
   // Back to the cgroups the supervisor joined the container's from, so
   // that they can be removed.
   void LeaveContainerCgroups();
@@ -131,6 +136,9 @@ class Supervisor {
   UniqueFd client_pidfd_;  // a foreground `run`'s
   std::optional<Ending> ending_;
   std::optional<std::uint64_t> timeout_left_ms_;  // while paused (StopTimeoutClock)
+  std::optional<std::uint64_t> memory_cap_;  // without a cgroup (CapWithoutCgroup)
+  std::uint64_t memory_over_ = 0;            // what the container held past it
+  UniqueFd memory_timer_;
   // The cgroup's counters as last recorded (supervisor_limits.cc).
   std::uint64_t seen_oom_kills_ = 0;
   std::uint64_t seen_pids_refusals_ = 0;

@@ -213,6 +213,52 @@ wait "$do_pid"
 rc=$?
 if ((rc == 137)); then ok "Ctrl-C ends do's command"; else not_ok "Ctrl-C ends do's command" "exit $rc"; fi
 
+# Limits without a cgroup (issue 38): this host gives a user no cgroup, so
+# the policy's default limits hold by other means — processes by
+# RLIMIT_NPROC in the sandbox's own user namespace (the user's other
+# processes do not count), memory by the supervisor, which ends the
+# sandbox past it, for one process or many.
+as_user tee "$project/bombs.py" >/dev/null <<'EOF'
+import os, sys, time
+if sys.argv[1] == "fork":
+    children = []
+    for _ in range(200):
+        try:
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            time.sleep(30)
+            os._exit(0)
+        children.append(pid)
+    print("forked", len(children))
+    sys.exit(0)
+held = []
+workers = 4 if sys.argv[1] == "memory-many" else 1
+for _ in range(workers - 1):
+    if os.fork() == 0:
+        break
+for _ in range(32):  # 64 MiB at a time, touched, up to 2 GiB
+    held.append(bytearray(64 << 20))
+    time.sleep(0.05)
+print("held", len(held) * 64, "MiB")
+EOF
+limits_policy='{"extends": "agent", "defaultLimits": {"pids": 32, "memoryBytes": 268435456}}'
+fork_bomb() {
+  do_in_project do --policy "$limits_policy" -- python3 bombs.py fork 2>/dev/null |
+    sed -E 's/^forked ([0-9]|[12][0-9]|3[01])$/forked fewer than 32/'
+}
+expect "do as a user without a cgroup: a fork bomb stops at the pids limit" "forked fewer than 32" \
+  fork_bomb
+expect_rc "... a memory bomb is ended at the memory limit (137)" 137 \
+  do_in_project do --policy "$limits_policy" --audit "$home/bomb.jsonl" -- python3 bombs.py memory
+expect "... audited as memory-limit" "memory-limit" python3 -c '
+import json, sys
+print(*sorted({json.loads(l).get("event", "") for l in open(sys.argv[1])} & {"memory-limit"}))' \
+  "$home/bomb.jsonl"
+expect_rc "... and so is one spread over four processes" 137 \
+  do_in_project do --policy "$limits_policy" -- python3 bombs.py memory-many
+
 # Credentials stay hidden for the whole run (issue 38): git's credential
 # store renames a lock file over its file, `aws configure` creates one,
 # both while the command runs; it looks once the host is done.
