@@ -2,6 +2,7 @@
 // without a bundle, as root or as a user (runtime/container/host_sandbox.h).
 #include <fcntl.h>
 #include <sys/random.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,6 +124,34 @@ void PrintSummary(const std::string& audit_path) {
   std::fputs(out.c_str(), stderr);
 }
 
+// Why the sandbox was ended, when the supervisor ended it (its timeout, a
+// memory limit it held without a cgroup): one line, so that exit status
+// 137 is not all the user sees.
+void SayWhyEnded(const std::string& audit_path) {
+  std::uint64_t dropped = 0;
+  Result<std::vector<sentry::audit::Record>> records =
+      sentry::audit::ReadAuditFile(audit_path, &dropped);
+  if (!records) return;
+  auto arg = [](const sentry::audit::Record& record, std::string_view name) {
+    for (const sentry::audit::Arg& a : record.args) {
+      if (a.name == name) return a.value;
+    }
+    return std::string("?");
+  };
+  for (const sentry::audit::Record& record : *records) {
+    if (record.event == "timeout") {
+      std::fprintf(stderr, "vigil do: ended: it ran past its timeout (%s ms)\n",
+                   arg(record, "afterMs").c_str());
+      return;
+    }
+    if (record.event == "memory-limit") {
+      std::fprintf(stderr, "vigil do: ended: it held %s bytes of memory, past its limit of %s\n",
+                   arg(record, "heldBytes").c_str(), arg(record, "limitBytes").c_str());
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 const FlagSpec kDoFlags[9] = {
@@ -188,6 +217,7 @@ Result<int> RunDo(const Invocation& invocation) {
       .interrupt_ends = true,
   };
   Result<int> status = RunContainer(std::move(options), RunMode{.relay_terminal = request.terminal});
+  if (status && *status == 128 + SIGKILL) SayWhyEnded(audit);
   if (summary && status) PrintSummary(audit);
   return status;
 }

@@ -258,6 +258,13 @@ print(*sorted({json.loads(l).get("event", "") for l in open(sys.argv[1])} & {"me
   "$home/bomb.jsonl"
 expect_rc "... and so is one spread over four processes" 137 \
   do_in_project do --policy "$limits_policy" -- python3 bombs.py memory-many
+cp "$tmp/stderr" "$tmp/ended"  # expect's own stderr goes there next
+expect "... and do says why in one line" "1" \
+  grep -c "^vigil do: ended: it held .* past its limit of 268435456" "$tmp/ended"
+expect_rc "do --timeout ends the command (137)" 137 do_in_project do --timeout 1s -- sleep 30
+cp "$tmp/stderr" "$tmp/ended"
+expect "... and says so in one line" "1" \
+  grep -c "^vigil do: ended: it ran past its timeout (1000 ms)" "$tmp/ended"
 
 # Credentials stay hidden for the whole run (issue 38): git's credential
 # store renames a lock file over its file, `aws configure` creates one,
