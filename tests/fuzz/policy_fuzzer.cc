@@ -85,10 +85,13 @@ void CheckAddressesFrom(const Policy& policy, std::string_view text) {
   }
 }
 
-// Each allow rule admits its own network address at its first port.
+// Each allow rule admits its own network address at its first port. A
+// rule by DNS name has none until create resolves it (its family is
+// AF_UNSPEC; "10.20-1" is such a name): it admits nothing yet.
 void CheckEgressRules(const Policy& policy) {
   for (const EgressRule& rule : policy.egress) {
     const Cidr& cidr = rule.cidr;
+    if (cidr.family != AF_INET && cidr.family != AF_INET6) continue;
     const std::uint16_t port = rule.ports.empty() ? 443 : rule.ports.front().first;
     sockaddr_storage storage{};
     socklen_t length;
