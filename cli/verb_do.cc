@@ -86,12 +86,17 @@ Result<runtime::DoRequest> ReadRequest(const Invocation& invocation) {
   if (const char* home = std::getenv("HOME")) request.home = home;
   for (char** e = environ; *e != nullptr; ++e) request.env.emplace_back(*e);
   request.pass_env = invocation.flags.Values("env");
-  for (const std::string& path : invocation.flags.Values("hide")) {
-    if (path.empty()) return Fail("--hide names no path");
-    std::error_code ec;
-    // Not canonical: a path that does not exist yet may be hidden too.
-    request.hide.push_back(std::filesystem::absolute(path, ec).lexically_normal().string());
-    if (ec) return FailErrno(ec.value(), StrCat("--hide ", Quote(path)));
+  // Not canonical: a path that does not exist yet may be hidden too, and
+  // a store is shown by the name the sandbox hides it by.
+  for (std::string_view flag : {"hide", "show"}) {
+    for (const std::string& path : invocation.flags.Values(flag)) {
+      if (path.empty()) return Fail(StrCat("--", flag, " names no path"));
+      std::error_code ec;
+      std::string absolute = std::filesystem::absolute(path, ec).lexically_normal().string();
+      if (ec) return FailErrno(ec.value(), StrCat("--", flag, " ", Quote(path)));
+      if (absolute.size() > 1 && absolute.ends_with('/')) absolute.pop_back();
+      (flag == "hide" ? request.hide : request.show).push_back(std::move(absolute));
+    }
   }
   for (const std::string& path : invocation.flags.Values("allow-socket")) {
     ASSIGN_OR_RETURN(std::string absolute, Absolute(path, "--allow-socket"));
@@ -124,9 +129,9 @@ void PrintSummary(const std::string& audit_path) {
   std::fputs(out.c_str(), stderr);
 }
 
-// Why the sandbox was ended, when the supervisor ended it (its timeout, a
-// memory limit it held without a cgroup): one line, so that exit status
-// 137 is not all the user sees.
+// Why the sandbox was ended, when the supervisor or the kernel ended it
+// (its timeout, its memory limit, held by its cgroup or by the supervisor
+// without one): one line, so that exit status 137 is not all the user sees.
 void SayWhyEnded(const std::string& audit_path) {
   std::uint64_t dropped = 0;
   Result<std::vector<sentry::audit::Record>> records =
@@ -145,8 +150,16 @@ void SayWhyEnded(const std::string& audit_path) {
       return;
     }
     if (record.event == "memory-limit") {
-      std::fprintf(stderr, "vigil do: ended: it held %s bytes of memory, past its limit of %s\n",
+      std::fprintf(stderr,
+                   "vigil do: ended: it held %s bytes of memory, past its memory limit of %s\n",
                    arg(record, "heldBytes").c_str(), arg(record, "limitBytes").c_str());
+      return;
+    }
+    if (record.event == "oom-kill") {
+      std::fprintf(stderr,
+                   "vigil do: ended: it reached its memory limit, and the kernel killed %s of "
+                   "its processes\n",
+                   arg(record, "processes").c_str());
       return;
     }
   }
@@ -154,7 +167,7 @@ void SayWhyEnded(const std::string& audit_path) {
 
 }  // namespace
 
-const FlagSpec kDoFlags[9] = {
+const FlagSpec kDoFlags[10] = {
     {"policy", "", true, "POLICY",
      "the sentry's policy: a profile (default: agent), inline JSON or a file"},
     {"net", "", true, "NET",
@@ -169,6 +182,8 @@ const FlagSpec kDoFlags[9] = {
     {"summary", "", false, "", "print what was refused, and counts, when it ends"},
     {"hide", "", true, "PATH",
      "also hidden for the whole run (repeatable), as the home's credential stores are"},
+    {"show", "", true, "PATH",
+     "one of the hidden paths (~/.npmrc, ...) the command may read after all (repeatable)"},
     {"allow-socket", "", true, "PATH",
      "a host unix socket the command may connect to (repeatable); others are refused"},
 };

@@ -17,7 +17,7 @@ Result<int> RunCreate(const Invocation& invocation);
 extern const FlagSpec kDeleteFlags[1];
 Result<int> RunDelete(const Invocation& invocation);
 
-extern const FlagSpec kDoFlags[9];
+extern const FlagSpec kDoFlags[10];
 Result<int> RunDo(const Invocation& invocation);
 
 extern const FlagSpec kEventsFlags[2];

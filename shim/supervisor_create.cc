@@ -144,12 +144,17 @@ Result<void> Supervisor::StartSentry() {
   audit_.emplace(std::move(writer), args_.record.id, args_.policy.audit);
   audit_->RecordLogOfThisThread(init_pid_);
   audit_->RecordEgressHosts(args_.policy, init_pid_);
-  // After the audit is set up: the warning is in it too.
+  // How the policy judges such a container, for whoever reads its audit:
+  // not a warning on every run's terminal (`vigil do --net allow` asks for
+  // exactly this, and docs/do.md says so).
   if (host_network && args_.policy.egress_default_deny) {
-    log::Warning(
+    constexpr std::string_view kHostLoopback =
         "the container shares the host's network namespace: its loopback and abstract unix "
         "names are the host's, so the policy's egress allow-list judges 127.0.0.0/8 and ::1 "
-        "like any other address, and abstract unix names are refused");
+        "like any other address, and abstract unix names are refused";
+    log::Info(kHostLoopback);
+    audit_->RecordEvent("supervisor", init_pid_, sentry::audit::Decision::kNone,
+                        {{"level", "notice"}, {"message", std::string(kHostLoopback)}});
   }
   auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };
   RETURN_IF_ERROR(WatchAuditSweep());
@@ -214,13 +219,16 @@ Result<void> Supervisor::CreateCgroup() {
 // A user's container (rootless) gets a cgroup only where the user may make
 // one (a cgroup2 subtree delegated to it); elsewhere it runs without one,
 // as runc's does, unless its config sets a limit only a cgroup can hold.
+// The policy's limits then hold by other means, so nothing is wrong and
+// nothing is printed (every `vigil do` of a user here would say it);
+// pause and stats say in their own error that they need the cgroup.
 Result<void> Supervisor::GoWithoutCgroup(const Error& why) {
   if (!args_.config_limit.empty()) {
     return Fail(StrCat("cannot set ", args_.config_limit,
                        ": a user's container could not create its cgroup: ", why.message));
   }
-  log::Warning(StrCat("container ", args_.record.id, " has no cgroup (", why.message,
-                      "): ", CapWithoutCgroup(), "; no pause or stats"));
+  log::Info(StrCat("container ", args_.record.id, " has no cgroup (", why.message,
+                   "): ", CapWithoutCgroup(), "; no pause or stats"));
   return {};
 }
 

@@ -60,6 +60,16 @@ std::vector<std::string> Components(std::string_view path) {
 
 // Component by component (no component contains '/'): the tree's paths all
 // start with dir's components and go on with anything.
+std::string EscapeGlob(std::string_view path) {
+  std::string pattern;
+  pattern.reserve(path.size());
+  for (char c : path) {
+    if (IsWildcard(c)) pattern += '\\';
+    pattern += c;
+  }
+  return pattern;
+}
+
 TreeMatch GlobMatchesTree(const std::string& pattern, std::string_view dir) {
   const bool recursive = pattern.ends_with(kRecursiveSuffix) || pattern == "/**";
   std::vector<std::string> fixed = Components(

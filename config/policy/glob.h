@@ -25,6 +25,10 @@ namespace vigil::config {
 // accepts).
 bool GlobMatches(const std::string& pattern, std::string_view path);
 
+// A pattern that matches exactly the literal path `path`: its wildcard
+// characters escaped.
+std::string EscapeGlob(std::string_view path);
+
 // How `pattern` relates to the tree at `dir` (an absolute normalised path:
 // the directory and every path beneath it).
 enum class TreeMatch {

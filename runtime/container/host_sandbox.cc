@@ -15,6 +15,7 @@
 #include "base/unique_fd.h"
 #include "config/oci/default_spec.h"
 #include "config/policy/cidr.h"
+#include "config/policy/glob.h"
 #include "runtime/container/lifetime.h"
 
 namespace vigil::runtime {
@@ -199,6 +200,29 @@ std::vector<HostEntry> ReadHostDirectory(const std::string& path) {
   return entries;
 }
 
+namespace {
+
+// Every path the sandbox hides unless --show names it, in HiddenPaths's order.
+std::vector<std::string> HiddenByDefault(const DoRequest& request) {
+  std::vector<std::string> hidden;
+  if (!request.home.empty()) {
+    for (std::string_view name : kHiddenInHome) hidden.push_back(StrCat(request.home, "/", name));
+  }
+  hidden.insert(hidden.end(), request.hide.begin(), request.hide.end());
+  hidden.insert(hidden.end(), std::begin(kHiddenOnHost), std::end(kHiddenOnHost));
+  return hidden;
+}
+
+}  // namespace
+
+std::vector<std::string> HiddenPaths(const DoRequest& request) {
+  std::vector<std::string> hidden = HiddenByDefault(request);
+  std::erase_if(hidden, [&](const std::string& path) {
+    return std::find(request.show.begin(), request.show.end(), path) != request.show.end();
+  });
+  return hidden;
+}
+
 Result<config::Spec> HostSandboxSpec(const DoRequest& request,
                                      std::span<const HostRootEntry> host_root,
                                      const std::string& rootfs,
@@ -211,14 +235,21 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
 
   // Secrets first: the working directory and --rw paths may not lie in
   // one, nor make a host secret writable (a home's are masked over it).
-  std::vector<std::string> hidden;
-  for (std::string_view name : kHiddenInHome) {
-    if (!request.home.empty()) hidden.push_back(StrCat(request.home, "/", name));
+  const std::vector<std::string> by_default = HiddenByDefault(request);
+  for (const std::string& path : request.show) {
+    if (std::find(by_default.begin(), by_default.end(), path) == by_default.end()) {
+      return Fail(StrCat("--show ", Quote(path), " is none of the paths the sandbox hides"));
+    }
   }
-  hidden.insert(hidden.end(), request.hide.begin(), request.hide.end());
+  const std::vector<std::string> hidden = HiddenPaths(request);
   // The home's (and --hide's) are built out; the host's are masked.
-  const std::vector<std::string> built_out = hidden;
-  hidden.insert(hidden.end(), std::begin(kHiddenOnHost), std::end(kHiddenOnHost));
+  std::vector<std::string> built_out;
+  for (const std::string& path : hidden) {
+    if (std::find(std::begin(kHiddenOnHost), std::end(kHiddenOnHost), path) ==
+        std::end(kHiddenOnHost)) {
+      built_out.push_back(path);
+    }
+  }
   std::vector<std::string> writable = {request.cwd};
   writable.insert(writable.end(), request.writable.begin(), request.writable.end());
   for (const std::string& path : writable) {
@@ -327,13 +358,17 @@ void ProtectHost(const DoRequest& request, config::Policy& policy) {
       return w != dir && Within(w, dir) && Within(path, w);
     });
   };
-  std::vector<config::FileRule> read_only;
+  // "PATH/**" is PATH and all beneath it.
+  std::vector<config::FileRule> leading;
+  for (const std::string& secret : HiddenPaths(request)) {
+    leading.push_back(
+        {.pattern = config::EscapeGlob(secret) + "/**", .access = config::FileAccess::kHidden});
+  }
   auto protect = [&](const std::string& dir, std::string_view name) {
     const std::string path = StrCat(dir == "/" ? "" : dir, "/", name);
     if (named(path, dir)) return;
-    for (const std::string& pattern : {path, path + "/**"}) {
-      read_only.push_back({.pattern = pattern, .access = config::FileAccess::kRead});
-    }
+    leading.push_back(
+        {.pattern = config::EscapeGlob(path) + "/**", .access = config::FileAccess::kRead});
   };
   for (const std::string& dir : writable) {
     for (std::string_view name : kRunByTheHost) protect(dir, name);
@@ -341,9 +376,11 @@ void ProtectHost(const DoRequest& request, config::Policy& policy) {
       for (std::string_view name : kRunByTheHostInHome) protect(request.home, name);
     }
   }
-  policy.files.insert(policy.files.begin(), read_only.begin(), read_only.end());
+  policy.files.insert(policy.files.begin(), leading.begin(), leading.end());
   policy.unix_paths.assign(std::begin(kSandboxSockets), std::end(kSandboxSockets));
-  policy.unix_paths.insert(policy.unix_paths.end(), request.sockets.begin(), request.sockets.end());
+  for (const std::string& socket : request.sockets) {
+    policy.unix_paths.push_back(config::EscapeGlob(socket));
+  }
   policy.name += "+do";
 }
 

@@ -89,6 +89,7 @@ struct DoRequest {
   std::vector<std::string> pass_env;  // --env NAME or NAME=VALUE
   std::vector<std::string> sockets;   // --allow-socket, absolute
   std::vector<std::string> hide;      // --hide, absolute: hidden as kHiddenInHome's
+  std::vector<std::string> show;      // --show, absolute: of the hidden, shown read-only
 };
 
 // One entry of a host directory, for building the sandbox's home: its
@@ -104,6 +105,11 @@ using ListHostDirectory = std::vector<HostEntry> (*)(const std::string& dir);
 // The host directory `dir`'s entries (none if it cannot be read).
 std::vector<HostEntry> ReadHostDirectory(const std::string& dir);
 
+// What the sandbox hides from `request`'s command: the home's credential
+// stores (kHiddenInHome), --hide's paths, then kHiddenOnHost; less what
+// --show names.
+std::vector<std::string> HiddenPaths(const DoRequest& request);
+
 // Makes the host root's symbolic links (a merged /usr's /bin -> usr/bin)
 // in `rootfs`, an empty directory that becomes the sandbox's root.
 Result<void> MakeHostRootLinks(const std::string& rootfs, std::span<const HostRootEntry> host_root);
@@ -111,7 +117,8 @@ Result<void> MakeHostRootLinks(const std::string& rootfs, std::span<const HostRo
 // The config for `request`, with `rootfs` (MakeHostRootLinks's) as its
 // root. `exists` says whether a host path exists: only existing secrets
 // are masked. Fails for a working directory or --rw path inside a hidden
-// one, or holding a hidden host path (/, /etc).
+// one, or holding a hidden host path (/, /etc), and for a --show path
+// that is none of the hidden ones.
 //
 // The home's secrets stay hidden for the whole run: each directory on the
 // way to one (/home, the home, .config, ...) is a tmpfs of the sandbox's
@@ -136,11 +143,17 @@ Result<void> ApplyNetworkFlag(DoNetwork network, std::span<const std::string> al
                               config::Policy& policy);
 
 // `policy` with what protects the host from the sandbox whatever the
-// profile: kRunByTheHost beneath each writable directory (and
-// kRunByTheHostInHome in a writable home) read-only, first among the file
-// rules so that they beat the directory's write grant, except beneath an
-// --rw path that names them; unix connects and sends only to
-// kSandboxSockets and `request.sockets`. The name gets "+do".
+// profile, first among the file rules so that they beat the writable
+// directories' write grants:
+// - HiddenPaths hidden: the mounts hide them already, but only the sentry
+//   sees a lookup of what is not there, so each attempt is a refusal in
+//   the audit and --summary; and it keeps hiding a host file the host
+//   replaces by rename meanwhile (which detaches a mask mounted on it);
+// - kRunByTheHost beneath each writable directory (and
+//   kRunByTheHostInHome in a writable home) read-only, except beneath an
+//   --rw path that names them.
+// Unix connects and sends reach only kSandboxSockets and
+// `request.sockets`. The name gets "+do".
 void ProtectHost(const DoRequest& request, config::Policy& policy);
 
 // After kAllow with a DNS name among the entries: the nameservers of

@@ -48,12 +48,13 @@ std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatu
   Result<UniqueFd> file = UniqueFd();
   if (empty) {
     file = HeldFile(context.tracee, dirfd);
+    if (!file) return Failed(file.error(), Decision::kAllow);
   } else {
     Result<std::string> path = ContainerPath(context.tracee, thread, dirfd, *given);
     if (!path) return Failed(path.error(), Decision::kAllow);
     file = ResolveAs(context, thread, root->Get(), *path, O_PATH | flags);
+    if (!file) return FailedLookup(context, file.error(), *path);
   }
-  if (!file) return Failed(file.error(), Decision::kAllow);
   Result<std::string> where = PathInRoot(file->Get(), *root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);

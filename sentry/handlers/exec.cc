@@ -97,7 +97,7 @@ Verdict CheckExec(HandlerContext& context) {
   if (!descriptor) {
     const int follow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
     Result<UniqueFd> resolved = ResolveInRoot(caller.root.Get(), *path, O_PATH | follow);
-    if (!resolved) return Failed(resolved.error(), Decision::kAllow);
+    if (!resolved) return FailedLookup(context, resolved.error(), *path);
     file = std::move(*resolved);
   }
   if (std::optional<Verdict> refused = RefuseExecutable(context, file.Get(), caller.root_path,

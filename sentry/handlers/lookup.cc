@@ -40,7 +40,7 @@ std::variant<UniqueFd, Verdict> LookUpDecided(HandlerContext& context, int dirfd
       return ResolveAs(context, *thread, root->Get(), walked, O_PATH | (follow ? 0 : O_NOFOLLOW),
                        narrowing);
     });
-    if (!resolved) return Failed(resolved.error(), Decision::kAllow);
+    if (!resolved) return FailedLookup(context, resolved.error(), walked);
     file = std::move(*resolved);
   }
   Result<std::string> where = NameInRoot(file, *root_path);

@@ -6,15 +6,15 @@
 // (docs/design.md, rule 1) — except where no second read can reach anything
 // the policy refuses (KernelMaySend).
 #include <fcntl.h>
-#include <linux/nsfs.h>
 #include <linux/capability.h>
+#include <linux/nsfs.h>
 #include <poll.h>
-#include <unistd.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -28,6 +28,7 @@
 #include "sentry/handlers/destination.h"
 #include "sentry/handlers/message.h"
 #include "sentry/handlers/netlink.h"
+#include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
 #include "sentry/handlers/routing_options.h"
 #include "sentry/handlers/waiting.h"
@@ -90,6 +91,26 @@ std::optional<Verdict> SocketFileVerdict(HandlerContext& context, const Destinat
   return std::nullopt;
 }
 
+// A socket path the workload cannot reach (nothing there, or a directory
+// on the way it may not search): the kernel's errno, and a refusal of the
+// policy's too when the path, taken lexically, is one the rules refuse, so
+// that a search for the host's daemons shows in the audit.
+Verdict UnanchoredVerdict(HandlerContext& context, const Error& error, const std::string& given) {
+  const bool not_reached = error.code == ENOENT || error.code == ENOTDIR || error.code == EACCES;
+  if (!not_reached || given.empty()) return FromResult(error, Decision::kAllow);
+  Result<ThreadStatus> thread = context.tracee.Status();
+  if (!thread) return FromResult(error, Decision::kAllow);
+  Result<std::string> named = ContainerPath(context.tracee, *thread, AT_FDCWD, given);
+  if (!named) return FromResult(error, Decision::kAllow);
+  const std::string name = LexicalName(*named);
+  if (config::UnixPathAllowed(*context.sandbox.policy, name) &&
+      Refusal(AccessFor(context, name), /*write=*/false) == 0) {
+    return FromResult(error, Decision::kAllow);
+  }
+  context.AuditArg("resolved", name);
+  return FromResult(error, Decision::kDeny);
+}
+
 // Decides the destination at `pointer`; fills `destination` when allowed.
 // Returns a verdict to answer with when the call must stop here: a
 // refusal, a failure, or CONTINUE where the kernel may make the call.
@@ -106,7 +127,7 @@ std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer,
   if (Result<void> anchored =
           AnchorUnixPath(context.tracee, destination, context.sandbox.user_namespace);
       !anchored) {
-    return FromResult(anchored.error(), Decision::kAllow);
+    return UnanchoredVerdict(context, anchored.error(), UnixPath(destination));
   }
   return SocketFileVerdict(context, destination);
 }

@@ -416,7 +416,9 @@ Verdict HandleOpen(HandlerContext& context) {
   if (file.error().code == ENOENT && (request.flags & O_CREAT)) {
     return CreateNew(context, *thread, walk, *root_path, walk.path, request, acting);
   }
-  return Failed(file.error(), Decision::kAllow);
+  Result<std::string> named = ContainerPath(context.tracee, *thread, request.dirfd, *given);
+  return named ? FailedLookup(context, file.error(), *named)
+               : Failed(file.error(), Decision::kAllow);
 }
 
 }  // namespace vigil::sentry

@@ -1,6 +1,7 @@
 #include "sentry/handlers/resolve.h"
 
 #include <cerrno>
+#include <filesystem>
 
 #include "base/syscalls.h"
 #include "sentry/handlers/acting_as.h"
@@ -79,6 +80,22 @@ int Refusal(config::FileAccess access, bool write) {
 
 Verdict Failed(const Error& error, Decision decision) {
   return Verdict::Fail(error.code != 0 ? error.code : EIO, decision);
+}
+
+std::string LexicalName(const std::string& path) {
+  std::string name = std::filesystem::path(path).lexically_normal().string();
+  if (name.size() > 1 && name.ends_with('/')) name.pop_back();
+  return name;
+}
+
+Verdict FailedLookup(HandlerContext& context, const Error& error, const std::string& path) {
+  if (error.code != ENOENT && error.code != ENOTDIR) return Failed(error, Decision::kAllow);
+  const std::string name = LexicalName(path);
+  if (!name.starts_with('/') || Refusal(AccessFor(context, name), /*write=*/false) == 0) {
+    return Failed(error, Decision::kAllow);
+  }
+  context.AuditArg("resolved", name);
+  return Failed(error, Decision::kDeny);
 }
 
 }  // namespace vigil::sentry

@@ -96,4 +96,19 @@ int Refusal(config::FileAccess access, bool write);
 // A verdict for a failed step: its errno (EIO if it has none).
 Verdict Failed(const Error& error, Decision decision);
 
+// `path` (absolute) normalised lexically: "//" and "." dropped, ".." taking
+// the name before it. What a walk would reach only when no symlink lies on
+// the way; for naming a path the kernel found nothing at.
+std::string LexicalName(const std::string& path);
+
+// The verdict for a lookup of `path` (absolute in the container, as the
+// workload named it: ContainerPath's) that failed with `error`. The
+// workload gets the kernel's errno either way; when the path, taken
+// lexically, is one the policy hides or denies, the failure is a refusal
+// too, and audited as one: what the mounts keep out of the sandbox
+// (`vigil do`'s credential stores) leaves no file for the rules to meet,
+// and a search for it would otherwise leave no trace. Such a refusal
+// audits the path it decided on as "resolved".
+Verdict FailedLookup(HandlerContext& context, const Error& error, const std::string& path);
+
 }  // namespace vigil::sentry

@@ -112,6 +112,20 @@ TEST(GlobMatchesTest, PlainPatternsAnswerAsFnmatchWould) {
   }
 }
 
+TEST(EscapeGlobTest, MatchesThePathItselfOnly) {
+  for (const std::string path :
+       {"/srv/a*b", "/srv/[x]", "/srv/what?", "/srv/back\\slash", "/plain"}) {
+    const std::string pattern = EscapeGlob(path);
+    EXPECT_TRUE(CheckGlob(pattern)) << pattern;
+    EXPECT_TRUE(GlobMatches(pattern, path)) << pattern;
+    EXPECT_TRUE(GlobMatches(pattern + "/**", path + "/below")) << pattern;
+  }
+  EXPECT_FALSE(GlobMatches(EscapeGlob("/srv/a*b"), "/srv/axxb"));
+  EXPECT_FALSE(GlobMatches(EscapeGlob("/srv/[x]"), "/srv/x"));
+  EXPECT_FALSE(GlobMatches(EscapeGlob("/srv/what?"), "/srv/whats"));
+  EXPECT_EQ(GlobMatchesTree(EscapeGlob("/srv/a*b") + "/**", "/srv/a*b/c"), TreeMatch::kAll);
+}
+
 TEST(GlobMatchesTreeTest, RelatesAPatternToADirectoryAndEverythingBeneath) {
   EXPECT_EQ(GlobMatchesTree("/tmp/**", "/tmp"), TreeMatch::kAll);
   EXPECT_EQ(GlobMatchesTree("/tmp/**", "/tmp/a/b"), TreeMatch::kAll);

@@ -182,6 +182,28 @@ TEST(HostSandboxTest, AWritablePathInsideASecretOrHoldingTheHostsIsRefused) {
   EXPECT_TRUE(HostSandboxSpec(home, kHostRoot, "/r", Everything, NoEntries));
 }
 
+// --show takes one of the hidden paths back (read-only, as the rest of the
+// home): its mount and its rule go, the others stay; a path the sandbox
+// does not hide is refused by name.
+TEST(HostSandboxTest, ShowTakesBackOneHiddenPath) {
+  DoRequest request = UserRequest();
+  request.show = {"/home/u/.npmrc"};
+  config::Spec spec = MustBuild(request);
+  EXPECT_THAT(spec.linux_spec->masked_paths, Not(Contains("/home/u/.npmrc")));
+  EXPECT_THAT(spec.linux_spec->masked_paths, Contains("/home/u/.ssh"));
+  EXPECT_THAT(HiddenPaths(request), Not(Contains("/home/u/.npmrc")));
+  EXPECT_THAT(HiddenPaths(request), Contains("/home/u/.ssh"));
+  config::Policy policy = *config::BuiltinPolicy("agent");
+  ProtectHost(request, policy);
+  EXPECT_EQ(config::FileAccessFor(policy, "/home/u/.npmrc"), config::FileAccess::kRead);
+
+  request.show = {"/home/u/notes"};
+  Result<config::Spec> refused = HostSandboxSpec(request, kHostRoot, "/r", Everything, NoEntries);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message,
+            "--show \"/home/u/notes\" is none of the paths the sandbox hides");
+}
+
 TEST(HostSandboxTest, ItEndsTwoSecondsAfterItsTerm) {
   EXPECT_EQ(MustBuild(UserRequest()).annotations.at("dev.vigil.timeout-grace"), "2s");
 }
@@ -288,11 +310,33 @@ TEST(ProtectHostTest, FilesTheHostRunsStayReadOnlyInWritableDirectories) {
   EXPECT_EQ(policy.name, "agent+do");
 }
 
+// The secrets the mounts hide are hidden rules too, ahead of every write
+// grant: the sentry refuses (and audits) each lookup, even in a writable
+// home and after the host replaced the file.
+TEST(ProtectHostTest, WhatTheMountsHideTheSentryHidesToo) {
+  DoRequest request = UserRequest();
+  request.cwd = "/home/u";
+  request.hide = {"/srv/keys[1]*"};
+  config::Policy policy = *config::BuiltinPolicy("agent");
+  ProtectHost(request, policy);
+  config::AddImpliedRules(policy, MustBuild(request));
+  using config::FileAccess;
+  for (const char* path : {"/home/u/.ssh", "/home/u/.ssh/id_ed25519", "/home/u/.aws/credentials",
+                           "/home/u/.git-credentials", "/etc/shadow",
+                           "/etc/ssh/ssh_host_ed25519_key", "/srv/keys[1]*", "/srv/keys[1]*/a"}) {
+    EXPECT_EQ(config::FileAccessFor(policy, path), FileAccess::kHidden) << path;
+  }
+  EXPECT_EQ(config::FileAccessFor(policy, "/srv/keys1x"), FileAccess::kRead)
+      << "a name, not a glob";
+  EXPECT_EQ(config::FileAccessFor(policy, "/home/u/.sshd"), FileAccess::kWrite);
+  EXPECT_TRUE(config::MediatesReads(policy));
+}
+
 // Unix connects and sends reach the sandbox's own /tmp and /run, and the
 // sockets --allow-socket names; a host daemon's elsewhere is refused.
 TEST(ProtectHostTest, OnlyTheSandboxsOwnSocketsAndTheNamedOnes) {
   DoRequest request = UserRequest();
-  request.sockets = {"/home/u/.colima/default/docker.sock"};
+  request.sockets = {"/home/u/.colima/default/docker.sock", "/srv/a*.sock"};
   config::Policy policy = *config::BuiltinPolicy("agent");
   ProtectHost(request, policy);
   EXPECT_TRUE(config::UnixPathAllowed(policy, "/tmp/app.sock"));
@@ -300,6 +344,8 @@ TEST(ProtectHostTest, OnlyTheSandboxsOwnSocketsAndTheNamedOnes) {
   EXPECT_TRUE(config::UnixPathAllowed(policy, "/home/u/.colima/default/docker.sock"));
   EXPECT_FALSE(config::UnixPathAllowed(policy, "/var/lib/incus/unix.socket"));
   EXPECT_FALSE(config::UnixPathAllowed(policy, "/home/u/proj/dev.sock"));
+  EXPECT_TRUE(config::UnixPathAllowed(policy, "/srv/a*.sock"));
+  EXPECT_FALSE(config::UnixPathAllowed(policy, "/srv/ab.sock")) << "a name, not a glob";
   EXPECT_FALSE(config::RefusesNoAddress(policy));
 }
 

@@ -516,6 +516,34 @@ TEST_F(NetworkHandlers, UnixPathsResolveInsideTheWorkloadsRoot) {
   std::filesystem::remove_all(root);
 }
 
+// A socket path the workload cannot reach is the kernel's errno; when the
+// rules refuse the path it names, a refusal too (a search for the host's
+// daemons is in the audit), however it was spelled.
+TEST_F(NetworkHandlers, AnUnreachableSocketPathTheRulesRefuseIsARefusal) {
+  policy_.unix_sockets = true;
+  policy_.unix_paths = {"/run/**"};
+  char tmpl[] = "/tmp/vigil-unix-gone-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string root = tmpl;
+  std::filesystem::create_directories(root + "/run");
+  tracee_.root = root;
+  auto connect = [&](const char* path) {
+    sockaddr_un theirs{.sun_family = AF_UNIX};
+    std::strcpy(theirs.sun_path, path);
+    EXPECT_TRUE(tracee_.WriteObject(kAddress, theirs));
+    UniqueFd client(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    return Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, sizeof theirs});
+  };
+  Verdict outside = connect("/var/lib/../lib/incus/unix.socket");
+  EXPECT_EQ(outside.error, ENOENT);
+  EXPECT_EQ(outside.decision, Decision::kDeny);
+  EXPECT_EQ(audit_args_.back().value, "/var/lib/incus/unix.socket");
+  Verdict inside = connect("/run/none.sock");
+  EXPECT_EQ(inside.error, ENOENT);
+  EXPECT_EQ(inside.decision, Decision::kAllow);
+  std::filesystem::remove_all(root);
+}
+
 // The sentry connects with the workload's identity: a socket file the
 // workload may not write to stays closed to it (no confused deputy).
 TEST_F(NetworkHandlers, UnixSocketPermissionsAreTheWorkloads) {

@@ -270,6 +270,32 @@ TEST_F(OpenHandler, StatSeesWhatOpenSees) {
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_stat, {kPath, 0x1}).error, EFAULT);
 }
 
+// A hidden path the kernel has no file for (a mount kept it out) still
+// names what the policy refuses: the workload gets the kernel's ENOENT, the
+// audit a refusal of the path, however the workload spelled it. Other
+// missing paths are the kernel's answer, allowed.
+TEST_F(OpenHandler, AHiddenPathThatIsNotThereIsARefusalToo) {
+  fs::remove(root_ + "/etc/secret");
+  for (const std::string path :
+       {"/etc/secret", "../../etc/secret", "/etc//./secret", "/work/../etc/secret"}) {
+    Verdict verdict = Open(path, O_RDONLY);
+    EXPECT_EQ(verdict.error, ENOENT) << path;
+    EXPECT_EQ(verdict.decision, Decision::kDeny) << path;
+    EXPECT_EQ(Resolved(), "/etc/secret") << path;
+  }
+  Verdict missing = Open("/etc/none", O_RDONLY);
+  EXPECT_EQ(missing.error, ENOENT);
+  EXPECT_EQ(missing.decision, Decision::kAllow);
+  const std::string hidden = "/etc/secret";
+  ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(hidden.c_str(), hidden.size() + 1))));
+  Verdict stat = StatCall(tracee_, sandbox_, SYS_stat, {kPath, kBuffer});
+  EXPECT_EQ(stat.error, ENOENT);
+  EXPECT_EQ(stat.decision, Decision::kDeny);
+  Verdict access = StatCall(tracee_, sandbox_, SYS_access, {kPath, F_OK});
+  EXPECT_EQ(access.error, ENOENT);
+  EXPECT_EQ(access.decision, Decision::kDeny);
+}
+
 // fstat is newfstatat(fd, "", AT_EMPTY_PATH): the workload's own file.
 TEST_F(OpenHandler, FstatOfAHeldDescriptor) {
   int fd = ::open((root_ + "/etc/hostname").c_str(), O_RDONLY | O_CLOEXEC);
