@@ -52,7 +52,8 @@ constexpr Command kCommands[] = {
      kCreateFlags, RunCreate},
     {"delete", "delete a stopped container (--force: any container)", "<container-id>",
      kDeleteFlags, RunDelete},
-    {"do", "run a command in a fresh sandbox of this host's files, read-only but the working "
+    {"do",
+     "run a command in a fresh sandbox of this host's files, read-only but the working "
      "directory, under the agent profile; no bundle, as root or a user",
      "[-- ] <command> [args...]", kDoFlags, RunDo},
     {"events", "print the container's cgroup usage as JSON lines (--stats: once)", "<container-id>",
@@ -73,8 +74,10 @@ constexpr Command kCommands[] = {
     {"list", "list the containers", "", kListFlags, RunList},
     {"pause", "freeze every process of a running container", "<container-id>", kPauseFlags,
      RunPause},
-    {"policy", "print a sentry policy in canonical JSON (show NAME|FILE|JSON) or the profiles",
-     "show <policy> | list", {}, RunPolicy},
+    {"policy",
+     "print a sentry policy in canonical JSON (show NAME|FILE|JSON), what it compiles to "
+     "(show --compiled), or the profiles",
+     "[--compiled [--bundle DIR]] show <policy> | list", kPolicyFlags, RunPolicy},
     {"ps", "list the container's processes (ps(1) output, or --format json: the pids)",
      "<container-id> [ps-args...]", kPsFlags, RunPs},
     {"resume", "thaw a paused container", "<container-id>", {}, RunResume},

@@ -61,6 +61,7 @@ Result<int> RunUpdate(const Invocation& invocation);
 
 extern const FlagSpec kSyscallsFlags[2];
 Result<int> RunSyscalls(const Invocation& invocation);
+extern const FlagSpec kPolicyFlags[2];
 Result<int> RunPolicy(const Invocation& invocation);
 
 }  // namespace vigil::cli

@@ -1,7 +1,5 @@
 // Creating the container: the cgroup, the init in its namespaces, the
 // hooks of the runtime namespace, and the sentry that will serve it.
-#include "shim/supervisor_process.h"
-
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/epoll.h>
@@ -26,14 +24,13 @@
 #include "runtime/container/supervisor_control.h"
 #include "runtime/linux/bind_sources.h"
 #include "runtime/linux/id_maps.h"
-#include "runtime/linux/landlock.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/process/hooks.h"
 #include "sentry/notify/unotify.h"
 #include "sentry/notify/unotify_server.h"
 #include "sentry/ptrace/ptrace_server.h"
-#include "sentry/table/sentry_filter.h"
 #include "shim/sentry_sandbox.h"
+#include "shim/supervisor_process.h"
 
 namespace vigil::shim {
 namespace {
@@ -128,11 +125,13 @@ Result<void> Supervisor::StartSentry() {
   } else {
     ASSIGN_OR_RETURN(runtime_namespaces_, JoinContainerNamespaces(init_pid_));
   }
-  ASSIGN_OR_RETURN(sandbox_,
-                   SentrySandbox(args_.record.id, args_.spec, args_.policy, init_start,
-                                 cgroup_ ? &*cgroup_ : nullptr));
-  sandbox_.credentials_fixed = sentry::CredentialsFixed(args_.policy, Platform());
-  sandbox_.kernel_write_trees = runtime::KernelWriteTrees(args_.policy, args_.spec);
+  // As create compiled it (held in the record for the supervisor's life).
+  const runtime::CompiledPolicy& compiled = *args_.record.compiled;
+  const config::Policy& policy = compiled.rules;
+  ASSIGN_OR_RETURN(sandbox_, SentrySandbox(args_.record.id, args_.spec, policy, init_start,
+                                           cgroup_ ? &*cgroup_ : nullptr));
+  sandbox_.credentials_fixed = compiled.credentials_fixed;
+  sandbox_.kernel_write_trees = compiled.kernel_write_trees;
   sandbox_.own_network = !host_network;
   ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
   log.SetRotation(
@@ -141,13 +140,13 @@ Result<void> Supervisor::StartSentry() {
   // filter then covers it too (TSYNC).
   ASSIGN_OR_RETURN(std::unique_ptr<sentry::audit::AuditWriter> writer,
                    sentry::audit::AuditWriter::Start(std::move(log), kAuditFlushPeriod));
-  audit_.emplace(std::move(writer), args_.record.id, args_.policy.audit);
+  audit_.emplace(std::move(writer), args_.record.id, policy.audit);
   audit_->RecordLogOfThisThread(init_pid_);
-  audit_->RecordEgressHosts(args_.policy, init_pid_);
+  audit_->RecordEgressHosts(policy, init_pid_);
   // How the policy judges such a container, for whoever reads its audit:
   // not a warning on every run's terminal (`vigil do --net allow` asks for
   // exactly this, and docs/do.md says so).
-  if (host_network && args_.policy.egress_default_deny) {
+  if (host_network && policy.egress_default_deny) {
     constexpr std::string_view kHostLoopback =
         "the container shares the host's network namespace: its loopback and abstract unix "
         "names are the host's, so the policy's egress allow-list judges 127.0.0.0/8 and ::1 "

@@ -11,7 +11,8 @@
 namespace vigil::config {
 namespace {
 
-Result<void> CheckPolicy(const Policy& policy) {
+// Checks what holds of any policy, from a user or recorded by vigil.
+Result<void> CheckRules(const Policy& policy) {
   JsonPath root = PolicyRoot();
   // An allow-list under a default-allow policy grants nothing; writing one
   // almost certainly meant "deny everything else".
@@ -30,8 +31,14 @@ Result<void> CheckPolicy(const Policy& policy) {
                            "(\"/proc/acpi/**\"), and not /"));
     }
   }
-  // A built-in profile's name vouches for its decisions in audit logs and
-  // `vigil state`: a policy may carry it only if it is that profile.
+  return {};
+}
+
+// A built-in profile's name vouches for its decisions in audit logs and
+// `vigil state`: a policy a user writes may carry it only if it is that
+// profile.
+Result<void> CheckName(const Policy& policy) {
+  JsonPath root = PolicyRoot();
   std::span<const std::string_view> builtins = BuiltinPolicyNames();
   if (std::find(builtins.begin(), builtins.end(), policy.name) != builtins.end()) {
     Result<Policy> builtin = BuiltinPolicy(policy.name);
@@ -53,7 +60,15 @@ Result<Policy> ParsePolicy(std::string_view json) {
   Policy decoded;
   RETURN_IF_ERROR(DecodeStrict<Policy>(doc->root(), PolicyRoot(), PolicyFields(), decoded));
   ASSIGN_OR_RETURN(Policy policy, Extend(doc->root(), decoded));
-  RETURN_IF_ERROR(CheckPolicy(policy));
+  RETURN_IF_ERROR(CheckRules(policy));
+  RETURN_IF_ERROR(CheckName(policy));
+  return policy;
+}
+
+Result<Policy> ParseCompiledRules(json::Value value) {
+  Policy policy;
+  RETURN_IF_ERROR(DecodeStrict<Policy>(value, PolicyRoot(), PolicyFields(), policy));
+  RETURN_IF_ERROR(CheckRules(policy));
   return policy;
 }
 

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/json/json_reader.h"
 #include "base/json/json_writer.h"
 #include "base/result.h"
 
@@ -103,6 +104,11 @@ struct Policy {
 // `policy.files.rules[2].access: expected one of "read", "write", "hidden",
 // "deny", got string "x"`.
 [[nodiscard]] Result<Policy> ParsePolicy(std::string_view json);
+
+// The rules of a compiled policy, as WritePolicy wrote them: a profile
+// with the rules the container's config implies added still carries the
+// profile's name (what it was compiled from), and has no "extends".
+[[nodiscard]] Result<Policy> ParseCompiledRules(json::Value value);
 
 // A built-in profile: "default", "agent" or "audit-only". An unknown name is
 // an error listing the known ones.

@@ -16,7 +16,6 @@
 #include "base/strings.h"
 #include "base/time.h"
 #include "config/oci/config.h"
-#include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
 #include "runtime/cgroup/attach_primer.h"
 #include "runtime/cgroup/cgroup.h"
@@ -27,9 +26,9 @@
 #include "runtime/container/engine_scratch.h"
 #include "runtime/container/lifetime.h"
 #include "runtime/container/memory_release.h"
+#include "runtime/container/policy_compiler.h"
 #include "runtime/container/sentry_filters.h"
 #include "runtime/container/state_dir.h"
-#include "runtime/linux/landlock.h"
 #include "runtime/process/console.h"
 
 namespace vigil::runtime {
@@ -193,9 +192,6 @@ Result<pid_t> CreateContainer(const CreateOptions& options, SupervisorMain super
   ASSIGN_OR_RETURN(config::Policy policy, ResolvePolicy(spec, options.policy));
   // Before the policy is recorded: `exec` takes the addresses create found.
   RETURN_IF_ERROR(ResolveEgressHosts(policy));
-  // Recorded as chosen: ApplyPolicyToSpec may add the working directory's
-  // write rule, and a built-in profile's name on an edited profile does not
-  // parse back (`exec` would fail). That rule changes no filter option.
   record.policy = config::DumpPolicy(policy);
   ASSIGN_OR_RETURN(sentry::Platform platform, ResolvePlatform(spec, options.platform));
   record.platform = platform;
@@ -204,9 +200,11 @@ Result<pid_t> CreateContainer(const CreateOptions& options, SupervisorMain super
   const std::string config_limit(spec.linux_spec && spec.linux_spec->resources
                                      ? FirstLimitSet(*spec.linux_spec->resources)
                                      : std::string_view());
-  config::ApplyPolicyToSpec(policy, spec);
+  // Once for the container: the config it shapes is saved, and what it
+  // made recorded, for exec and the supervisor.
+  record.compiled = CompilePolicy(std::move(policy), spec, platform, ThisHost());
   // Before the config is saved: it may set no_new_privileges.
-  const sentry::FilterOptions filter_options = SentryOptionsFor(policy, platform, *spec.process);
+  const sentry::FilterOptions filter_options = LaunchFilterFor(*record.compiled, *spec.process);
   ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options.audit_path, dir));
   // A create that fails leaves no log of its own behind (one that had
   // records before, of an earlier container of that id, stays).
@@ -240,8 +238,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options, SupervisorMain super
 
   ASSIGN_OR_RETURN(std::optional<seccomp::CompiledFilter> seccomp, CompileProfile(spec));
   ASSIGN_OR_RETURN(std::unique_ptr<SentryFilters> sentry, SentryFilters::Compile(filter_options));
-  // From the policy the sentry enforces (with the working directory's rule).
-  const std::vector<config::LandlockRuleset> landlock = LandlockLayersForContainer(policy, spec);
+  // The init's own (the record moves to the supervisor).
+  const std::vector<config::LandlockRuleset> landlock = record.compiled->landlock;
   UniqueFd console;
   if (spec.process->terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));
@@ -256,22 +254,21 @@ Result<pid_t> CreateContainer(const CreateOptions& options, SupervisorMain super
     record.supervisor_pid = ::getpid();
     record.supervisor_start = ProcessStartTime(record.supervisor_pid).value_or(0);
     supervise(SupervisorArgs{.dir = std::move(dir),
-                                             .record = std::move(record),
-                                             .spec = std::move(spec),
-                                             .init = {.no_pivot = options.no_pivot,
-                                                      .preserve_fds = options.preserve_fds,
-                                                      .console_socket = console.Get(),
-                                                      .seccomp = seccomp ? &*seccomp : nullptr,
-                                                      .sentry = &sentry->sentry(),
-                                                      .ptrace = sentry->ptrace(),
-                                                      .landlock = &landlock,
-                                                      .premounted = premounted},
-                                             .policy = std::move(policy),
-                                             .systemd_cgroup = options.systemd_cgroup,
-                                             .config_limit = config_limit,
-                                             .foreground = options.foreground,
-                                             .keep = options.keep,
-                                             .interrupt_ends = options.interrupt_ends},
+                             .record = std::move(record),
+                             .spec = std::move(spec),
+                             .init = {.no_pivot = options.no_pivot,
+                                      .preserve_fds = options.preserve_fds,
+                                      .console_socket = console.Get(),
+                                      .seccomp = seccomp ? &*seccomp : nullptr,
+                                      .sentry = &sentry->sentry(),
+                                      .ptrace = sentry->ptrace(),
+                                      .landlock = &landlock,
+                                      .premounted = premounted},
+                             .systemd_cgroup = options.systemd_cgroup,
+                             .config_limit = config_limit,
+                             .foreground = options.foreground,
+                             .keep = options.keep,
+                             .interrupt_ends = options.interrupt_ends},
               std::move(theirs));
     ::_exit(1);  // not reached: the supervisor exits on its own
   }

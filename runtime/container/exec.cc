@@ -14,17 +14,16 @@
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
-#include "config/policy/container_setup.h"
 #include "config/policy/policy.h"
 #include "runtime/cgroup/attach_primer.h"
 #include "runtime/container/container_cgroup.h"
 #include "runtime/container/create.h"
+#include "runtime/container/policy_compiler.h"
 #include "runtime/container/sentry_filters.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/container/status.h"
 #include "runtime/container/supervisor_control.h"
 #include "runtime/linux/exec.h"
-#include "runtime/linux/landlock.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/rlimits.h"
 #include "runtime/linux/scheduling.h"
@@ -137,6 +136,20 @@ Result<config::Process> ContainerProcess(const std::string& root, const std::str
   return *spec.process;
 }
 
+namespace {
+
+// What create compiled; for a container created before the compiler, the
+// same compiled now from what it recorded.
+Result<CompiledPolicy> CompiledPolicyOf(const ContainerRecord& record, const config::Spec& spec) {
+  if (record.compiled) return *record.compiled;
+  ASSIGN_OR_RETURN(config::Policy chosen, record.policy.empty()
+                                              ? config::BuiltinPolicy("default")
+                                              : config::ParsePolicy(record.policy));
+  return CompileRecorded(std::move(chosen), spec, record.platform, ThisHost());
+}
+
+}  // namespace
+
 Result<int> ExecInContainer(const ExecOptions& requested) {
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(requested.root, requested.id));
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
@@ -167,18 +180,12 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
     own_console.emplace(std::move(receiver));
   }
   ASSIGN_OR_RETURN(std::optional<seccomp::CompiledFilter> seccomp, CompileProfile(spec));
-  ASSIGN_OR_RETURN(config::Policy policy, record.policy.empty()
-                                               ? config::BuiltinPolicy("default")
-                                               : config::ParsePolicy(record.policy));
-  const sentry::Platform platform = record.platform;
+  ASSIGN_OR_RETURN(const CompiledPolicy compiled, CompiledPolicyOf(record, spec));
   ExecOptions options = requested;
   if (own_console) options.console_socket = own_console->path();
   ASSIGN_OR_RETURN(std::unique_ptr<SentryFilters> sentry,
-                   SentryFilters::Compile(SentryOptionsFor(policy, platform, options.process)));
-  // The same ruleset as the init's: from the policy the supervisor's sentry
-  // enforces, which has the working directory's rule create added.
-  config::AddImpliedRules(policy, spec);
-  const std::vector<config::LandlockRuleset> landlock = LandlockLayersForContainer(policy, spec);
+                   SentryFilters::Compile(LaunchFilterFor(compiled, options.process)));
+  const std::vector<config::LandlockRuleset>& landlock = compiled.landlock;
   UniqueFd console;
   if (options.process.terminal) {
     ASSIGN_OR_RETURN(console, ConnectConsoleSocket(options.console_socket));

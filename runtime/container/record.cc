@@ -27,6 +27,7 @@ constexpr Field<ContainerRecord> kRecordFields[] = {
     Bind<&ContainerRecord::audit_max_bytes>("auditMaxBytes"),
     Bind<&ContainerRecord::audit_max_files>("auditMaxFiles"),
     Bind<&ContainerRecord::policy>("policy"),
+    Bind<&ContainerRecord::compiled>("compiled"),
     Bind<&ContainerRecord::platform>("platform"),
     Bind<&ContainerRecord::timeout_ms>("timeoutMs"),
     Bind<&ContainerRecord::timeout_grace_ms>("timeoutGraceMs"),

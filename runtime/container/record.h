@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
 #include "config/oci/state.h"
+#include "runtime/container/compiled_policy.h"
 #include "sentry/core/platform.h"
 
 namespace vigil::runtime {
@@ -40,9 +42,12 @@ struct ContainerRecord {
   std::uint64_t audit_max_bytes = 0;
   std::uint32_t audit_max_files = 1;
   // The policy as --policy or the annotation chose it (config/policy
-  // DumpPolicy), before ApplyPolicyToSpec, for `exec` to build the same
-  // filter the init has.
+  // DumpPolicy), its DNS names resolved: what `vigil state` shows.
   std::string policy;
+  // What the policy compiler made of it for this container, which exec
+  // and the supervisor read; a record written before the compiler has
+  // none (exec then compiles `policy` again: CompileRecorded).
+  std::optional<CompiledPolicy> compiled;
   // The sentry's backend; a record written before there was a choice has
   // none, which was unotify.
   sentry::Platform platform = sentry::Platform::kUnotify;

@@ -1,18 +1,9 @@
 #include "runtime/container/sentry_filters.h"
 
-#include "sentry/table/network_scope.h"
 #include "sentry/table/precompiled_filter.h"
 #include "sentry/table/sentry_filter.h"
 
 namespace vigil::runtime {
-
-sentry::FilterOptions SentryOptionsFor(const config::Policy& policy, sentry::Platform platform,
-                                       config::Process& process) {
-  const sentry::FilterOptions options =
-      sentry::WithNetlinkReadOnly(sentry::FilterOptionsFor(policy, platform), process);
-  if (sentry::CredentialsFixed(policy, platform)) process.no_new_privileges = true;
-  return options;
-}
 
 Result<std::unique_ptr<SentryFilters>> SentryFilters::Compile(const sentry::FilterOptions& options) {
   auto filters = std::make_unique<SentryFilters>();

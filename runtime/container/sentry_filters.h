@@ -1,26 +1,17 @@
 // The sentry's part of launching a container process (the init at create,
-// each one `exec` adds): what its filter mediates, what the platform asks
-// of the process, and the compiled filters LaunchOptions points to.
+// each one `exec` adds): the compiled filters LaunchOptions points to, for
+// what the compiled policy mediates (LaunchFilterFor, policy_compiler.h).
 #pragma once
 
 #include <memory>
 #include <optional>
 
 #include "base/result.h"
-#include "config/oci/process.h"
-#include "config/policy/policy.h"
 #include "runtime/process/launch.h"
 #include "seccomp/profile.h"
-#include "sentry/core/platform.h"
 #include "sentry/table/syscall_table.h"
 
 namespace vigil::runtime {
-
-// What the sentry's filter for `process` mediates under `policy` on
-// `platform`; sets `process`'s no_new_privileges where the platform fixes
-// the credentials (CredentialsFixed in sentry/table/sentry_filter.h).
-sentry::FilterOptions SentryOptionsFor(const config::Policy& policy, sentry::Platform platform,
-                                       config::Process& process);
 
 class SentryFilters {
  public:

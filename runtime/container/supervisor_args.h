@@ -5,7 +5,6 @@
 #include <string>
 
 #include "config/oci/spec.h"
-#include "config/policy/policy.h"
 #include "runtime/container/record.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/process/channel.h"
@@ -18,7 +17,6 @@ struct SupervisorArgs {
   ContainerRecord record;
   config::Spec spec;
   InitOptions init;
-  config::Policy policy;  // the sentry's
   bool systemd_cgroup = false;  // linux.cgroupsPath is "slice:prefix:name"
   // The JSON path of the first limit the config itself sets (not the
   // policy's defaults); empty for none. A user's container that may not

@@ -58,32 +58,6 @@ int LandlockAbi() {
   return abi;
 }
 
-config::LandlockRuleset LandlockRulesForContainer(const config::Policy& policy) {
-  // Ask the kernel only when the policy would use it, so that a kernel
-  // without Landlock is reported only where it makes a difference.
-  if (config::LandlockRulesFor(policy, config::kLandlockNewestAbi).handled == 0) return {};
-  return config::LandlockRulesFor(policy, LandlockAbi());
-}
-
-std::vector<std::string> KernelWriteTrees(const config::Policy& policy, const config::Spec& spec) {
-  std::vector<std::string> trees = config::ExactWriteTrees(policy, spec.mounts);
-  // Ask the kernel only when there is something to hold.
-  if (trees.empty() || config::ExactWriteRuleset(trees, LandlockAbi()).handled == 0) return {};
-  return trees;
-}
-
-std::vector<config::LandlockRuleset> LandlockLayersForContainer(const config::Policy& policy,
-                                                                const config::Spec& spec) {
-  std::vector<config::LandlockRuleset> layers;
-  if (config::LandlockRuleset bounds = LandlockRulesForContainer(policy); bounds.handled != 0) {
-    layers.push_back(std::move(bounds));
-  }
-  if (std::vector<std::string> trees = KernelWriteTrees(policy, spec); !trees.empty()) {
-    layers.push_back(config::ExactWriteRuleset(trees, LandlockAbi()));
-  }
-  return layers;
-}
-
 // A missing directory's grant goes to its nearest ancestor: a path created
 // there later lies beneath it (the set granted stays a superset). The same
 // for a file, whose directory holds it, and for a symlink on the way

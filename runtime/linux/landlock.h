@@ -18,23 +18,6 @@ namespace vigil::runtime {
 // in, or not enabled at boot), which is logged as a warning once per process.
 int LandlockAbi();
 
-// The ruleset every process of a container under `policy` applies to
-// itself: config::LandlockRulesFor at the kernel's ABI. Empty (handled 0)
-// without Landlock: the sentry still enforces the policy on its own.
-config::LandlockRuleset LandlockRulesForContainer(const config::Policy& policy);
-
-// The rulesets every process of a container under `policy` (its config
-// `spec`, as the policy shaped it) applies, in order: the policy's bounds
-// (LandlockRulesForContainer) and the layer that holds writes to
-// KernelWriteTrees exactly; each only when it handles something.
-std::vector<config::LandlockRuleset> LandlockLayersForContainer(const config::Policy& policy,
-                                                                const config::Spec& spec);
-
-// The directories beneath which that second layer holds every write
-// (config::ExactWriteTrees, when this kernel's Landlock can): the sentry
-// may leave a write there it decided to the kernel.
-std::vector<std::string> KernelWriteTrees(const config::Policy& policy, const config::Spec& spec);
-
 // The directory a grant for `path` is anchored on, opened O_PATH beneath the
 // directory `root` (RESOLVE_IN_ROOT): `path` itself when it is a directory
 // reached without symlinks, else its nearest ancestor that is. Never a

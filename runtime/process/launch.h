@@ -34,8 +34,8 @@ struct LaunchOptions {
   // instead of notifying, and the process waits to be traced before it
   // loads it.
   const PtracePlatform* ptrace = nullptr;
-  // The policy's Landlock rulesets, applied in order
-  // (LandlockLayersForContainer, runtime/linux/landlock.h), resolved in the
+  // The policy's Landlock rulesets, applied in order (the compiled
+  // policy's, runtime/container/compiled_policy.h), resolved in the
   // container's root; null or empty: none.
   const std::vector<config::LandlockRuleset>* landlock = nullptr;
   // Where the sentry's listener is announced (kSentryListener), or the

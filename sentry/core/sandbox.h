@@ -46,7 +46,7 @@ struct Sandbox {
   // sentry/table/sentry_filter.h).
   bool credentials_fixed = false;
   // Directories beneath which a Landlock layer of every process of the
-  // container holds the policy's writes exactly (runtime's KernelWriteTrees):
+  // container holds the policy's writes exactly (the compiled policy's):
   // an open for writing the sentry decided there may be left to the kernel.
   std::vector<std::string> kernel_write_trees;
   // The init may run in an execution domain other than PER_LINUX (the

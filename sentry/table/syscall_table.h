@@ -126,6 +126,7 @@ struct FilterOptions {
   // The ptrace platform: mediated syscalls stop the thread for its tracer
   // (SECCOMP_RET_TRACE) instead of notifying a listener.
   bool traced = false;
+  bool operator==(const FilterOptions&) const = default;
 };
 
 // `entry`'s tier in a sandbox with `options`: a scoped entry whose scope is

@@ -63,6 +63,26 @@ TEST_F(PolicyCliTest, BadPoliciesAndUsageAreOneLine) {
   EXPECT_EQ(Vigil("policy frob").status, 1);
 }
 
+// `show --compiled` prints what the compiler makes of a policy for a
+// bundle: the compiled policy and what it changed in the config.
+TEST_F(PolicyCliTest, ShowCompiledNamesEachLayer) {
+  ASSERT_TRUE(WriteFileAtomic(dir_ + "/config.json", R"({"ociVersion": "1.0.2",
+      "process": {"args": ["sh"], "cwd": "/work"}, "root": {"path": "rootfs"}})",
+                              0644, true));
+  Outcome shown = Vigil("policy --compiled --bundle " + dir_ + " show agent");
+  ASSERT_EQ(shown.status, 0) << shown.err;
+  Result<json::Document> doc = json::Document::Parse(shown.out);
+  ASSERT_TRUE(doc) << shown.out;
+  std::optional<json::Value> compiled = doc->root().Find("compiled");
+  ASSERT_TRUE(compiled) << shown.out;
+  EXPECT_EQ(compiled->Find("filter")->Find("mediateFiles")->AsBool(), true);
+  EXPECT_THAT(shown.out, HasSubstr(R"({"path":"/work/**","access":"write"})"));
+  EXPECT_EQ(doc->root().Find("config")->Find("readOnlyRoot")->AsBool(), true);
+  Outcome misplaced = Vigil("policy --bundle " + dir_ + " show agent");
+  EXPECT_EQ(misplaced.status, 1);
+  EXPECT_THAT(misplaced.err, HasSubstr("--bundle: only with show --compiled"));
+}
+
 // `state` shows the policy create recorded and the platform.
 TEST_F(PolicyCliTest, StateShowsThePolicyInForce) {
   const std::string root = dir_ + "/root";
