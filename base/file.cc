@@ -18,7 +18,8 @@ Result<std::string> ReadLink(const std::string& path) {
   char target[PATH_MAX];
   ssize_t n = ::readlink(path.c_str(), target, sizeof target);
   if (n < 0) return FailErrno(StrCat("readlink ", path));
-  if (static_cast<std::size_t>(n) == sizeof target) return FailErrno(ENAMETOOLONG, StrCat("readlink ", path));
+  if (static_cast<std::size_t>(n) == sizeof target)
+    return FailErrno(ENAMETOOLONG, StrCat("readlink ", path));
   return std::string(target, static_cast<std::size_t>(n));
 }
 

@@ -78,8 +78,8 @@ Result<UniqueFd> Openat2(int dirfd, const char* path, std::uint64_t flags, std::
   // prove it stayed inside): openat2(2) says to retry. A few times only:
   // someone renaming without pause still gets the EAGAIN. With
   // RESOLVE_CACHED, EAGAIN means "not in the cache" and is the answer.
-  const bool retry = (resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) != 0 &&
-                     (resolve & RESOLVE_CACHED) == 0;
+  const bool retry =
+      (resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) != 0 && (resolve & RESOLVE_CACHED) == 0;
   long fd = -1;
   for (int attempt = 0; attempt < 8; ++attempt) {
     fd = ::syscall(SYS_openat2, dirfd, path, &how, sizeof how);

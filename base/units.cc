@@ -14,8 +14,8 @@ namespace vigil {
 Result<std::int64_t> ParseBytes(std::string_view what, std::string_view text) {
   if (text == "-1") return -1;
   auto invalid = [&] {
-    return Fail(StrCat(what, ": invalid size ", Quote(text),
-                       " (bytes, or a number with k, m, g, t or p)"));
+    return Fail(
+        StrCat(what, ": invalid size ", Quote(text), " (bytes, or a number with k, m, g, t or p)"));
   };
   std::size_t digits = text.find_first_not_of("0123456789.");
   std::string_view number = text.substr(0, digits);

@@ -17,12 +17,12 @@ struct GlobalOptions {
   bool debug = false;
   bool systemd_cgroup = false;  // accepted; the cgroupfs driver runs underneath
   std::string rootless = "auto";
-  std::string policy;  // --policy: a profile name, inline JSON or a file
-  std::string audit;   // --audit: the audit log of the containers created
-  std::string audit_max_size;   // --audit-max-size (empty: the default)
-  std::string audit_max_files;  // --audit-max-files (empty: the default)
-  std::string platform;  // --platform: the sentry's backend (unotify, ptrace)
-  std::string timeout;   // --timeout: the longest any container created may run
+  std::string policy;                 // --policy: a profile name, inline JSON or a file
+  std::string audit;                  // --audit: the audit log of the containers created
+  std::string audit_max_size;         // --audit-max-size (empty: the default)
+  std::string audit_max_files;        // --audit-max-files (empty: the default)
+  std::string platform;               // --platform: the sentry's backend (unotify, ptrace)
+  std::string timeout;                // --timeout: the longest any container created may run
   bool pause_release_memory = false;  // --pause-release-memory: every pause releases
   log::Options log;
 };

@@ -12,7 +12,9 @@ namespace vigil::cli {
 namespace {
 
 constexpr FlagSpec kGlobalFlags[] = {
-    {"root", "", true, "DIR", "directory for container state (default \"/run/vigil\"; for a user, \"$XDG_RUNTIME_DIR/vigil\")"},
+    {"root", "", true, "DIR",
+     "directory for container state (default \"/run/vigil\"; for a user, "
+     "\"$XDG_RUNTIME_DIR/vigil\")"},
     {"log", "", true, "FILE", "append log messages to FILE (default: standard error)"},
     {"log-format", "", true, "FORMAT", "log format: \"text\" (default) or \"json\""},
     {"debug", "", false, "", "log debug messages"},
@@ -21,7 +23,8 @@ constexpr FlagSpec kGlobalFlags[] = {
     {"policy", "", true, "POLICY",
      "the sentry's policy: a profile (default, agent, audit-only), inline JSON or a file; "
      "the annotation dev.vigil.policy may only repeat it (without this flag, it chooses)"},
-    {"audit", "", true, "FILE", "append the sentry's audit records to FILE (default: "
+    {"audit", "", true, "FILE",
+     "append the sentry's audit records to FILE (default: "
      "ROOT/.audit/ID.jsonl, kept after delete until audit --prune); the annotation "
      "dev.vigil.audit overrides it with a file in /var/log/vigil"},
     {"audit-max-size", "", true, "SIZE",
@@ -125,10 +128,10 @@ std::string MainHelp() {
 }
 
 std::string CommandHelp(const Command& command) {
-  std::string out = StrCat("NAME:\n   vigil ", command.name, " - ", command.summary,
-                           "\n\nUSAGE:\n   vigil ", command.name,
-                           command.flags.empty() ? "" : " [command options]",
-                           command.usage.empty() ? "" : " ", command.usage, "\n");
+  std::string out =
+      StrCat("NAME:\n   vigil ", command.name, " - ", command.summary, "\n\nUSAGE:\n   vigil ",
+             command.name, command.flags.empty() ? "" : " [command options]",
+             command.usage.empty() ? "" : " ", command.usage, "\n");
   if (!command.flags.empty()) out += "\nOPTIONS:\n" + FlagHelp(command.flags);
   return out;
 }

@@ -110,8 +110,8 @@ std::string FlagHelp(std::span<const FlagSpec> specs) {
   }
   std::string out;
   for (size_t i = 0; i < specs.size(); ++i) {
-    out += StrCat("   ", names[i], std::string(width + 2 - names[i].size(), ' '), specs[i].help,
-                  "\n");
+    out +=
+        StrCat("   ", names[i], std::string(width + 2 - names[i].size(), ' '), specs[i].help, "\n");
   }
   return out;
 }

@@ -40,7 +40,8 @@ Result<void> CopyJson(json::Value value, json::Writer& out) {
     }
     case json::Kind::kArray:
       out.BeginArray();
-      for (std::size_t i = 0; i < value.size(); ++i) RETURN_IF_ERROR(CopyJson(value.Element(i), out));
+      for (std::size_t i = 0; i < value.size(); ++i)
+        RETURN_IF_ERROR(CopyJson(value.Element(i), out));
       out.EndArray();
       return {};
     case json::Kind::kObject:
@@ -168,7 +169,8 @@ Result<Edit> UninstallDocker(std::string_view text, std::string_view name,
   ASSIGN_OR_RETURN(json::Document doc, ParseDaemonJson(text));
   std::optional<json::Value> runtimes = doc.root().Find("runtimes");
   if (!runtimes || !runtimes->Find(name)) return Edit{std::string(text), false, {}};
-  if (std::optional<json::Value> d = doc.root().Find("default-runtime"); d && d->AsString() == name) {
+  if (std::optional<json::Value> d = doc.root().Find("default-runtime");
+      d && d->AsString() == name) {
     return Fail(StrCat("default-runtime is ", Quote(name), "; set another one first"));
   }
   ASSIGN_OR_RETURN(std::string out, RewriteDaemonJson(doc.root(), name, nullptr));
@@ -179,10 +181,10 @@ Result<Edit> UninstallDocker(std::string_view text, std::string_view name,
     Result<std::string> same = before ? RewriteDaemonJson(before->root(), name, nullptr)
                                       : Result<std::string>(Fail("unreadable"));
     if (same && *same == out) {
-      return Edit{.text = std::string(*before_install),
-                  .changed = true,
-                  .remove_file = before_install->find_first_not_of(" \t\r\n") ==
-                                 std::string_view::npos};
+      return Edit{
+          .text = std::string(*before_install),
+          .changed = true,
+          .remove_file = before_install->find_first_not_of(" \t\r\n") == std::string_view::npos};
     }
   }
   return Edit{std::move(out), true, {}};

@@ -79,7 +79,8 @@ std::string KeyOf(std::string_view line) {
 Result<std::string> TomlString(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '\n' || c == '\r' || c == '\t') return Fail(StrCat("cannot write ", Quote(s), " in TOML"));
+    if (c == '\n' || c == '\r' || c == '\t')
+      return Fail(StrCat("cannot write ", Quote(s), " in TOML"));
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }

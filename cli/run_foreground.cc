@@ -54,7 +54,8 @@ Result<int> RunContainer(runtime::CreateOptions options, const RunMode& mode) {
   const int status = master ? runtime::RelayTerminal(master.Get(), supervisor)
                             : runtime::WaitForwardingSignals(supervisor);
   ReapOrphans();
-  if (!mode.keep) RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
+  if (!mode.keep)
+    RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
   return status;
 }
 

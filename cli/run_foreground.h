@@ -9,9 +9,9 @@
 namespace vigil::cli {
 
 struct RunMode {
-  bool detach = false;      // return once it runs
-  bool keep = false;        // do not delete it once it exits
-  bool subreaper = true;    // reap its init (state.pid), as runc does
+  bool detach = false;          // return once it runs
+  bool keep = false;            // do not delete it once it exits
+  bool subreaper = true;        // reap its init (state.pid), as runc does
   bool relay_terminal = false;  // be its console socket's other end (process.terminal)
 };
 

@@ -48,7 +48,8 @@ Result<std::string> AuditPath(const std::string& root, const std::string& id) {
   if (::access(kept.c_str(), F_OK) == 0) return kept;
   if (::access(StrCat(root, "/", id).c_str(), F_OK) == 0) return tl::unexpected(record.error());
   return Fail(StrCat("container ", Quote(id), " does not exist and ", root, "/",
-                     runtime::kKeptAuditDir, " keeps no audit log of it (a log elsewhere: --file)"));
+                     runtime::kKeptAuditDir,
+                     " keeps no audit log of it (a log elsewhere: --file)"));
 }
 
 // Removes the kept logs (and their rotated files) of containers that no
@@ -107,8 +108,8 @@ class Printer {
       if (!line->record) {
         // Dropped records may have been denials: keep the note under --denied.
         dropped_ += line->dropped;
-        if (!options_.summary) Print(options_.json ? text : audit::FormatDropped(line->time,
-                                                                                line->dropped));
+        if (!options_.summary)
+          Print(options_.json ? text : audit::FormatDropped(line->time, line->dropped));
         continue;
       }
       const audit::Record& record = *line->record;
@@ -155,7 +156,8 @@ const FlagSpec kAuditFlags[7] = {
     {"file", "", true, "FILE", "read FILE (any audit log; with an id, only that container's)"},
     {"prune", "", false, "",
      "remove the kept logs (ROOT/.audit) of containers that no longer exist"},
-    {"older-than", "", true, "DURATION", "with --prune: only logs last written before this long ago"},
+    {"older-than", "", true, "DURATION",
+     "with --prune: only logs last written before this long ago"},
 };
 
 Result<int> RunAudit(const Invocation& invocation) {
@@ -188,7 +190,8 @@ Result<int> RunAudit(const Invocation& invocation) {
     return Fail("--summary prints one text table: it takes neither --format json nor --follow");
   }
 
-  if (follow && !options.id) return Fail("--follow needs the container id: it ends when the container does");
+  if (follow && !options.id)
+    return Fail("--follow needs the container id: it ends when the container does");
   std::string path;
   if (file) {
     path = *file;

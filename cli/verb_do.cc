@@ -1,8 +1,8 @@
 // vigil do: one command in a fresh sandbox of the host's own filesystem,
 // without a bundle, as root or as a user (runtime/container/host_sandbox.h).
 #include <fcntl.h>
-#include <sys/random.h>
 #include <signal.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,8 +42,7 @@ Result<std::string> NewId() {
   return id;
 }
 
-Result<runtime::DoNetwork> ParseNetwork(const std::string& value,
-                                        std::vector<std::string>* allow) {
+Result<runtime::DoNetwork> ParseNetwork(const std::string& value, std::vector<std::string>* allow) {
   if (value == "none") return runtime::DoNetwork::kNone;
   if (value == "host") return runtime::DoNetwork::kHost;
   if (value.starts_with("allow=")) {
@@ -211,9 +210,9 @@ Result<int> RunDo(const Invocation& invocation) {
   ScopeGuard remove_bundle([&] { std::filesystem::remove_all(bundle, ec); });
   ASSIGN_OR_RETURN(std::vector<runtime::HostRootEntry> host_root, runtime::ReadHostRoot());
   RETURN_IF_ERROR(runtime::MakeHostRootLinks(bundle + "/rootfs", host_root));
-  ASSIGN_OR_RETURN(config::Spec spec, runtime::HostSandboxSpec(request, host_root,
-                                                               bundle + "/rootfs", HostPathExists,
-                                                               runtime::ReadHostDirectory));
+  ASSIGN_OR_RETURN(config::Spec spec,
+                   runtime::HostSandboxSpec(request, host_root, bundle + "/rootfs", HostPathExists,
+                                            runtime::ReadHostDirectory));
   RETURN_IF_ERROR(WriteFileAtomic(bundle + "/config.json", config::DumpSpec(spec), 0600,
                                   /*overwrite=*/false));
 
@@ -231,7 +230,8 @@ Result<int> RunDo(const Invocation& invocation) {
       .global_timeout = invocation.global.timeout,
       .interrupt_ends = true,
   };
-  Result<int> status = RunContainer(std::move(options), RunMode{.relay_terminal = request.terminal});
+  Result<int> status =
+      RunContainer(std::move(options), RunMode{.relay_terminal = request.terminal});
   if (status && *status == 128 + SIGKILL) SayWhyEnded(audit);
   if (summary && status) PrintSummary(audit);
   return status;

@@ -116,7 +116,8 @@ Result<void> WriteConfig(const std::string& path, std::string_view text) {
   std::string target = path;
   if (char resolved[PATH_MAX]; ::realpath(path.c_str(), resolved) != nullptr) target = resolved;
   int mode = 0644;
-  if (struct stat st {}; ::stat(target.c_str(), &st) == 0) mode = static_cast<int>(st.st_mode & 07777);
+  if (struct stat st{}; ::stat(target.c_str(), &st) == 0)
+    mode = static_cast<int>(st.st_mode & 07777);
   return WriteFileAtomic(target, text, mode, /*overwrite=*/true);
 }
 

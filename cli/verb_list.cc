@@ -33,8 +33,7 @@ std::vector<std::string> ContainerIds(const std::string& root) {
 void WriteJson(const std::vector<runtime::ContainerView>& views) {
   json::Writer w(json::Writer::Style::kPretty);
   w.BeginArray();
-  for (const runtime::ContainerView& v : views)
-    WriteContainerView(w, v, /*detailed=*/false);
+  for (const runtime::ContainerView& v : views) WriteContainerView(w, v, /*detailed=*/false);
   w.EndArray();
   std::fputs(w.Take().c_str(), stdout);
 }

@@ -1,9 +1,9 @@
 #include "shim/self_confinement.h"
 
 #include <linux/netlink.h>
+#include <linux/seccomp.h>
 #include <malloc.h>
 #include <seccomp.h>
-#include <linux/seccomp.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 
@@ -26,6 +26,8 @@ namespace {
 // the filesystem ids are switched, and the real and effective ids as
 // kWithArguments says), personality. ptrace is allowed only for
 // the requests in kPtraceRequests.
+// Grouped by purpose, several names a line: clang-format would put one a line.
+// clang-format off
 constexpr std::string_view kAllowed[] = {
     // The event loop: epoll, timers, signals, the control socket; an epoll
     // set of its own for a handler that waits for a descriptor or a time.
@@ -62,6 +64,7 @@ constexpr std::string_view kAllowed[] = {
     "clock_nanosleep", "nanosleep", "gettimeofday", "getrandom", "getpid", "gettid", "getppid",
     "getuid", "geteuid", "getgid", "getegid", "sched_yield",
 };
+// clang-format on
 
 // Allowed only with these arguments (masked to the 32 bits the kernel
 // reads). NETLINK_ROUTE sockets, opened by the sentry as an opener without
@@ -104,9 +107,8 @@ constexpr long kPtraceRequests[] = {PTRACE_SEIZE, PTRACE_CONT, PTRACE_LISTEN, PT
 // the registers of a thread in a seccomp stop: that is how it answers, and
 // how it has the thread make the calls that receive a file
 // (PTRACE_SYSCALL, to stop again when they return).
-constexpr long kPtracePlatformRequests[] = {PTRACE_GETREGS,    PTRACE_SETREGS,
-                                            PTRACE_PEEKUSER,   PTRACE_SYSCALL,
-                                            PTRACE_GETSIGMASK, PTRACE_SETSIGMASK};
+constexpr long kPtracePlatformRequests[] = {PTRACE_GETREGS, PTRACE_SETREGS,    PTRACE_PEEKUSER,
+                                            PTRACE_SYSCALL, PTRACE_GETSIGMASK, PTRACE_SETSIGMASK};
 
 }  // namespace
 

@@ -21,7 +21,8 @@ namespace {
 // the rules supervisor_create.cc applies).
 std::function<bool(mode_t, dev_t, std::string_view)> DeviceAllowList(const config::Spec& spec) {
   std::vector<config::DeviceRule> configured;
-  if (spec.linux_spec && spec.linux_spec->resources) configured = spec.linux_spec->resources->devices;
+  if (spec.linux_spec && spec.linux_spec->resources)
+    configured = spec.linux_spec->resources->devices;
   return [rules = runtime::cgroup::DeviceRulesFor(configured)](mode_t type, dev_t device,
                                                                std::string_view access) {
     return runtime::cgroup::DeviceAccessAllowed(rules, type == S_IFBLK ? 'b' : 'c', major(device),
@@ -58,7 +59,8 @@ constexpr std::pair<const char*, int> kDeputyNamespaces[] = {
 Result<UniqueFd> JoinIfOther(pid_t init_pid, const char* name, int type) {
   const std::string own_path = StrCat("/proc/thread-self/ns/", name);
   const std::string path = StrCat("/proc/", init_pid, "/ns/", name);
-  struct stat own {}, theirs {};
+  struct stat own {
+  }, theirs{};
   if (::stat(own_path.c_str(), &own) != 0 || ::stat(path.c_str(), &theirs) != 0) {
     return FailErrno(StrCat("stat the ", name, " namespaces"));
   }

@@ -44,11 +44,10 @@ Result<void> JoinContainerNamespacesForGood(pid_t init_pid);
 // the supervisor's own, which is its caller's (dockerd, containerd,
 // conmon run in the host's; PID 1's is not readable once the supervisor
 // has confined itself, and would differ only for a runtime that itself
-// runs in a sandbox, whose namespace is then "the host" it guards). No network namespace in the config, or
-// one joined by path that is the host's (`docker run --network host`, a
-// hostNetwork pod), shares the host's loopback; a new one, or a pod's
-// (the pause container's), does not. Decided on the namespace the init is
-// in, never on the config's words.
+// runs in a sandbox, whose namespace is then "the host" it guards). No network namespace in the
+// config, or one joined by path that is the host's (`docker run --network host`, a hostNetwork
+// pod), shares the host's loopback; a new one, or a pod's (the pause container's), does not.
+// Decided on the namespace the init is in, never on the config's words.
 Result<bool> SharesHostNetwork(pid_t init_pid);
 
 // `policy` and `cgroup` must outlive the sandbox; a null `cgroup` (a

@@ -74,7 +74,8 @@ Result<void> Supervisor::Create() {
   signal_fd_.Reset(::signalfd(-1, &forwarded, SFD_CLOEXEC | SFD_NONBLOCK));
   if (!signal_fd_) return FailErrno("signalfd");
   ASSIGN_OR_RETURN(control_fd_, runtime::ListenControl(args_.dir.ControlSocketPath()));
-  if (Platform() == sentry::Platform::kUnotify) RETURN_IF_ERROR(sentry::unotify::CheckKernelSupport());
+  if (Platform() == sentry::Platform::kUnotify)
+    RETURN_IF_ERROR(sentry::unotify::CheckKernelSupport());
   RETURN_IF_ERROR(SpawnInit());
   // While the init finishes its world: the sentry, which its last steps
   // before ready may already need.
@@ -133,7 +134,8 @@ Result<void> Supervisor::StartSentry() {
   sandbox_.credentials_fixed = compiled.credentials_fixed;
   sandbox_.kernel_write_trees = compiled.kernel_write_trees;
   sandbox_.own_network = !host_network;
-  ASSIGN_OR_RETURN(sentry::audit::AuditLog log, sentry::audit::AuditLog::Open(args_.record.audit_path));
+  ASSIGN_OR_RETURN(sentry::audit::AuditLog log,
+                   sentry::audit::AuditLog::Open(args_.record.audit_path));
   log.SetRotation(
       {.max_bytes = args_.record.audit_max_bytes, .max_files = args_.record.audit_max_files});
   // A thread of the supervisor's: started before ConfineSupervisor, whose
@@ -171,7 +173,8 @@ Result<void> Supervisor::StartSentry() {
 Result<void> Supervisor::WatchAuditSweep() {
   audit_sweep_timer_.Reset(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
   if (!audit_sweep_timer_) return FailErrno("timerfd_create");
-  const auto period = std::chrono::duration_cast<std::chrono::nanoseconds>(AuditObserver::kSweepPeriod);
+  const auto period =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(AuditObserver::kSweepPeriod);
   const timespec every{.tv_sec = static_cast<time_t>(period.count() / 1'000'000'000),
                        .tv_nsec = static_cast<long>(period.count() % 1'000'000'000)};
   const itimerspec spec{.it_interval = every, .it_value = every};
@@ -274,7 +277,7 @@ Result<void> Supervisor::SpawnInit() {
     ours.Close();
     runtime::RunContainerInit(args_.spec, theirs, args_.init);
   }
-  bind_sources.clear();  // the init has its copies
+  bind_sources.clear();                                        // the init has its copies
   if (::geteuid() != 0) ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);  // supervisor.cc says why
   theirs.Close();
   RETURN_IF_ERROR(own_namespaces.Restore());
@@ -285,8 +288,7 @@ Result<void> Supervisor::SpawnInit() {
   // the init's cgroup namespace is rooted there.
   if (cgroup_) RETURN_IF_ERROR(cgroup_->AddProcess(pid));
   if (runtime::CreatesUserNamespace(linux_spec)) {
-    RETURN_IF_ERROR(
-        runtime::WriteIdMaps(pid, linux_spec.uid_mappings, linux_spec.gid_mappings));
+    RETURN_IF_ERROR(runtime::WriteIdMaps(pid, linux_spec.uid_mappings, linux_spec.gid_mappings));
   }
   RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
   // Mounts are in place, pivot_root not yet done: the runtime-namespace
@@ -295,8 +297,8 @@ Result<void> Supervisor::SpawnInit() {
   config::State state = runtime::HookState(args_.record, ContainerStatus::kCreating);
   RETURN_IF_ERROR(runtime::RunHooks("prestart", runtime::HooksOf(args_.spec, "prestart"), state,
                                     HookPlacement()));
-  RETURN_IF_ERROR(runtime::RunHooks(
-      "createRuntime", runtime::HooksOf(args_.spec, "createRuntime"), state, HookPlacement()));
+  RETURN_IF_ERROR(runtime::RunHooks("createRuntime", runtime::HooksOf(args_.spec, "createRuntime"),
+                                    state, HookPlacement()));
   return init_channel_->Send(MessageType::kProceed, config::DumpState(state));
 }
 

@@ -1,8 +1,8 @@
 // Ending a container the supervisor has to end itself, so that nothing is
 // left running when no one is there to stop it:
 // - its timeout (ContainerRecord::timeout_ms, runtime/container/lifetime.h),
-//   counted from `start` while the container runs (not while paused): SIGTERM to every process, then SIGKILL to what is
-//   left after the grace period, even an init that ignores TERM (as a pid
+//   counted from `start` while the container runs (not while paused): SIGTERM to every process,
+//   then SIGKILL to what is left after the grace period, even an init that ignores TERM (as a pid
 //   namespace's init does without a handler);
 // - for a foreground `vigil run`: its client told to stop (SIGTERM or
 //   SIGHUP, passed on to the init as runc does) is given the same grace

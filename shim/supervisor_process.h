@@ -131,13 +131,13 @@ class Supervisor {
   UniqueFd signal_fd_;
   UniqueFd control_fd_;
   std::optional<ControlPeers> control_peers_;  // who may send on control_fd_
-  UniqueFd audit_sweep_timer_;  // AuditObserver::kSweepPeriod, periodic
-  UniqueFd ending_timer_;  // the timeout, then a grace period
-  UniqueFd client_pidfd_;  // a foreground `run`'s
+  UniqueFd audit_sweep_timer_;                 // AuditObserver::kSweepPeriod, periodic
+  UniqueFd ending_timer_;                      // the timeout, then a grace period
+  UniqueFd client_pidfd_;                      // a foreground `run`'s
   std::optional<Ending> ending_;
   std::optional<std::uint64_t> timeout_left_ms_;  // while paused (StopTimeoutClock)
-  std::optional<std::uint64_t> memory_cap_;  // without a cgroup (CapWithoutCgroup)
-  std::uint64_t memory_over_ = 0;            // what the container held past it
+  std::optional<std::uint64_t> memory_cap_;       // without a cgroup (CapWithoutCgroup)
+  std::uint64_t memory_over_ = 0;                 // what the container held past it
   UniqueFd memory_timer_;
   // The cgroup's counters as last recorded (supervisor_limits.cc).
   std::uint64_t seen_oom_kills_ = 0;

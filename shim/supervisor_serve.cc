@@ -1,8 +1,6 @@
 // Serving the container once created: the start request, the listeners of
 // exec'd processes, signals to forward and orphans to reap, until the init
 // exits and the record says so.
-#include "shim/supervisor_process.h"
-
 #include <malloc.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -23,6 +21,7 @@
 #include "runtime/container/supervisor_control.h"
 #include "runtime/process/hooks.h"
 #include "shim/self_confinement.h"
+#include "shim/supervisor_process.h"
 
 namespace vigil::shim {
 namespace {
@@ -103,12 +102,10 @@ Result<void> Supervisor::Start() {
   args_.record.status = ContainerStatus::kRunning;
   RETURN_IF_ERROR(args_.dir.SaveRecord(args_.record));
   // A failing poststart hook is worth a warning, not the container (spec).
-  if (Result<void> hooks =
-          runtime::RunHooks("poststart", runtime::HooksOf(args_.spec, "poststart"),
-                            runtime::HookState(args_.record, ContainerStatus::kRunning),
-                            HookPlacement(), [this](int fd, int timeout_ms) {
-                              return WaitInFiber(*loop_, fd, timeout_ms);
-                            });
+  if (Result<void> hooks = runtime::RunHooks(
+          "poststart", runtime::HooksOf(args_.spec, "poststart"),
+          runtime::HookState(args_.record, ContainerStatus::kRunning), HookPlacement(),
+          [this](int fd, int timeout_ms) { return WaitInFiber(*loop_, fd, timeout_ms); });
       !hooks) {
     log::Warning(hooks.error().message);
   }

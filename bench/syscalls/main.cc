@@ -30,8 +30,7 @@ constexpr int kBatches = 5;
 double TimeBatch(const Op& op, OpContext& context, std::uint64_t n) {
   auto start = std::chrono::steady_clock::now();
   op.run(context, n);
-  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
-      .count();
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
 }
 
 // Grows the batch until it lasts about budget/kBatches, then times kBatches
@@ -147,7 +146,9 @@ int main(int argc, char** argv) {
   if (mode == "ops") return vigil::bench::RunOps(argc, argv);
   if (mode == "io") return vigil::bench::RunIo(argc, argv);
   if (mode == "list") return vigil::bench::RunList();
-  std::fprintf(stderr, "usage: %s ops [--ops a,b] [--ms N] [--pin CPU] | io --dir D --block B "
-               "--mib N | list\n", argv[0]);
+  std::fprintf(stderr,
+               "usage: %s ops [--ops a,b] [--ms N] [--pin CPU] | io --dir D --block B "
+               "--mib N | list\n",
+               argv[0]);
   return 2;
 }

@@ -5,9 +5,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cerrno>
-
 #include <algorithm>
+#include <cerrno>
 
 #include "base/json/json_writer.h"
 #include "base/strings.h"
@@ -28,8 +27,7 @@ std::vector<std::string_view> SupportedSeccompFlags() {
   for (const NamedValue& flag : kSeccompFlagNames) {
     unsigned long flags = flag.value;
     if (flags == SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV) flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
-    if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, nullptr) != 0 &&
-        errno == EFAULT) {
+    if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, nullptr) != 0 && errno == EFAULT) {
       supported.push_back(flag.name);
     }
   }

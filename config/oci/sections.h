@@ -59,10 +59,10 @@ VIGIL_DECLARE_SECTION(SeccompArg);
 #undef VIGIL_DECLARE_SECTION
 
 // Defines the Decode/Encode pair and the Overlay of T from its field table.
-#define VIGIL_DEFINE_SECTION(T, table)                                      \
-  Result<void> Decode(json::Value v, const JsonPath& path, T& out) {        \
-    return DecodeObject<T>(v, path, table, out);                            \
-  }                                                                         \
+#define VIGIL_DEFINE_SECTION(T, table)                                         \
+  Result<void> Decode(json::Value v, const JsonPath& path, T& out) {           \
+    return DecodeObject<T>(v, path, table, out);                               \
+  }                                                                            \
   void Encode(json::Writer& w, const T& in) { EncodeObject<T>(w, table, in); } \
   void Overlay(const T& from, T& to) { Overlay<T>(table, from, to); }
 

@@ -94,9 +94,8 @@ void ApplyDefaultLimits(const Policy& policy, Spec& spec) {
     std::vector<Rlimit>& rlimits = spec.process->rlimits;
     if (std::none_of(rlimits.begin(), rlimits.end(),
                      [](const Rlimit& r) { return r.type == "RLIMIT_NOFILE"; })) {
-      rlimits.push_back(Rlimit{.type = "RLIMIT_NOFILE",
-                               .hard = policy.default_nofile,
-                               .soft = policy.default_nofile});
+      rlimits.push_back(Rlimit{
+          .type = "RLIMIT_NOFILE", .hard = policy.default_nofile, .soft = policy.default_nofile});
     }
   }
 }
@@ -105,9 +104,8 @@ void ApplyDefaultLimits(const Policy& policy, Spec& spec) {
 // /tmp/data stays visible over a scratch /tmp), else last.
 void AddBeneathOthers(Spec& spec, Mount mount) {
   const std::string prefix = mount.destination + "/";
-  auto beneath = std::find_if(spec.mounts.begin(), spec.mounts.end(), [&](const Mount& m) {
-    return m.destination.starts_with(prefix);
-  });
+  auto beneath = std::find_if(spec.mounts.begin(), spec.mounts.end(),
+                              [&](const Mount& m) { return m.destination.starts_with(prefix); });
   spec.mounts.insert(beneath, std::move(mount));
 }
 

@@ -30,8 +30,8 @@ inline constexpr std::string_view kScratchSource = "vigil-scratch";
 void ApplyPolicyToSpec(Policy& policy, Spec& spec);
 
 // The rules ApplyPolicyToSpec adds to `policy` (the working directory's,
-// with readOnlyRoot, and the writable bind mounts') for a `spec` it shaped: `exec` rebuilds the policy the
-// sentry enforces from the one recorded at create and the saved config.
+// with readOnlyRoot, and the writable bind mounts') for a `spec` it shaped: `exec` rebuilds the
+// policy the sentry enforces from the one recorded at create and the saved config.
 void AddImpliedRules(Policy& policy, const Spec& spec);
 
 }  // namespace vigil::config

@@ -72,8 +72,9 @@ std::string EscapeGlob(std::string_view path) {
 
 TreeMatch GlobMatchesTree(const std::string& pattern, std::string_view dir) {
   const bool recursive = pattern.ends_with(kRecursiveSuffix) || pattern == "/**";
-  std::vector<std::string> fixed = Components(
-      recursive ? std::string_view(pattern).substr(0, pattern.size() - 2) : std::string_view(pattern));
+  std::vector<std::string> fixed =
+      Components(recursive ? std::string_view(pattern).substr(0, pattern.size() - 2)
+                           : std::string_view(pattern));
   const std::vector<std::string> tree = Components(dir);
   const std::size_t common = std::min(fixed.size(), tree.size());
   for (std::size_t i = 0; i < common; ++i) {

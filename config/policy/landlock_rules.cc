@@ -70,8 +70,10 @@ std::vector<std::string> Intersection(const std::vector<std::string>& a,
   std::vector<std::string> out;
   for (const std::string& x : a) {
     for (const std::string& y : b) {
-      if (IsBeneath(x, y)) out.push_back(x);
-      else if (IsBeneath(y, x)) out.push_back(y);
+      if (IsBeneath(x, y))
+        out.push_back(x);
+      else if (IsBeneath(y, x))
+        out.push_back(y);
     }
   }
   return out;

@@ -74,8 +74,8 @@ struct Policy {
   FileAccess file_default = FileAccess::kWrite;
   std::vector<FileRule> files;  // the first matching rule wins
   bool egress_default_deny = false;
-  std::vector<EgressRule> egress;       // allowed destinations when egress_default_deny
-  bool unix_sockets = true;             // AF_UNIX connect/bind allowed
+  std::vector<EgressRule> egress;  // allowed destinations when egress_default_deny
+  bool unix_sockets = true;        // AF_UNIX connect/bind allowed
   // Globs of the socket files a connect or send may reach ("network.
   // unixPaths"); empty = any. A host daemon's socket is a way out of any
   // sandbox that can see it (`vigil do` lists only its own directories).

@@ -47,8 +47,8 @@ bool IsHostName(std::string_view name) {
 }
 
 constexpr Field<EgressRule> kEgressRuleFields[] = {
-    {"cidr", [](json::Value v, const JsonPath& path,
-                EgressRule& out) { return Decode(v, path, out.cidr); },
+    {"cidr",
+     [](json::Value v, const JsonPath& path, EgressRule& out) { return Decode(v, path, out.cidr); },
      [](json::Writer& w, std::string_view k, const EgressRule& in) {
        if (in.cidr.family == AF_UNSPEC) return;  // a name not resolved yet
        w.Key(k);
@@ -83,11 +83,8 @@ std::optional<std::uint16_t> ParsePort(std::string_view text) {
 }  // namespace
 
 const std::pair<std::string_view, FileAccess> kFileAccessChoices[5] = {
-    {"read", FileAccess::kRead},
-    {"write", FileAccess::kWrite},
-    {"hidden", FileAccess::kHidden},
-    {"deny", FileAccess::kDenied},
-    {"masked", FileAccess::kMasked},
+    {"read", FileAccess::kRead},   {"write", FileAccess::kWrite},   {"hidden", FileAccess::kHidden},
+    {"deny", FileAccess::kDenied}, {"masked", FileAccess::kMasked},
 };
 
 const std::pair<std::string_view, AuditLevel> kAuditChoices[4] = {

@@ -66,10 +66,8 @@ constexpr Field<Policy> kExecFields[] = {
 
 // "defaultLimits": {...}
 constexpr Field<Policy> kDefaultLimitsFields[] = {
-    Prop<&Policy::default_memory_bytes>("memoryBytes"),
-    Prop<&Policy::default_pids>("pids"),
-    Prop<&Policy::default_cpu_millis>("cpuMillis"),
-    Prop<&Policy::default_nofile>("nofile"),
+    Prop<&Policy::default_memory_bytes>("memoryBytes"),   Prop<&Policy::default_pids>("pids"),
+    Prop<&Policy::default_cpu_millis>("cpuMillis"),       Prop<&Policy::default_nofile>("nofile"),
     Prop<&Policy::default_scratch_bytes>("scratchBytes"),
 };
 

@@ -14,8 +14,8 @@ namespace {
 
 // Whether an allow entry holds `address` (4 or 16 bytes of `family`) and
 // `port`; with `any_port`, whatever the entry's ports.
-bool RuleAllows(const EgressRule& rule, int family, const std::uint8_t* address,
-                std::uint16_t port, bool any_port) {
+bool RuleAllows(const EgressRule& rule, int family, const std::uint8_t* address, std::uint16_t port,
+                bool any_port) {
   if (!CidrContains(rule.cidr, family, address)) return false;
   if (rule.ports.empty() || any_port) return true;
   return std::any_of(rule.ports.begin(), rule.ports.end(), [port](const PortRange& range) {
@@ -55,7 +55,8 @@ bool HidesOrDeniesFiles(const Policy& policy) {
 
 bool IsBeneath(std::string_view path, std::string_view dir) {
   if (dir == "/") return true;
-  return path == dir || (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
+  return path == dir ||
+         (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
 }
 
 bool MediatesReads(const Policy& policy) {
@@ -65,7 +66,8 @@ bool MediatesReads(const Policy& policy) {
 std::optional<std::string> MaskTarget(std::string_view pattern) {
   constexpr std::string_view kWholeTree = "/**";
   if (pattern.ends_with(kWholeTree)) pattern.remove_suffix(kWholeTree.size());
-  if (pattern.empty() || pattern == "/" || pattern.find_first_of("*?[\\") != std::string_view::npos) {
+  if (pattern.empty() || pattern == "/" ||
+      pattern.find_first_of("*?[\\") != std::string_view::npos) {
     return std::nullopt;
   }
   return std::string(pattern);
@@ -158,7 +160,6 @@ bool ExecAllowed(const Policy& policy, std::string_view resolved_path) {
   }
   return false;
 }
-
 
 bool BindAllowed(const Policy& policy, const sockaddr* address, socklen_t length) {
   if (!policy.egress_default_deny) return true;

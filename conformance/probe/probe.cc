@@ -24,10 +24,10 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/socket.h>
-#include <sys/sysmacros.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/un.h>
 #include <sys/utsname.h>
@@ -51,26 +51,67 @@ namespace {
 // strings, integers and booleans, with commas placed by a "first" flag.
 class Json {
  public:
-  void BeginObject() { Separator(); out_ += '{'; first_ = true; }
-  void EndObject() { out_ += '}'; first_ = false; }
-  void BeginArray() { Separator(); out_ += '['; first_ = true; }
-  void EndArray() { out_ += ']'; first_ = false; }
+  void BeginObject() {
+    Separator();
+    out_ += '{';
+    first_ = true;
+  }
+  void EndObject() {
+    out_ += '}';
+    first_ = false;
+  }
+  void BeginArray() {
+    Separator();
+    out_ += '[';
+    first_ = true;
+  }
+  void EndArray() {
+    out_ += ']';
+    first_ = false;
+  }
   void Key(std::string_view key) {
     Separator();
     String(key);
     out_ += ':';
     first_ = true;  // the value that follows takes no comma
   }
-  void Str(std::string_view s) { Separator(); String(s); }
-  void Int(long long v) { Separator(); out_ += std::to_string(v); }
-  void Uint(unsigned long long v) { Separator(); out_ += std::to_string(v); }
-  void Bool(bool v) { Separator(); out_ += v ? "true" : "false"; }
-  void Null() { Separator(); out_ += "null"; }
+  void Str(std::string_view s) {
+    Separator();
+    String(s);
+  }
+  void Int(long long v) {
+    Separator();
+    out_ += std::to_string(v);
+  }
+  void Uint(unsigned long long v) {
+    Separator();
+    out_ += std::to_string(v);
+  }
+  void Bool(bool v) {
+    Separator();
+    out_ += v ? "true" : "false";
+  }
+  void Null() {
+    Separator();
+    out_ += "null";
+  }
 
-  void KeyStr(std::string_view k, std::string_view v) { Key(k); Str(v); }
-  void KeyInt(std::string_view k, long long v) { Key(k); Int(v); }
-  void KeyUint(std::string_view k, unsigned long long v) { Key(k); Uint(v); }
-  void KeyBool(std::string_view k, bool v) { Key(k); Bool(v); }
+  void KeyStr(std::string_view k, std::string_view v) {
+    Key(k);
+    Str(v);
+  }
+  void KeyInt(std::string_view k, long long v) {
+    Key(k);
+    Int(v);
+  }
+  void KeyUint(std::string_view k, unsigned long long v) {
+    Key(k);
+    Uint(v);
+  }
+  void KeyBool(std::string_view k, bool v) {
+    Key(k);
+    Bool(v);
+  }
 
   const std::string& text() const { return out_; }
 
@@ -83,11 +124,21 @@ class Json {
     out_ += '"';
     for (unsigned char c : s) {
       switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
+        case '"':
+          out_ += "\\\"";
+          break;
+        case '\\':
+          out_ += "\\\\";
+          break;
+        case '\n':
+          out_ += "\\n";
+          break;
+        case '\r':
+          out_ += "\\r";
+          break;
+        case '\t':
+          out_ += "\\t";
+          break;
         default:
           if (c < 0x20 || c >= 0x7f) {
             // Bytes outside ASCII are escaped one by one (as Latin-1 code
@@ -192,8 +243,10 @@ void StatusFields(Json& j) {
   j.KeyInt("umask", std::strtol(field("Umask").c_str(), nullptr, 8));
   j.Key("caps");
   j.BeginObject();
-  for (auto [key, name] : {std::pair{"inheritable", "CapInh"}, {"permitted", "CapPrm"},
-                           {"effective", "CapEff"}, {"bounding", "CapBnd"},
+  for (auto [key, name] : {std::pair{"inheritable", "CapInh"},
+                           {"permitted", "CapPrm"},
+                           {"effective", "CapEff"},
+                           {"bounding", "CapBnd"},
                            {"ambient", "CapAmb"}}) {
     j.KeyUint(key, std::strtoull(field(name).c_str(), nullptr, 16));
   }
@@ -221,14 +274,22 @@ void Namespaces(Json& j) {
 
 void Rlimits(Json& j) {
   static constexpr std::pair<const char*, int> kResources[] = {
-      {"RLIMIT_AS", RLIMIT_AS},           {"RLIMIT_CORE", RLIMIT_CORE},
-      {"RLIMIT_CPU", RLIMIT_CPU},         {"RLIMIT_DATA", RLIMIT_DATA},
-      {"RLIMIT_FSIZE", RLIMIT_FSIZE},     {"RLIMIT_LOCKS", RLIMIT_LOCKS},
-      {"RLIMIT_MEMLOCK", RLIMIT_MEMLOCK}, {"RLIMIT_MSGQUEUE", RLIMIT_MSGQUEUE},
-      {"RLIMIT_NICE", RLIMIT_NICE},       {"RLIMIT_NOFILE", RLIMIT_NOFILE},
-      {"RLIMIT_NPROC", RLIMIT_NPROC},     {"RLIMIT_RSS", RLIMIT_RSS},
-      {"RLIMIT_RTPRIO", RLIMIT_RTPRIO},   {"RLIMIT_RTTIME", RLIMIT_RTTIME},
-      {"RLIMIT_SIGPENDING", RLIMIT_SIGPENDING}, {"RLIMIT_STACK", RLIMIT_STACK},
+      {"RLIMIT_AS", RLIMIT_AS},
+      {"RLIMIT_CORE", RLIMIT_CORE},
+      {"RLIMIT_CPU", RLIMIT_CPU},
+      {"RLIMIT_DATA", RLIMIT_DATA},
+      {"RLIMIT_FSIZE", RLIMIT_FSIZE},
+      {"RLIMIT_LOCKS", RLIMIT_LOCKS},
+      {"RLIMIT_MEMLOCK", RLIMIT_MEMLOCK},
+      {"RLIMIT_MSGQUEUE", RLIMIT_MSGQUEUE},
+      {"RLIMIT_NICE", RLIMIT_NICE},
+      {"RLIMIT_NOFILE", RLIMIT_NOFILE},
+      {"RLIMIT_NPROC", RLIMIT_NPROC},
+      {"RLIMIT_RSS", RLIMIT_RSS},
+      {"RLIMIT_RTPRIO", RLIMIT_RTPRIO},
+      {"RLIMIT_RTTIME", RLIMIT_RTTIME},
+      {"RLIMIT_SIGPENDING", RLIMIT_SIGPENDING},
+      {"RLIMIT_STACK", RLIMIT_STACK},
   };
   j.Key("rlimits");
   j.BeginObject();
@@ -336,7 +397,7 @@ void Check(Json& j, const std::string& op, const std::string& arg) {
     int fd = ::open(arg.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     rc = fd < 0 ? -1 : 0;
     if (fd >= 0) {
-      struct stat st{};
+      struct stat st {};
       ::fstat(fd, &st);
       j.KeyInt("mode", st.st_mode & 07777);
       ::close(fd);
@@ -358,14 +419,14 @@ void Check(Json& j, const std::string& op, const std::string& arg) {
       errno = saved;
     }
   } else if (op == "stat") {
-    struct stat st{};
+    struct stat st {};
     rc = ::lstat(arg.c_str(), &st);
     if (rc == 0) {
-      const char* type = S_ISREG(st.st_mode)   ? "file"
-                         : S_ISDIR(st.st_mode) ? "dir"
-                         : S_ISLNK(st.st_mode) ? "symlink"
-                         : S_ISCHR(st.st_mode) ? "char"
-                         : S_ISBLK(st.st_mode) ? "block"
+      const char* type = S_ISREG(st.st_mode)    ? "file"
+                         : S_ISDIR(st.st_mode)  ? "dir"
+                         : S_ISLNK(st.st_mode)  ? "symlink"
+                         : S_ISCHR(st.st_mode)  ? "char"
+                         : S_ISBLK(st.st_mode)  ? "block"
                          : S_ISFIFO(st.st_mode) ? "fifo"
                                                 : "other";
       j.KeyStr("type", type);
@@ -474,7 +535,8 @@ int main(int argc, char** argv) {
     std::string stat;
     ReadFile("/proc/self/stat", &stat);
     std::size_t paren = stat.rfind(')');
-    std::vector<std::string> f = Split(paren == std::string::npos ? "" : stat.substr(paren + 2), ' ');
+    std::vector<std::string> f =
+        Split(paren == std::string::npos ? "" : stat.substr(paren + 2), ' ');
     // f[0] is field 3 (state).
     j.KeyInt("nice", f.size() > 16 ? std::atoi(f[16].c_str()) : 0);
     j.KeyInt("sched_policy", f.size() > 38 ? std::atoi(f[38].c_str()) : -1);

@@ -257,9 +257,9 @@ Result<void> Cgroup::AddProcessBeneath(pid_t pid, std::string_view sub,
   }
   bool placed = false;
   for (const Placement& p : placements_) {
-    const bool wanted =
-        controllers.empty() || std::any_of(controllers.begin(), controllers.end(),
-                                           [&](const std::string& c) { return p.hierarchy.Has(c); });
+    const bool wanted = controllers.empty() ||
+                        std::any_of(controllers.begin(), controllers.end(),
+                                    [&](const std::string& c) { return p.hierarchy.Has(c); });
     if (!wanted) continue;
     const std::string dir = StrCat(p.dir, "/", sub);
     if (!fs_->Exists(dir)) return Fail(StrCat(what, ": no such cgroup ", dir));
@@ -300,9 +300,7 @@ Result<void> Cgroup::Thaw() const { return ThawCgroup(Knobs(placements_, *fs_));
 
 Result<bool> Cgroup::Frozen() const { return CgroupFrozen(Knobs(placements_, *fs_)); }
 
-Result<std::uint64_t> Cgroup::OomKills() const {
-  return OomKillCount(Knobs(placements_, *fs_));
-}
+Result<std::uint64_t> Cgroup::OomKills() const { return OomKillCount(Knobs(placements_, *fs_)); }
 
 Result<std::uint64_t> Cgroup::PidsLimitHits() const {
   return PidsLimitHitCount(Knobs(placements_, *fs_));

@@ -54,8 +54,8 @@ std::vector<config::DeviceRule> DeviceRulesFor(const std::vector<config::DeviceR
   std::vector<config::DeviceRule> rules = configured;
   rules.push_back(Allow("c", std::nullopt, std::nullopt, "m"));
   rules.push_back(Allow("b", std::nullopt, std::nullopt, "m"));
-  static constexpr std::pair<std::int64_t, std::int64_t> kDefaultNodes[] = {
-      {1, 3}, {1, 8}, {1, 7}, {5, 0}, {1, 5}, {1, 9}};
+  static constexpr std::pair<std::int64_t, std::int64_t> kDefaultNodes[] = {{1, 3}, {1, 8}, {1, 7},
+                                                                            {5, 0}, {1, 5}, {1, 9}};
   for (const auto& [major, minor] : kDefaultNodes) rules.push_back(Allow("c", major, minor, "rwm"));
   rules.push_back(Allow("c", 136, std::nullopt, "rwm"));
   rules.push_back(Allow("c", 5, 2, "rwm"));
@@ -71,7 +71,8 @@ bool DeviceAccessAllowed(const std::vector<config::DeviceRule>& rules, char type
       const bool names_device = (AnyType(rule) || rule.type[0] == type) &&
                                 (!rule.major || *rule.major == major) &&
                                 (!rule.minor || *rule.minor == minor);
-      const bool names_letter = rule.access.empty() || rule.access.find(letter) != std::string::npos;
+      const bool names_letter =
+          rule.access.empty() || rule.access.find(letter) != std::string::npos;
       if (names_device && names_letter) allowed = rule.allow;
     }
     if (!allowed) return false;

@@ -37,7 +37,8 @@ Result<std::string> ResolveAuditPath(const config::Spec& spec, const std::string
     if (!flag_path.empty()) return std::filesystem::absolute(flag_path).lexically_normal().string();
     // Only root reads them, as the state root itself.
     const std::string kept = StrCat(dir.root(), "/", kKeptAuditDir);
-    if (::mkdir(kept.c_str(), 0700) != 0 && errno != EEXIST) return FailErrno(StrCat("create ", kept));
+    if (::mkdir(kept.c_str(), 0700) != 0 && errno != EEXIST)
+      return FailErrno(StrCat("create ", kept));
     return KeptAuditLogPath(dir.root(), dir.id());
   }
   const std::filesystem::path allowed(kAuditAnnotationDir);

@@ -138,7 +138,8 @@ std::string BundlePath(const std::string& bundle) {
 void RemoveCgroupOf(const config::Spec& spec, const CreateOptions& options) {
   const std::string requested = spec.linux_spec ? spec.linux_spec->cgroups_path : "";
   Result<std::vector<cgroup::Hierarchy>> hierarchies = cgroup::DiscoverHierarchies();
-  Result<std::string> path = cgroup::ResolveCgroupPath(requested, options.id, options.systemd_cgroup);
+  Result<std::string> path =
+      cgroup::ResolveCgroupPath(requested, options.id, options.systemd_cgroup);
   if (!hierarchies || !path) return;
   if (Result<void> removed = cgroup::Cgroup::Open(*hierarchies, *path).Destroy(); !removed) {
     log::Warning(StrCat("remove the cgroup of the failed container: ", removed.error().message));
@@ -294,7 +295,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options, SupervisorMain super
   std::from_chars(created->text.data(), created->text.data() + created->text.size(), init_pid);
   if (!options.pid_file.empty()) {
     Result<void> written = WriteFileAtomic(options.pid_file, StrCat(init_pid), 0644,
-                                            /*overwrite=*/true, Durability::kSkipFsync);
+                                           /*overwrite=*/true, Durability::kSkipFsync);
     if (!written) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, nullptr, 0);

@@ -29,13 +29,13 @@ struct CreateOptions {
   bool no_pivot = false;
   bool systemd_cgroup = false;
   int preserve_fds = 0;
-  std::string policy;      // --policy; empty: the "default" profile
-  std::string audit_path;  // --audit; empty: dev.vigil.audit or the state directory
+  std::string policy;           // --policy; empty: the "default" profile
+  std::string audit_path;       // --audit; empty: dev.vigil.audit or the state directory
   std::string audit_max_size;   // --audit-max-size; empty: the default
   std::string audit_max_files;  // --audit-max-files; empty: the default
-  std::string platform;    // --platform; empty: dev.vigil.platform or "unotify"
-  std::string timeout;     // run/create --timeout; empty: dev.vigil.timeout or none
-  std::string global_timeout;  // the global --timeout; the shorter of the two holds
+  std::string platform;         // --platform; empty: dev.vigil.platform or "unotify"
+  std::string timeout;          // run/create --timeout; empty: dev.vigil.timeout or none
+  std::string global_timeout;   // the global --timeout; the shorter of the two holds
   // `run` in the foreground (without -d): the caller waits for the
   // container, which ends when the caller does or is told to stop, and is
   // deleted then unless `keep` (shim/supervisor.h).

@@ -24,7 +24,7 @@ namespace {
 // Top-level directories the sandbox gets its own of (or none): the host's
 // processes, devices, runtime sockets (Docker's, D-Bus), temporary files
 // and root's home never show through.
-constexpr std::string_view kNotFromHost[] = {"proc", "sys",  "dev",        "run",
+constexpr std::string_view kNotFromHost[] = {"proc", "sys",  "dev",       "run",
                                              "tmp",  "root", "lost+found"};
 
 bool Within(std::string_view path, std::string_view dir) { return config::IsBeneath(path, dir); }
@@ -52,7 +52,8 @@ std::vector<std::string> SandboxEnvironment(const DoRequest& request) {
     if (entry.find('=') != std::string::npos && Passed(entry, names)) env.push_back(entry);
   }
   env.insert(env.end(), set.begin(), set.end());
-  if (std::none_of(env.begin(), env.end(), [](const std::string& e) { return e.starts_with("PATH="); })) {
+  if (std::none_of(env.begin(), env.end(),
+                   [](const std::string& e) { return e.starts_with("PATH="); })) {
     env.push_back("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
   }
   return env;
@@ -169,11 +170,13 @@ Result<std::vector<HostRootEntry>> ReadHostRoot() {
   return entries;
 }
 
-Result<void> MakeHostRootLinks(const std::string& rootfs, std::span<const HostRootEntry> host_root) {
+Result<void> MakeHostRootLinks(const std::string& rootfs,
+                               std::span<const HostRootEntry> host_root) {
   for (const HostRootEntry& entry : host_root) {
     if (entry.symlink.empty()) continue;
     const std::string link = StrCat(rootfs, "/", entry.name);
-    if (::symlink(entry.symlink.c_str(), link.c_str()) != 0) return FailErrno(StrCat("symlink ", link));
+    if (::symlink(entry.symlink.c_str(), link.c_str()) != 0)
+      return FailErrno(StrCat("symlink ", link));
   }
   return {};
 }
@@ -229,7 +232,8 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
                                      bool (*exists)(const std::string& path),
                                      ListHostDirectory list) {
   const bool as_user = request.uid != 0;
-  config::Spec spec = as_user ? config::RootlessSpec(request.uid, request.gid) : config::DefaultSpec();
+  config::Spec spec =
+      as_user ? config::RootlessSpec(request.uid, request.gid) : config::DefaultSpec();
   config::Linux& linux_spec = *spec.linux_spec;
   spec.root = config::Root{.path = rootfs, .readonly = true};
 
@@ -253,8 +257,8 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
   std::vector<std::string> writable = {request.cwd};
   writable.insert(writable.end(), request.writable.begin(), request.writable.end());
   for (const std::string& path : writable) {
-    const std::string what = StrCat(path == request.cwd ? "the working directory " : "--rw ",
-                                    Quote(path));
+    const std::string what =
+        StrCat(path == request.cwd ? "the working directory " : "--rw ", Quote(path));
     if (path.empty() || path.front() != '/') return Fail(StrCat(what, " is not absolute"));
     for (const std::string& secret : hidden) {
       if (Within(path, secret)) {
@@ -284,8 +288,9 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
     process.capabilities = config::Capabilities{};
   }
   if (request.network != DoNetwork::kNone) {
-    std::erase_if(linux_spec.namespaces,
-                  [](const config::Namespace& ns) { return ns.type == config::NamespaceType::kNetwork; });
+    std::erase_if(linux_spec.namespaces, [](const config::Namespace& ns) {
+      return ns.type == config::NamespaceType::kNetwork;
+    });
   } else if (!linux_spec.FindNamespace(config::NamespaceType::kNetwork)) {
     linux_spec.namespaces.push_back(config::Namespace{.type = config::NamespaceType::kNetwork});
   }

@@ -25,21 +25,53 @@ namespace vigil::runtime {
 // the whole run, whatever happens to them on the host meanwhile (the home
 // is built from what else it held at the start: HostSandboxSpec). One
 // entry per tool; add one here for a store this misses.
-inline constexpr std::string_view kHiddenInHome[] = {
-    ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".netrc",
-    ".git-credentials", ".config/git/credentials", ".pypirc", ".npmrc", ".yarnrc.yml",
-    ".password-store", ".config/gh", ".config/hub", ".local/share/keyrings", ".pgpass",
-    ".my.cnf", ".cargo/credentials", ".cargo/credentials.toml",
-    ".config/containers/auth.json", ".vault-token", ".terraform.d/credentials.tfrc.json",
-    ".s3cfg", ".boto", ".m2/settings.xml", ".m2/settings-security.xml",
-    ".gradle/gradle.properties", ".config/rclone/rclone.conf", ".gem/credentials",
-    ".composer/auth.json", ".nuget/NuGet/NuGet.Config", ".config/op", ".dbt/profiles.yml",
-    ".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
-    ".node_repl_history", ".sqlite_history", ".local/share/fish/fish_history"};
+inline constexpr std::string_view kHiddenInHome[] = {".ssh",
+                                                     ".aws",
+                                                     ".gnupg",
+                                                     ".kube",
+                                                     ".docker",
+                                                     ".config/gcloud",
+                                                     ".azure",
+                                                     ".netrc",
+                                                     ".git-credentials",
+                                                     ".config/git/credentials",
+                                                     ".pypirc",
+                                                     ".npmrc",
+                                                     ".yarnrc.yml",
+                                                     ".password-store",
+                                                     ".config/gh",
+                                                     ".config/hub",
+                                                     ".local/share/keyrings",
+                                                     ".pgpass",
+                                                     ".my.cnf",
+                                                     ".cargo/credentials",
+                                                     ".cargo/credentials.toml",
+                                                     ".config/containers/auth.json",
+                                                     ".vault-token",
+                                                     ".terraform.d/credentials.tfrc.json",
+                                                     ".s3cfg",
+                                                     ".boto",
+                                                     ".m2/settings.xml",
+                                                     ".m2/settings-security.xml",
+                                                     ".gradle/gradle.properties",
+                                                     ".config/rclone/rclone.conf",
+                                                     ".gem/credentials",
+                                                     ".composer/auth.json",
+                                                     ".nuget/NuGet/NuGet.Config",
+                                                     ".config/op",
+                                                     ".dbt/profiles.yml",
+                                                     ".bash_history",
+                                                     ".zsh_history",
+                                                     ".python_history",
+                                                     ".psql_history",
+                                                     ".mysql_history",
+                                                     ".node_repl_history",
+                                                     ".sqlite_history",
+                                                     ".local/share/fish/fish_history"};
 // Host paths that hold secrets or the host's own identity: masked (root's
 // home, /root, is not bound in at all).
-inline constexpr std::string_view kHiddenOnHost[] = {"/etc/shadow", "/etc/gshadow",
-                                                     "/etc/sudoers", "/etc/ssh"};
+inline constexpr std::string_view kHiddenOnHost[] = {"/etc/shadow", "/etc/gshadow", "/etc/sudoers",
+                                                     "/etc/ssh"};
 
 // Files beneath a writable directory that the host later runs or loads as
 // configuration (a repository's hooks and config, direnv's .envrc, editor
@@ -47,12 +79,12 @@ inline constexpr std::string_view kHiddenOnHost[] = {"/etc/shadow", "/etc/gshado
 // directory allows, unless --rw names them (a "delayed escape": the
 // user's next `git status` or `cd` would run what the sandbox wrote).
 inline constexpr std::string_view kRunByTheHost[] = {".git/hooks", ".git/config", ".envrc",
-                                                     ".vscode", ".idea", ".devcontainer"};
+                                                     ".vscode",    ".idea",       ".devcontainer"};
 // The same in a writable home: shell and tool start-up files.
 inline constexpr std::string_view kRunByTheHostInHome[] = {
-    ".bashrc",  ".bash_profile", ".bash_login", ".bash_logout", ".profile",
-    ".zshrc",   ".zprofile",     ".zshenv",     ".zlogin",      ".config/fish",
-    ".gitconfig", ".config/git", ".config/autostart", ".config/systemd", ".pam_environment"};
+    ".bashrc",    ".bash_profile", ".bash_login",       ".bash_logout",    ".profile",
+    ".zshrc",     ".zprofile",     ".zshenv",           ".zlogin",         ".config/fish",
+    ".gitconfig", ".config/git",   ".config/autostart", ".config/systemd", ".pam_environment"};
 // Where the sandbox's own unix sockets live (its private /tmp and /run):
 // the only ones a connect or send may reach unless --allow-socket names
 // another. A daemon's socket the host shows through (Docker's, Incus's

@@ -22,15 +22,14 @@ Result<cgroup::Cgroup> FreezerOf(const StateDir& dir, const ContainerRecord& rec
 void TellTimeoutClock(const StateDir& dir, const ContainerRecord& record, ControlVerb verb) {
   if (record.timeout_ms == 0) return;
   if (Result<void> told = CallSupervisor(dir.ControlSocketPath(), {.verb = verb}); !told) {
-    log::Warning(StrCat("container ", Quote(dir.id()), ": its timeout keeps counting: ",
-                        told.error().message));
+    log::Warning(StrCat("container ", Quote(dir.id()),
+                        ": its timeout keeps counting: ", told.error().message));
   }
 }
 
 }  // namespace
 
-Result<void> PauseContainer(const std::string& root, const std::string& id,
-                            bool release_memory) {
+Result<void> PauseContainer(const std::string& root, const std::string& id, bool release_memory) {
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Open(root, id));
   ASSIGN_OR_RETURN(ContainerRecord record, dir.LoadRecord());
   ASSIGN_OR_RETURN(bool release, WantsMemoryRelease(record, release_memory));

@@ -5,7 +5,8 @@
 
 namespace vigil::runtime {
 
-Result<std::unique_ptr<SentryFilters>> SentryFilters::Compile(const sentry::FilterOptions& options) {
+Result<std::unique_ptr<SentryFilters>> SentryFilters::Compile(
+    const sentry::FilterOptions& options) {
   auto filters = std::make_unique<SentryFilters>();
   ASSIGN_OR_RETURN(filters->sentry_, sentry::SentryFilterFor(options));
   if (options.traced) {

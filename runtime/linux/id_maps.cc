@@ -28,8 +28,9 @@ Result<void> RunMapHelper(const char* helper, pid_t pid,
   argv.push_back(nullptr);
   pid_t child = 0;
   if (int err = ::posix_spawnp(&child, helper, nullptr, nullptr, argv.data(), environ); err != 0) {
-    return FailErrno(err, StrCat("run ", helper, " (a user's map of more than its own id needs "
-                                                 "it: the uidmap package)"));
+    return FailErrno(err, StrCat("run ", helper,
+                                 " (a user's map of more than its own id needs "
+                                 "it: the uidmap package)"));
   }
   int status = 0;
   while (::waitpid(child, &status, 0) < 0) {

@@ -73,8 +73,8 @@ Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup
   UniqueFd target;
   if (bind) {
     struct stat st {};
-    const int looked = bind_source >= 0 ? ::fstat(bind_source, &st)
-                                        : ::stat(mount.source.c_str(), &st);
+    const int looked =
+        bind_source >= 0 ? ::fstat(bind_source, &st) : ::stat(mount.source.c_str(), &st);
     if (looked != 0) return FailErrno(StrCat(where, ": source"));
     ASSIGN_OR_RETURN(target, S_ISDIR(st.st_mode) ? MkdirAllInRoot(root_fd, mount.destination)
                                                  : TouchInRoot(root_fd, mount.destination));

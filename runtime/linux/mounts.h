@@ -11,9 +11,9 @@ namespace vigil::runtime {
 
 // A mount's options split the way mount(2) wants them.
 struct MountFlags {
-  unsigned long flags = 0;        // MS_* set by the options
-  unsigned long propagation = 0;  // MS_SHARED/SLAVE/PRIVATE/UNBINDABLE (| MS_REC)
-  std::string data;               // filesystem options: "size=64m,mode=755"
+  unsigned long flags = 0;            // MS_* set by the options
+  unsigned long propagation = 0;      // MS_SHARED/SLAVE/PRIVATE/UNBINDABLE (| MS_REC)
+  std::string data;                   // filesystem options: "size=64m,mode=755"
   std::uint64_t recursive_set = 0;    // MOUNT_ATTR_* from "rro", "rnosuid", ...
   std::uint64_t recursive_clear = 0;  // MOUNT_ATTR_* from "rrw", "rsuid", ...
   bool bind = false;

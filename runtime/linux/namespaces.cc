@@ -179,8 +179,8 @@ bool IsHostRoot() {
   Result<std::string> map = ReadFile("/proc/self/uid_map", 4096);
   if (!map) return false;
   unsigned long inside = 1, outside = 1, count = 0;
-  return std::sscanf(map->c_str(), "%lu %lu %lu", &inside, &outside, &count) == 3 &&
-         inside == 0 && outside == 0 && count == 4294967295UL;
+  return std::sscanf(map->c_str(), "%lu %lu %lu", &inside, &outside, &count) == 3 && inside == 0 &&
+         outside == 0 && count == 4294967295UL;
 }
 
 }  // namespace vigil::runtime

@@ -13,14 +13,14 @@
 namespace vigil::runtime {
 
 enum class MessageType : std::uint32_t {
-  kProceed = 1,      // supervisor -> init: go on (after the maps; after the hooks, with the state)
-  kMounted,          // init -> supervisor: rootfs mounted, not yet entered: run the hooks
-  kReady,            // init -> supervisor: set up, waiting for start
-  kStart,            // supervisor -> init: exec the process
-  kError,            // either way: text is the one-line cause
-  kCreated,          // supervisor -> create: the container is created
-  kSentryListener,   // init or exec'd process -> runtime: the sentry's listener's fd number
-  kSentryTracee,     // init or exec'd process -> runtime: trace me, then I load the filter
+  kProceed = 1,     // supervisor -> init: go on (after the maps; after the hooks, with the state)
+  kMounted,         // init -> supervisor: rootfs mounted, not yet entered: run the hooks
+  kReady,           // init -> supervisor: set up, waiting for start
+  kStart,           // supervisor -> init: exec the process
+  kError,           // either way: text is the one-line cause
+  kCreated,         // supervisor -> create: the container is created
+  kSentryListener,  // init or exec'd process -> runtime: the sentry's listener's fd number
+  kSentryTracee,    // init or exec'd process -> runtime: trace me, then I load the filter
 };
 
 struct Message {

@@ -24,13 +24,13 @@ namespace vigil::runtime {
 
 struct InitOptions {
   bool no_pivot = false;
-  int preserve_fds = 0;                     // fds 3 .. 3+N-1 stay open across exec
-  int console_socket = -1;                  // connected --console-socket, for process.terminal
+  int preserve_fds = 0;     // fds 3 .. 3+N-1 stay open across exec
+  int console_socket = -1;  // connected --console-socket, for process.terminal
   const seccomp::CompiledFilter* seccomp = nullptr;  // linux.seccomp, compiled; null for none
   const seccomp::CompiledFilter* sentry = nullptr;   // the sentry's filter; null: no sentry
-  const PtracePlatform* ptrace = nullptr;   // LaunchOptions::ptrace
+  const PtracePlatform* ptrace = nullptr;            // LaunchOptions::ptrace
   const std::vector<config::LandlockRuleset>* landlock = nullptr;  // LaunchOptions::landlock
-  std::vector<int> bind_sources;  // RootfsOptions::bind_sources, inherited descriptors
+  std::vector<int> bind_sources;        // RootfsOptions::bind_sources, inherited descriptors
   std::vector<std::string> premounted;  // RootfsOptions::premounted
 };
 

@@ -97,8 +97,8 @@ Result<void> AuditLog::RotateIfFull() {
     for (std::uint32_t i = files - 1; i >= 2; --i) {
       (void)::rename(StrCat(path_, ".", i - 1).c_str(), StrCat(path_, ".", i).c_str());
     }
-    const int moved = files >= 2 ? ::rename(path_.c_str(), StrCat(path_, ".1").c_str())
-                                               : ::unlink(path_.c_str());
+    const int moved =
+        files >= 2 ? ::rename(path_.c_str(), StrCat(path_, ".1").c_str()) : ::unlink(path_.c_str());
     if (moved != 0) return FailErrno(StrCat("rotate audit log ", path_));
   }
   UniqueFd fresh(::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600));

@@ -61,8 +61,7 @@ Result<AuditLine> ParseAuditLine(std::string_view line) {
   if (!doc) return tl::unexpected(std::move(doc).error().Wrap("audit record"));
   json::Value root = doc->root();
   AuditLine out;
-  if (std::optional<json::Value> dropped = root.Find("dropped");
-      dropped && !root.Find("syscall")) {
+  if (std::optional<json::Value> dropped = root.Find("dropped"); dropped && !root.Find("syscall")) {
     std::optional<std::string_view> text = dropped->NumberText();
     std::uint64_t n = 0;
     bool ok = false;
@@ -71,8 +70,7 @@ Result<AuditLine> ParseAuditLine(std::string_view line) {
       ok = ec == std::errc() && ptr == text->data() + text->size();
     }
     if (!ok) {
-      return Fail(StrCat("audit record: \"dropped\": expected a count, got ",
-                         dropped->Describe()));
+      return Fail(StrCat("audit record: \"dropped\": expected a count, got ", dropped->Describe()));
     }
     out.dropped = n;
     if (std::optional<json::Value> time = root.Find("time")) {
@@ -90,7 +88,8 @@ Result<std::vector<std::string>> AuditTail::ReadNewLines() {
     RETURN_IF_ERROR(ReadAppended(lines));
     // Replaced (rotated, or written anew by rename): the old file is read to
     // its end above, the new one from its start below.
-    struct stat now {}, open {};
+    struct stat now {
+    }, open{};
     if (::stat(path_.c_str(), &now) == 0 && ::fstat(fd_.Get(), &open) == 0 &&
         (now.st_ino != open.st_ino || now.st_dev != open.st_dev)) {
       fd_.Reset();
@@ -189,7 +188,8 @@ std::string FormatSummary(const Summary& summary) {
 
   if (!summary.by_errno.empty()) {
     std::vector<std::pair<std::string, std::uint64_t>> errors;
-    for (const auto& [error, count] : summary.by_errno) errors.emplace_back(ErrnoText(error), count);
+    for (const auto& [error, count] : summary.by_errno)
+      errors.emplace_back(ErrnoText(error), count);
     std::stable_sort(errors.begin(), errors.end(), [](const auto& a, const auto& b) {
       return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
@@ -219,8 +219,7 @@ std::string FormatRecord(const Record& r) {
   if (r.left_to_kernel) out += ", left to the kernel";
   out += StrCat("  ", r.latency_us, "us");
   if (r.suppressed != 0) {
-    out += StrCat("  (and ", r.suppressed, " more like it",
-                  ", suppressed)");
+    out += StrCat("  (and ", r.suppressed, " more like it", ", suppressed)");
   }
   return out;
 }

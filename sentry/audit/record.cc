@@ -248,8 +248,8 @@ Result<Record> DecodeRecordObject(json::Value object) {
   ASSIGN_OR_RETURN(std::string decision, StringField(object, "decision"));
   std::optional<Decision> parsed = ParseDecision(decision);
   if (!parsed) {
-    return FieldError("decision", StrCat("expected allow, deny, emulate, kill or none, got ",
-                                         Quote(decision)));
+    return FieldError("decision",
+                      StrCat("expected allow, deny, emulate, kill or none, got ", Quote(decision)));
   }
   r.decision = *parsed;
   ASSIGN_OR_RETURN(r.error, ErrnoField(object));

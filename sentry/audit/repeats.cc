@@ -29,11 +29,12 @@ std::uint64_t KindHash(const Record& r) {
 }  // namespace
 
 bool SameKind(const Record& a, const Record& b) {
-  return a.exe == b.exe && a.syscall == b.syscall && a.args == b.args &&
-         a.decision == b.decision && a.error == b.error && a.container_id == b.container_id;
+  return a.exe == b.exe && a.syscall == b.syscall && a.args == b.args && a.decision == b.decision &&
+         a.error == b.error && a.container_id == b.container_id;
 }
 
-RepeatLimiter::RepeatLimiter(Limits limits) : limits_(limits), kinds_(limits.kinds ? limits.kinds : 1) {}
+RepeatLimiter::RepeatLimiter(Limits limits)
+    : limits_(limits), kinds_(limits.kinds ? limits.kinds : 1) {}
 
 void RepeatLimiter::Release(Kind& kind, const std::string& time) {
   if (kind.suppressed == 0) return;

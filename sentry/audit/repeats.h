@@ -33,9 +33,9 @@ class RepeatLimiter {
   using Clock = std::chrono::steady_clock;
 
   struct Limits {
-    std::uint32_t burst = 20;                   // records of a kind written per window
+    std::uint32_t burst = 20;  // records of a kind written per window
     std::chrono::milliseconds window{1000};
-    std::size_t kinds = 256;                    // slots in the table
+    std::size_t kinds = 256;  // slots in the table
   };
 
   explicit RepeatLimiter(Limits limits);
@@ -61,9 +61,9 @@ class RepeatLimiter {
     std::uint64_t hash = 0;
     bool used = false;
     Clock::time_point window_start;
-    std::uint32_t written = 0;      // in this window
-    std::uint64_t suppressed = 0;   // in this window
-    Record exemplar;                // the first suppressed one, when suppressed > 0
+    std::uint32_t written = 0;     // in this window
+    std::uint64_t suppressed = 0;  // in this window
+    Record exemplar;               // the first suppressed one, when suppressed > 0
   };
 
   void Release(Kind& kind, const std::string& time);

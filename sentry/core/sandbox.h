@@ -9,8 +9,8 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 #include "base/unique_fd.h"

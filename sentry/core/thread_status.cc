@@ -58,7 +58,8 @@ Result<ThreadStatus> ParseThreadStatus(std::string_view text) {
   std::vector<pid_t> tgid = Numbers<pid_t>(Field(text, "Tgid"));
   std::vector<pid_t> tgids = Numbers<pid_t>(Field(text, "NStgid"));
   std::vector<pid_t> tids = Numbers<pid_t>(Field(text, "NSpid"));
-  if (uids.size() != 4 || gids.size() != 4 || caps.size() != 1 || tgid.size() != 1 || tgids.empty() || tids.empty()) {
+  if (uids.size() != 4 || gids.size() != 4 || caps.size() != 1 || tgid.size() != 1 ||
+      tgids.empty() || tids.empty()) {
     return Fail("unexpected /proc/TID/status");
   }
   status.ruid = uids[0];
@@ -69,7 +70,8 @@ Result<ThreadStatus> ParseThreadStatus(std::string_view text) {
   status.sgid = gids[2];
   status.fsuid = uids[3];
   status.fsgid = gids[3];
-  for (std::uint32_t gid : Numbers<std::uint32_t>(Field(text, "Groups"))) status.groups.push_back(gid);
+  for (std::uint32_t gid : Numbers<std::uint32_t>(Field(text, "Groups")))
+    status.groups.push_back(gid);
   status.cap_effective = caps[0];
   if (!permitted.empty()) status.cap_permitted = permitted[0];
   if (!umask.empty()) status.umask = static_cast<mode_t>(umask[0]);
@@ -104,7 +106,8 @@ bool SignalDeliverable(std::string_view text) {
   // SIGURG, SIGWINCH) end nothing unless caught: a traced thread (the
   // ptrace platform) keeps them pending where the kernel discards them.
   constexpr auto bit = [](int signal) { return std::uint64_t{1} << (signal - 1); };
-  constexpr std::uint64_t kIgnoredByDefault = bit(SIGCHLD) | bit(SIGCONT) | bit(SIGURG) | bit(SIGWINCH);
+  constexpr std::uint64_t kIgnoredByDefault =
+      bit(SIGCHLD) | bit(SIGCONT) | bit(SIGURG) | bit(SIGWINCH);
   const std::uint64_t pending = mask("SigPnd") | mask("ShdPnd");
   const std::uint64_t ignored = mask("SigIgn") | (kIgnoredByDefault & ~mask("SigCgt"));
   return (pending & ~mask("SigBlk") & ~ignored) != 0;

@@ -46,8 +46,8 @@ std::uint64_t FileSizeLimitOf(pid_t tid);
 
 // Whether /proc/TID/status `text` shows a signal the thread would take now:
 // pending for it (SigPnd) or its process (ShdPnd), not blocked (SigBlk)
-// and not ignored (SigIgn, or ignored by default and not caught: SigCgt). A call the sentry makes wait must then end as
-// the kernel's interrupted call would (kRestartSys, verdict.h).
+// and not ignored (SigIgn, or ignored by default and not caught: SigCgt). A call the sentry makes
+// wait must then end as the kernel's interrupted call would (kRestartSys, verdict.h).
 bool SignalDeliverable(std::string_view text);
 
 // SignalDeliverable for thread `tid` (in the sentry's pid namespace), read

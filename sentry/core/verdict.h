@@ -47,8 +47,8 @@ struct FileId {
 
 struct Verdict {
   enum class Kind : std::uint8_t {
-    kReturn,  // the syscall returns `value`, or fails with `error` if non-zero
-    kStale,   // the syscall no longer waits (the thread died): answer nothing
+    kReturn,     // the syscall returns `value`, or fails with `error` if non-zero
+    kStale,      // the syscall no longer waits (the thread died): answer nothing
     kInstallFd,  // the syscall returns `fd`, installed in the workload
     // The kernel runs the syscall as the workload asked. Only for a decision
     // made on registers: memory read before could change before the kernel

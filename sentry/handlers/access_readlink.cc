@@ -147,9 +147,11 @@ Verdict HandleReadlink(HandlerContext& context) {
     n = ::readlinkat(target.file.Get(), "", text.data(), text.size());
     if (n < 0) return Verdict::Fail(errno, Decision::kAllow);
   }
-  const std::size_t copy = std::min<std::size_t>(static_cast<std::size_t>(n), static_cast<std::size_t>(size));
+  const std::size_t copy =
+      std::min<std::size_t>(static_cast<std::size_t>(n), static_cast<std::size_t>(size));
   if (!context.tracee.Valid()) return Verdict::Stale();
-  if (Result<void> written = context.tracee.Write(buffer, std::as_bytes(std::span(text.data(), copy)));
+  if (Result<void> written =
+          context.tracee.Write(buffer, std::as_bytes(std::span(text.data(), copy)));
       !written) {
     return Failed(written.error(), Decision::kAllow);
   }

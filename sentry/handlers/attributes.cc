@@ -44,7 +44,7 @@ struct Request {
   gid_t gid = 0;
   off_t size = 0;
   std::uint64_t times = 0;  // kTimes: the workload's buffer, 0 for "now"
-  bool empty_path = false;   // AT_EMPTY_PATH: the descriptor `dirfd` itself
+  bool empty_path = false;  // AT_EMPTY_PATH: the descriptor `dirfd` itself
 };
 
 // The request, or EINVAL for flags the syscall does not take.
@@ -196,8 +196,8 @@ Verdict HandleAttributes(HandlerContext& context) {
   // On a descriptor: fchmod, fchown, and utimensat(fd, NULL, ...), which
   // is futimens and takes no flags. utimensat(AT_FDCWD, NULL, ...) is a
   // path the kernel cannot read (EFAULT).
-  const bool futimens = context.event.number == SYS_utimensat && request->path == 0 &&
-                        request->dirfd != AT_FDCWD;
+  const bool futimens =
+      context.event.number == SYS_utimensat && request->path == 0 && request->dirfd != AT_FDCWD;
   if (futimens && (!request->follow || request->empty_path)) {
     return Verdict::Fail(EINVAL, Decision::kAllow);
   }

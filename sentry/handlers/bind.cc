@@ -97,8 +97,8 @@ Verdict BindUnixPath(HandlerContext& context, int socket, Destination& address,
   if (!directory) return Failed(directory.error(), Decision::kAllow);
   Result<std::string> where = PathInRoot(directory->Get(), caller.root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
-  const std::string resolved = *where == "/" ? "/" + socket_name.name
-                                             : *where + "/" + socket_name.name;
+  const std::string resolved =
+      *where == "/" ? "/" + socket_name.name : *where + "/" + socket_name.name;
   context.AuditArg("resolved", resolved);
   if (!socket_name.dot) {
     if (int refused = Refusal(AccessFor(context, resolved), /*write=*/true); refused != 0) {
@@ -106,8 +106,7 @@ Verdict BindUnixPath(HandlerContext& context, int socket, Destination& address,
     }
   }
   // sun_path holds 108 bytes; the rewritten path keeps its NUL in them.
-  const std::string reach =
-      StrCat("/proc/self/fd/", directory->Get(), "/", socket_name.call_name);
+  const std::string reach = StrCat("/proc/self/fd/", directory->Get(), "/", socket_name.call_name);
   auto* un = reinterpret_cast<sockaddr_un*>(&address.address);
   if (reach.size() >= sizeof un->sun_path) return Verdict::Fail(ENAMETOOLONG, Decision::kAllow);
   std::memset(un->sun_path, 0, sizeof un->sun_path);

@@ -57,8 +57,9 @@ std::optional<Destination> AsIpv4(const Destination& destination) {
 int IpEgressVerdict(const Sandbox& sandbox, const Destination& destination) {
   if (ShortIp(destination)) return EINVAL;
   if (sandbox.own_network && IsLoopback(destination)) return 0;
-  return config::EgressAllowed(*sandbox.policy, destination.get(), destination.length) ? 0
-                                                                                        : ENETUNREACH;
+  return config::EgressAllowed(*sandbox.policy, destination.get(), destination.length)
+             ? 0
+             : ENETUNREACH;
 }
 
 // An abstract unix address (a name, not a path) in the host's network
@@ -88,8 +89,7 @@ int IpBindVerdict(const Sandbox& sandbox, const Destination& destination) {
 std::string UnixPath(const Destination& destination) {
   const auto* un = reinterpret_cast<const sockaddr_un*>(&destination.address);
   const std::size_t offset = offsetof(sockaddr_un, sun_path);
-  if (destination.family() != AF_UNIX || destination.length <= offset ||
-      un->sun_path[0] == '\0') {
+  if (destination.family() != AF_UNIX || destination.length <= offset || un->sun_path[0] == '\0') {
     return "";
   }
   const std::size_t max = std::min<std::size_t>(destination.length - offset, sizeof un->sun_path);
@@ -104,8 +104,8 @@ Result<Destination> CopyDestination(TraceeMemory& tracee, std::uint64_t pointer,
   }
   destination.length = static_cast<socklen_t>(length);
   RETURN_IF_ERROR(tracee.Read(
-      pointer, std::as_writable_bytes(std::span(reinterpret_cast<char*>(&destination.address),
-                                                destination.length))));
+      pointer, std::as_writable_bytes(
+                   std::span(reinterpret_cast<char*>(&destination.address), destination.length))));
   return destination;
 }
 
@@ -186,9 +186,10 @@ Result<void> AnchorUnixPath(Tracee& tracee, Destination& destination, bool in_us
   // A relative path resolves from the working directory, which then acts as
   // the root: ".." cannot climb above it (stricter than the kernel, never
   // looser).
-  ASSIGN_OR_RETURN(SharedFd base, path[0] == '/' ? tracee.Root()
-                                                 : tracee.WorkingDirectory().map(
-                                                       [](UniqueFd cwd) { return SharedFd(std::move(cwd)); }));
+  ASSIGN_OR_RETURN(SharedFd base,
+                   path[0] == '/' ? tracee.Root() : tracee.WorkingDirectory().map([](UniqueFd cwd) {
+                     return SharedFd(std::move(cwd));
+                   }));
   // Walked as the workload: the connect through /proc/self/fd/N checks
   // only the socket file, not the directories on the way to it.
   ASSIGN_OR_RETURN(ThreadStatus thread, tracee.Status());

@@ -92,8 +92,8 @@ Verdict HandleGetdents(HandlerContext& context) {
   std::vector<char> batch(count);
   int hidden = 0;
   for (;;) {
-    const long n = ::syscall(legacy ? SYS_getdents : SYS_getdents64, directory->Get(),
-                             batch.data(), batch.size());
+    const long n = ::syscall(legacy ? SYS_getdents : SYS_getdents64, directory->Get(), batch.data(),
+                             batch.size());
     if (n < 0) return Verdict::Fail(errno, Decision::kAllow);
     std::size_t kept = static_cast<std::size_t>(n);
     if (filter) kept = Filter(context, layout, *where, batch, kept, hidden);
@@ -101,7 +101,8 @@ Verdict HandleGetdents(HandlerContext& context) {
     if (hidden > 0) context.AuditNumber("hidden", static_cast<std::int64_t>(hidden));
     if (!context.tracee.Valid()) return Verdict::Stale();
     if (kept > 0) {
-      Result<void> written = context.tracee.Write(buffer, std::as_bytes(std::span(batch.data(), kept)));
+      Result<void> written =
+          context.tracee.Write(buffer, std::as_bytes(std::span(batch.data(), kept)));
       if (!written) return Failed(written.error(), Decision::kAllow);
     }
     return Verdict::Return(static_cast<std::int64_t>(kept), Decision::kAllow);

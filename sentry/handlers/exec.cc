@@ -81,7 +81,8 @@ Verdict CheckExec(HandlerContext& context) {
   auto caller_or = CallerOf(context);
   if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
   const Caller& caller = std::get<Caller>(caller_or);
-  Result<std::string> path = descriptor ? std::string() : ContainerPath(context.tracee, caller.thread, dirfd, *given);
+  Result<std::string> path =
+      descriptor ? std::string() : ContainerPath(context.tracee, caller.thread, dirfd, *given);
   if (!path) return Failed(path.error(), Decision::kAllow);
   UniqueFd file;
   if (descriptor) {
@@ -100,8 +101,8 @@ Verdict CheckExec(HandlerContext& context) {
     if (!resolved) return FailedLookup(context, resolved.error(), *path);
     file = std::move(*resolved);
   }
-  if (std::optional<Verdict> refused = RefuseExecutable(context, file.Get(), caller.root_path,
-                                                       "resolved")) {
+  if (std::optional<Verdict> refused =
+          RefuseExecutable(context, file.Get(), caller.root_path, "resolved")) {
     return std::move(*refused);
   }
   // Every file the kernel opens to run the program meets the same check:
@@ -110,13 +111,14 @@ Verdict CheckExec(HandlerContext& context) {
   if (!plan) return Failed(plan.error(), Decision::kAllow);
   for (std::size_t i = 0; i < plan->interpreters.size(); ++i) {
     const std::string audit_as = i == 0 ? "interpreter" : StrCat("interpreter", i + 1);
-    if (std::optional<Verdict> refused = RefuseExecutable(
-            context, plan->interpreters[i].file.Get(), caller.root_path, audit_as)) {
+    if (std::optional<Verdict> refused = RefuseExecutable(context, plan->interpreters[i].file.Get(),
+                                                          caller.root_path, audit_as)) {
       return std::move(*refused);
     }
   }
   if (plan->shared_object) {
-    const int image = plan->interpreters.empty() ? file.Get() : plan->interpreters.back().file.Get();
+    const int image =
+        plan->interpreters.empty() ? file.Get() : plan->interpreters.back().file.Get();
     if (std::optional<Verdict> refused = RefuseLoader(context, image, caller.root_path)) {
       return std::move(*refused);
     }

@@ -30,8 +30,8 @@ bool Blank(char c) { return c == ' ' || c == '\t'; }
 // script either for an interpreter, which could not read it, and its ELF
 // interpreter is unknown, so none is approved and one it maps is killed).
 UniqueFd Readable(int file) {
-  return UniqueFd(::open(StrCat("/proc/self/fd/", file).c_str(),
-                         O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  return UniqueFd(
+      ::open(StrCat("/proc/self/fd/", file).c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
 }
 
 std::string ReadBytes(int fd, std::uint64_t offset, std::size_t size) {
@@ -146,8 +146,10 @@ bool IsSharedObject(const ReadAt& read) {
       head[EI_DATA] != ELFDATA2LSB) {
     return false;
   }
-  if (head[EI_CLASS] == ELFCLASS64) return SharedObjectOf<Elf64_Ehdr, Elf64_Phdr, Elf64_Dyn>(head, read);
-  if (head[EI_CLASS] == ELFCLASS32) return SharedObjectOf<Elf32_Ehdr, Elf32_Phdr, Elf32_Dyn>(head, read);
+  if (head[EI_CLASS] == ELFCLASS64)
+    return SharedObjectOf<Elf64_Ehdr, Elf64_Phdr, Elf64_Dyn>(head, read);
+  if (head[EI_CLASS] == ELFCLASS32)
+    return SharedObjectOf<Elf32_Ehdr, Elf32_Phdr, Elf32_Dyn>(head, read);
   return false;
 }
 

@@ -88,7 +88,8 @@ Verdict HandleIoctl(HandlerContext& context) {
   if (!context.tracee.Valid()) return Verdict::Stale();
   Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
   if (!acting) return Failed(acting.error(), Decision::kAllow);
-  if (::ioctl(file->Get(), number, argument.data()) != 0) return Verdict::Fail(errno, Decision::kAllow);
+  if (::ioctl(file->Get(), number, argument.data()) != 0)
+    return Verdict::Fail(errno, Decision::kAllow);
   return Verdict::Return(0, Decision::kAllow);
 }
 

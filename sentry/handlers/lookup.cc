@@ -47,7 +47,8 @@ std::variant<UniqueFd, Verdict> LookUpDecided(HandlerContext& context, int dirfd
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   const config::FileAccess access = AccessFor(context, *where);
-  if (int refused = Refusal(access, /*write=*/false)) return Verdict::Fail(refused, Decision::kDeny);
+  if (int refused = Refusal(access, /*write=*/false))
+    return Verdict::Fail(refused, Decision::kDeny);
   return std::move(file.file);
 }
 

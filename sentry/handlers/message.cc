@@ -5,8 +5,8 @@
 #include <sys/uio.h>
 
 #include <algorithm>
-#include <cstddef>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 namespace vigil::sentry {

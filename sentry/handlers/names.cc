@@ -253,7 +253,8 @@ Verdict HandleLink(HandlerContext& context) {
     from_dirfd = static_cast<int>(a[0]), from = a[1], to_dirfd = static_cast<int>(a[2]), to = a[3];
     flags = static_cast<int>(a[4]);
   }
-  if ((flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) != 0) return Verdict::Fail(EINVAL, Decision::kAllow);
+  if ((flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) != 0)
+    return Verdict::Fail(EINVAL, Decision::kAllow);
   auto caller_or = CallerOf(context);
   if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
   Caller& caller = std::get<Caller>(caller_or);

@@ -48,7 +48,8 @@ bool Blocking(int socket) { return (::fcntl(socket, F_GETFL) & O_NONBLOCK) == 0;
 // gone, a signal to restart or interrupt it, or the wait itself failing.
 Verdict AfterWait(const Error& error) {
   if (error.code == ENOENT) return Verdict::Stale();
-  if (error.code == kRestartSys || error.code == EINTR) return FromErrno(error.code, Decision::kAllow);
+  if (error.code == kRestartSys || error.code == EINTR)
+    return FromErrno(error.code, Decision::kAllow);
   return FromErrno(EIO, Decision::kAllow);
 }
 
@@ -114,8 +115,8 @@ Verdict UnanchoredVerdict(HandlerContext& context, const Error& error, const std
 // Decides the destination at `pointer`; fills `destination` when allowed.
 // Returns a verdict to answer with when the call must stop here: a
 // refusal, a failure, or CONTINUE where the kernel may make the call.
-std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer,
-                              std::uint64_t length, Destination& destination, Egress use) {
+std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer, std::uint64_t length,
+                              Destination& destination, Egress use) {
   Result<Destination> copied = CopyDestination(context.tracee, pointer, length);
   if (!copied) return FromResult(copied.error(), Decision::kAllow);
   destination = std::move(*copied);
@@ -186,9 +187,11 @@ bool MayVouchForPids() {
     UniqueFd pid_namespace(::open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC));
     if (!pid_namespace) return false;
     UniqueFd owner(::ioctl(pid_namespace.Get(), NS_GET_USERNS));
-    struct stat theirs {}, ours {};
-    return owner && ::fstat(owner.Get(), &theirs) == 0 && ::stat("/proc/self/ns/user", &ours) == 0 &&
-           theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino;
+    struct stat theirs {
+    }, ours{};
+    return owner && ::fstat(owner.Get(), &theirs) == 0 &&
+           ::stat("/proc/self/ns/user", &ours) == 0 && theirs.st_dev == ours.st_dev &&
+           theirs.st_ino == ours.st_ino;
   }();
   return may;
 }
@@ -332,7 +335,8 @@ Verdict SendMessage(HandlerContext& context, int socket_number, std::uint64_t he
 Verdict HandleConnect(HandlerContext& context) {
   const auto& args = context.event.args;
   Destination destination;
-  if (std::optional<Verdict> stop = Decide(context, args[1], args[2], destination, Egress::kConnect)) {
+  if (std::optional<Verdict> stop =
+          Decide(context, args[1], args[2], destination, Egress::kConnect)) {
     return *stop;
   }
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
@@ -365,7 +369,8 @@ Verdict HandleConnect(HandlerContext& context) {
     // EAGAIN; a blocking one waits for room, which nothing can be polled
     // for: tried again every 20 ms.
     if (blocking && unix_socket && error == EAGAIN) {
-      if (Result<void> paused = PauseForRetry(context, 20); !paused) return AfterWait(paused.error());
+      if (Result<void> paused = PauseForRetry(context, 20); !paused)
+        return AfterWait(paused.error());
       continue;
     }
     if (error != EINPROGRESS || !blocking) return FromErrno(error, Decision::kAllow);
@@ -399,7 +404,8 @@ Verdict HandleSendto(HandlerContext& context) {
     return *stop;
   }
   std::vector<char> payload;
-  if (Result<void> copied = CopyBytes(context.tracee, args[1], std::min<std::uint64_t>(args[2], kMaxPayload), payload);
+  if (Result<void> copied = CopyBytes(context.tracee, args[1],
+                                      std::min<std::uint64_t>(args[2], kMaxPayload), payload);
       !copied) {
     return FromResult(copied.error(), Decision::kAllow);
   }

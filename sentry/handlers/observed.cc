@@ -39,7 +39,8 @@ std::string Ids(const SyscallEvent& event, int count) {
 std::string InBase(std::uint64_t value, int base) {
   char digits[24];
   auto [end, ec] = std::to_chars(std::begin(digits), std::end(digits), value, base);
-  return StrCat(base == 16 ? "0x" : "0", std::string_view(digits, static_cast<std::size_t>(end - digits)));
+  return StrCat(base == 16 ? "0x" : "0",
+                std::string_view(digits, static_cast<std::size_t>(end - digits)));
 }
 
 }  // namespace

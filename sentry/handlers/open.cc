@@ -11,8 +11,8 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
-#include <sys/statfs.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 
 #include <algorithm>
@@ -46,7 +46,7 @@ struct OpenRequest {
   std::uint64_t path = 0;
   int flags = 0;
   mode_t mode = 0;
-  std::uint64_t resolve = 0;  // openat2's RESOLVE_* flags
+  std::uint64_t resolve = 0;     // openat2's RESOLVE_* flags
   bool flags_in_memory = false;  // openat2's: another thread may change them
 };
 
@@ -67,10 +67,11 @@ Result<OpenRequest> RequestOf(HandlerContext& context) {
       ASSIGN_OR_RETURN(const open_how how, CopyOpenHow(context.tracee, a[2], a[3]));
       if (int refused = OpenHowRefusal(how)) return FailErrno(refused, "open_how");
       char resolve[24];
-      std::snprintf(resolve, sizeof resolve, "0x%llx", static_cast<unsigned long long>(how.resolve));
+      std::snprintf(resolve, sizeof resolve, "0x%llx",
+                    static_cast<unsigned long long>(how.resolve));
       context.AuditArg("resolve", resolve);
       // OpenHowRefusal leaves flags within 32 bits and a mode within 07777.
-      return OpenRequest{static_cast<int>(a[0]), a[1], static_cast<int>(how.flags),
+      return OpenRequest{static_cast<int>(a[0]),        a[1],        static_cast<int>(how.flags),
                          static_cast<mode_t>(how.mode), how.resolve, /*flags_in_memory=*/true};
     }
     default:  // openat
@@ -97,9 +98,12 @@ bool Writes(int flags) { return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TR
 // them: O_WRONLY is "w", O_RDWR "rw", anything else "r".
 std::string_view DeviceAccess(int flags) {
   switch (flags & O_ACCMODE) {
-    case O_WRONLY: return "w";
-    case O_RDWR: return "rw";
-    default: return "r";
+    case O_WRONLY:
+      return "w";
+    case O_RDWR:
+      return "rw";
+    default:
+      return "r";
   }
 }
 
@@ -187,14 +191,16 @@ std::optional<Verdict> OpenProcView(HandlerContext& context, const std::string& 
   UniqueFd memfd(::memfd_create(resolved.c_str() + 1, MFD_CLOEXEC | MFD_ALLOW_SEALING));
   if (!memfd) return Verdict::Fail(errno, Decision::kEmulate);
   if (::write(memfd.Get(), text.data(), text.size()) != static_cast<ssize_t>(text.size()) ||
-      ::fcntl(memfd.Get(), F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0) {
+      ::fcntl(memfd.Get(), F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) !=
+          0) {
     return Verdict::Fail(EIO, Decision::kEmulate);
   }
   // A read-only open file of its own, at offset 0, for the workload.
   UniqueFd readable(::open(StrCat("/proc/self/fd/", memfd.Get()).c_str(), O_RDONLY | O_CLOEXEC));
   if (!readable) return Verdict::Fail(errno, Decision::kEmulate);
   context.AuditArg("view", resolved);
-  return Verdict::InstallFd(std::move(readable), (request.flags & O_CLOEXEC) != 0, Decision::kEmulate);
+  return Verdict::InstallFd(std::move(readable), (request.flags & O_CLOEXEC) != 0,
+                            Decision::kEmulate);
 }
 
 // Records where the open resolved to, replacing an earlier answer (when a
@@ -246,9 +252,11 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
   UniqueFd file = std::move(walked.file);
   if (!resolved) return Failed(resolved.error(), Decision::kDeny);
   AuditResolved(context, *resolved);
-  if ((request.flags & O_CREAT) && (request.flags & O_EXCL)) return Verdict::Fail(EEXIST, Decision::kAllow);
+  if ((request.flags & O_CREAT) && (request.flags & O_EXCL))
+    return Verdict::Fail(EEXIST, Decision::kAllow);
   const config::FileAccess access = AccessFor(context, *resolved);
-  if (int refused = Refusal(access, Writes(request.flags))) return Verdict::Fail(refused, Decision::kDeny);
+  if (int refused = Refusal(access, Writes(request.flags)))
+    return Verdict::Fail(refused, Decision::kDeny);
   if (KernelMayOpen(context, request, *resolved)) return Verdict::Continue();
   struct stat st {};
   if (::fstat(file.Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
@@ -287,8 +295,8 @@ constexpr int kMaxSymlinks = 40;
 // The caller acts as the workload (`acting`). `hops`: dangling symlinks
 // followed so far.
 Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const OpenWalk& walk,
-                  const std::string& root_path, const std::string& path,
-                  const OpenRequest& request, std::optional<ActingAs>& acting, int hops = 0) {
+                  const std::string& root_path, const std::string& path, const OpenRequest& request,
+                  std::optional<ActingAs>& acting, int hops = 0) {
   const std::string parent = ParentOf(path);
   const std::string name = LastComponentOf(path);
   if (name.empty() || name == "." || name == "..") return Verdict::Fail(EISDIR, Decision::kAllow);
@@ -395,8 +403,8 @@ Verdict HandleOpen(HandlerContext& context) {
         FollowOwnLink(context.tracee, *thread, walk.path, (request.flags & O_NOFOLLOW) == 0);
     if (!own_link) return Failed(own_link.error(), Decision::kAllow);
     if (*own_link && (*own_link)->file) {
-      return OpenExisting(context, *thread, *root_path, WalkedFile{std::move((*own_link)->file), {}},
-                          request, acting);
+      return OpenExisting(context, *thread, *root_path,
+                          WalkedFile{std::move((*own_link)->file), {}}, request, acting);
     }
     if (*own_link) walk.path = std::move((*own_link)->path);
   }
@@ -408,10 +416,9 @@ Verdict HandleOpen(HandlerContext& context) {
   const int follow = request.flags & (O_NOFOLLOW | O_DIRECTORY);
   Result<bool> chrooted = context.tracee.Chrooted();
   if (!chrooted) return Failed(chrooted.error(), Decision::kAllow);
-  Result<WalkedFile> file =
-      WalkNaming(walk.path, walk.from_root && !*chrooted, [&](std::uint64_t narrowing) {
-        return walk.Open(walk.path, O_PATH | follow, narrowing);
-      });
+  Result<WalkedFile> file = WalkNaming(
+      walk.path, walk.from_root && !*chrooted,
+      [&](std::uint64_t narrowing) { return walk.Open(walk.path, O_PATH | follow, narrowing); });
   if (file) return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
   if (file.error().code == ENOENT && (request.flags & O_CREAT)) {
     return CreateNew(context, *thread, walk, *root_path, walk.path, request, acting);

@@ -63,8 +63,7 @@ int OpenHowRefusal(const open_how& how) {
   if (creates ? (how.mode & ~std::uint64_t{07777}) != 0 : how.mode != 0) return EINVAL;
   // Since Linux 6.4: O_CREAT | O_DIRECTORY once created regular files.
   if ((flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY)) return EINVAL;
-  if ((flags & kTmpfileBit) &&
-      ((flags & O_DIRECTORY) == 0 || (flags & O_ACCMODE) == O_RDONLY)) {
+  if ((flags & kTmpfileBit) && ((flags & O_DIRECTORY) == 0 || (flags & O_ACCMODE) == O_RDONLY)) {
     return EINVAL;
   }
   if ((flags & O_PATH) && (flags & ~kPathFlags) != 0) return EINVAL;

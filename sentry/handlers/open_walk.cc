@@ -15,7 +15,8 @@ namespace {
 
 // Whether `a` and `b` are the same file reached through the same mount.
 bool SameFile(int a, int b) {
-  struct statx x {}, y {};
+  struct statx x {
+  }, y{};
   constexpr unsigned int kMask = STATX_INO | STATX_MNT_ID;
   if (::statx(a, "", AT_EMPTY_PATH, kMask, &x) != 0 ||
       ::statx(b, "", AT_EMPTY_PATH, kMask, &y) != 0) {
@@ -35,7 +36,7 @@ bool SameFile(int a, int b) {
 Result<UniqueFd> ScopedBase(Tracee& tracee, int root, int dirfd) {
   ASSIGN_OR_RETURN(UniqueFd held, HeldFile(tracee, dirfd));
   ASSIGN_OR_RETURN(std::string where, dirfd == AT_FDCWD ? tracee.WorkingDirectoryPath()
-                                                         : tracee.DescriptorPath(dirfd));
+                                                        : tracee.DescriptorPath(dirfd));
   if (where.ends_with(" (deleted)")) return FailErrno(ENOENT, "the base directory is gone");
   // A pipe, a socket, an anonymous inode: nothing can be looked up in it.
   if (!where.starts_with('/')) return FailErrno(ENOTDIR, "the base is not a directory");
@@ -64,14 +65,18 @@ Result<OpenWalk> PlanOpenWalk(Tracee& tracee, const ThreadStatus& thread, const 
   }
   if (scoped || ((resolve & RESOLVE_NO_XDEV) && !absolute)) {
     ASSIGN_OR_RETURN(UniqueFd base, ScopedBase(tracee, root.Get(), dirfd));
-    return OpenWalk{.base = SharedFd(std::move(base)), .path = given,
-                    .resolve = resolve | RESOLVE_NO_MAGICLINKS, .from_root = false};
+    return OpenWalk{.base = SharedFd(std::move(base)),
+                    .path = given,
+                    .resolve = resolve | RESOLVE_NO_MAGICLINKS,
+                    .from_root = false};
   }
   const bool rewrite = (resolve & RESOLVE_NO_SYMLINKS) == 0;
   ASSIGN_OR_RETURN(std::string path, ContainerPath(tracee, thread, dirfd, given, rewrite));
   constexpr std::uint64_t kNarrowing = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS | RESOLVE_CACHED;
-  return OpenWalk{.base = root, .path = std::move(path),
-                  .resolve = kResolveInRoot | (resolve & kNarrowing), .from_root = true};
+  return OpenWalk{.base = root,
+                  .path = std::move(path),
+                  .resolve = kResolveInRoot | (resolve & kNarrowing),
+                  .from_root = true};
 }
 
 std::string ParentOf(const std::string& path) {

@@ -7,8 +7,8 @@
 #include <array>
 #include <charconv>
 #include <cstring>
-#include "base/file.h"
 
+#include "base/file.h"
 #include "base/strings.h"
 #include "sentry/handlers/own_descriptors.h"
 
@@ -68,7 +68,8 @@ std::string RewriteSelf(const std::string& given, const ThreadStatus& thread) {
   if (!path.starts_with("/proc/") && !path.starts_with("/dev/")) return path;
   const std::string process = StrCat("/proc/", thread.ns_tgid);
   if (ReplacePrefix(path, "/proc/self", process)) return path;
-  if (ReplacePrefix(path, "/proc/thread-self", StrCat(process, "/task/", thread.ns_tid))) return path;
+  if (ReplacePrefix(path, "/proc/thread-self", StrCat(process, "/task/", thread.ns_tid)))
+    return path;
   // procfs's own links to self/mounts and self/net.
   if (ReplacePrefix(path, "/proc/mounts", process + "/mounts")) return path;
   if (ReplacePrefix(path, "/proc/net", process + "/net")) return path;

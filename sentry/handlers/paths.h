@@ -34,8 +34,8 @@ Result<std::string> ContainerPath(Tracee& tracee, const ThreadStatus& thread, in
                                   const std::string& path, bool rewrite_self = true);
 
 // /proc/self -> /proc/TGID, /proc/thread-self -> /proc/TGID/task/TID,
-// /proc/mounts and /proc/net -> /proc/TGID/mounts and /net, /dev/fd/N and /dev/std{in,out,err} -> /proc/TGID/fd/N (ids in the
-// container's pid namespace); "//" collapsed.
+// /proc/mounts and /proc/net -> /proc/TGID/mounts and /net, /dev/fd/N and /dev/std{in,out,err} ->
+// /proc/TGID/fd/N (ids in the container's pid namespace); "//" collapsed.
 std::string RewriteSelf(const std::string& path, const ThreadStatus& thread);
 
 // The link itself when `given` is exactly /proc/self, /proc/thread-self,

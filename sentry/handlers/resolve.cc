@@ -43,8 +43,8 @@ Result<std::string> NameInRoot(const WalkedFile& walked, const std::string& root
 }
 
 std::variant<std::string, Verdict> DecideOnFile(HandlerContext& context, int file,
-                                               const std::string& root_path, bool write,
-                                               std::string_view audit_as) {
+                                                const std::string& root_path, bool write,
+                                                std::string_view audit_as) {
   Result<std::string> where = PathInRoot(file, root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg(audit_as, *where);

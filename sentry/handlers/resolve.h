@@ -72,8 +72,8 @@ Result<std::string> NameInRoot(const WalkedFile& walked, const std::string& root
 // writing it when `write`: the path, or the verdict to refuse with (also
 // for a file the sentry cannot name in the container).
 std::variant<std::string, Verdict> DecideOnFile(HandlerContext& context, int file,
-                                               const std::string& root_path, bool write,
-                                               std::string_view audit_as = "resolved");
+                                                const std::string& root_path, bool write,
+                                                std::string_view audit_as = "resolved");
 
 // What the file policy grants to `path` (PathInRoot's): a file without a
 // path, which only a descriptor the workload holds can name, is not the

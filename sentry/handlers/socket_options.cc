@@ -4,13 +4,12 @@
 // allow-list; every other option, and every option elsewhere, is the
 // kernel's to set. Decided on registers alone (the level and the name),
 // so CONTINUE is exact (docs/design.md, rule 1).
-#include "sentry/handlers/handler.h"
-#include "sentry/handlers/routing_options.h"
-
 #include <cerrno>
 #include <string>
 
 #include "config/policy/policy.h"
+#include "sentry/handlers/handler.h"
+#include "sentry/handlers/routing_options.h"
 
 namespace vigil::sentry {
 

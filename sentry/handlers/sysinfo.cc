@@ -37,7 +37,8 @@ Verdict HandleSysinfo(HandlerContext& context) {
   if (Result<std::uint32_t> count = sandbox.process_count(); count) {
     info.procs = static_cast<unsigned short>(std::min<std::uint32_t>(*count, 0xffff));
   }
-  context.AuditNumber("totalram", static_cast<std::int64_t>(info.totalram * (info.mem_unit == 0 ? 1 : info.mem_unit)));
+  context.AuditNumber("totalram", static_cast<std::int64_t>(
+                                      info.totalram * (info.mem_unit == 0 ? 1 : info.mem_unit)));
   return AnswerWithObject(context, context.event.args[0], info);
 }
 

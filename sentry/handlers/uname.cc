@@ -1,11 +1,10 @@
 // uname(2): the container's own hostname and domainname, the host's
 // machine (i686 under PER_LINUX32) and version, and the configured kernel release, so the workload
 // can be kept from fingerprinting the host kernel.
-#include <cstring>
-
 #include <sys/personality.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "sentry/handlers/answer.h"
 

@@ -18,9 +18,9 @@ bool Interrupted(const HandlerContext& context) { return SignalDeliverableTo(con
 Result<UniqueFd> TimerIn(int milliseconds) {
   UniqueFd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
   if (!timer) return FailErrno("timerfd_create");
-  const itimerspec later{.it_interval = {},
-                         .it_value = {.tv_sec = milliseconds / 1000,
-                                      .tv_nsec = (milliseconds % 1000) * 1'000'000L}};
+  const itimerspec later{
+      .it_interval = {},
+      .it_value = {.tv_sec = milliseconds / 1000, .tv_nsec = (milliseconds % 1000) * 1'000'000L}};
   if (::timerfd_settime(timer.Get(), 0, &later, nullptr) != 0) return FailErrno("timerfd_settime");
   return timer;
 }

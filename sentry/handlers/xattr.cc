@@ -31,9 +31,9 @@
 namespace vigil::sentry {
 namespace {
 
-constexpr std::size_t kNameMax = 255;           // XATTR_NAME_MAX
-constexpr std::size_t kValueMax = 64 * 1024;    // XATTR_SIZE_MAX
-constexpr std::size_t kListMax = 64 * 1024;     // XATTR_LIST_MAX
+constexpr std::size_t kNameMax = 255;         // XATTR_NAME_MAX
+constexpr std::size_t kValueMax = 64 * 1024;  // XATTR_SIZE_MAX
+constexpr std::size_t kListMax = 64 * 1024;   // XATTR_LIST_MAX
 
 enum class Operation { kGet, kList, kSet, kRemove };
 
@@ -43,9 +43,9 @@ struct Request {
   bool follow = true;          // not the l* forms
   std::uint64_t target = 0;    // the path, or the descriptor
   std::uint64_t name = 0;
-  std::uint64_t value = 0;     // get, set: the buffer; list: the list
+  std::uint64_t value = 0;  // get, set: the buffer; list: the list
   std::size_t size = 0;
-  int flags = 0;               // set: XATTR_CREATE, XATTR_REPLACE
+  int flags = 0;  // set: XATTR_CREATE, XATTR_REPLACE
 };
 
 Request RequestOf(const SyscallEvent& event) {
@@ -132,7 +132,8 @@ long Perform(const Request& request, int file, const std::string& name, std::vec
 
 Verdict HandleXattr(HandlerContext& context) {
   const Request request = RequestOf(context.event);
-  const bool writes = request.operation == Operation::kSet || request.operation == Operation::kRemove;
+  const bool writes =
+      request.operation == Operation::kSet || request.operation == Operation::kRemove;
   std::string name;
   if (request.operation != Operation::kList) {
     Result<std::string> copied = CopyName(context.tracee, request.name);
@@ -144,13 +145,15 @@ Verdict HandleXattr(HandlerContext& context) {
   if (request.operation == Operation::kSet) {
     if (request.size > kValueMax) return Verdict::Fail(E2BIG, Decision::kAllow);
     value.resize(request.size);
-    if (Result<void> read = context.tracee.Read(request.value, std::as_writable_bytes(std::span(value)));
+    if (Result<void> read =
+            context.tracee.Read(request.value, std::as_writable_bytes(std::span(value)));
         !read) {
       return Failed(read.error(), Decision::kAllow);
     }
   } else if (request.operation != Operation::kRemove) {
     // A size of 0 asks how large the answer is.
-    value.resize(std::min(request.size, request.operation == Operation::kList ? kListMax : kValueMax));
+    value.resize(
+        std::min(request.size, request.operation == Operation::kList ? kListMax : kValueMax));
   }
   auto caller_or = CallerOf(context);
   if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);

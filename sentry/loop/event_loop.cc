@@ -1,6 +1,5 @@
 #include "sentry/loop/event_loop.h"
 
-
 #include <algorithm>
 #include <cerrno>
 
@@ -28,7 +27,8 @@ Result<std::unique_ptr<EventLoop>> EventLoop::Create(std::size_t fibers, std::si
   if (!epoll) return FailErrno("epoll_create1");
   most_fibers = std::max(fibers, most_fibers);
   ASSIGN_OR_RETURN(StackPool stacks, StackPool::Create(fibers, stack_size, most_fibers));
-  return std::unique_ptr<EventLoop>(new EventLoop(std::move(epoll), std::move(stacks), most_fibers));
+  return std::unique_ptr<EventLoop>(
+      new EventLoop(std::move(epoll), std::move(stacks), most_fibers));
 }
 
 EventLoop::EventLoop(UniqueFd epoll, StackPool stacks, std::size_t most_fibers)
@@ -55,13 +55,12 @@ void EventLoop::Spawn(std::function<void()> task) {
     queued_.push_back(std::move(task));
     return;
   }
-  boost::context::fiber fiber(
-      std::allocator_arg, PoolAllocator{&stacks_},
-      [this, task = std::move(task)](boost::context::fiber&& loop) mutable {
-        to_loop_ = std::move(loop);
-        task();
-        return std::move(to_loop_);
-      });
+  boost::context::fiber fiber(std::allocator_arg, PoolAllocator{&stacks_},
+                              [this, task = std::move(task)](boost::context::fiber&& loop) mutable {
+                                to_loop_ = std::move(loop);
+                                task();
+                                return std::move(to_loop_);
+                              });
   Resume(std::move(fiber));
 }
 

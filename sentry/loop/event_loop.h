@@ -7,7 +7,6 @@
 #include <sys/epoll.h>
 
 #include <boost/context/fiber.hpp>
-
 #include <cstdint>
 #include <deque>
 #include <functional>

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <boost/context/stack_context.hpp>
-
 #include <cstddef>
 #include <vector>
 

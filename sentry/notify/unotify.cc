@@ -66,7 +66,8 @@ Result<void> Respond(int listener, std::uint64_t id, std::int64_t value, int err
 }
 
 Result<void> RespondContinue(int listener, std::uint64_t id) {
-  seccomp_notif_resp resp{.id = id, .val = 0, .error = 0, .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE};
+  seccomp_notif_resp resp{
+      .id = id, .val = 0, .error = 0, .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE};
   if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0 || errno == ENOENT) return {};
   return FailErrno("let a notified syscall continue");
 }

@@ -79,7 +79,10 @@ void UnotifyServer::WatchExec(const SyscallEvent& event, const AuditArgs& args, 
   // PTRACE_SEIZE, as the sentry.
   Result<void> watched = ActingAs::AsSentry();
   if (watched) {
-    watched = execs_.Expect(event.tid, {.event = event, .args = args, .image = verdict.exec_image, .interpreter = verdict.exec_interpreter});
+    watched = execs_.Expect(event.tid, {.event = event,
+                                        .args = args,
+                                        .image = verdict.exec_image,
+                                        .interpreter = verdict.exec_interpreter});
   }
   if (!watched) {
     log::Warning(watched.error().message);

@@ -24,9 +24,10 @@ class UnotifyServer final : public Backend {
   UnotifyServer(EventLoop& loop, const Sandbox& sandbox, Mediator::Observer observer)
       : loop_(loop),
         mediator_(loop, sandbox, std::move(observer)),
-        execs_([this](const ExecApprovals::Approved& approved, pid_t pid, const std::string& mapped) {
-          mediator_.RecordKilledExec(approved, pid, mapped);
-        }) {}
+        execs_(
+            [this](const ExecApprovals::Approved& approved, pid_t pid, const std::string& mapped) {
+              mediator_.RecordKilledExec(approved, pid, mapped);
+            }) {}
   UnotifyServer(const UnotifyServer&) = delete;
   UnotifyServer& operator=(const UnotifyServer&) = delete;
 

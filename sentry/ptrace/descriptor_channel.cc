@@ -44,9 +44,8 @@ void CloseReceived(msghdr& header) {
 }  // namespace
 
 Result<void> DescriptorChannels::Add(int pidfd, UniqueFd sentry_end) {
-  std::erase_if(channels_, [](const auto& entry) {
-    return !entry.second.busy && HungUp(entry.second);
-  });
+  std::erase_if(channels_,
+                [](const auto& entry) { return !entry.second.busy && HungUp(entry.second); });
   ASSIGN_OR_RETURN(UniqueFd peer, PidfdGetfd(pidfd, kDescriptorChannelFd));
   ASSIGN_OR_RETURN(ino_t inode, InodeOf(peer.Get()));
   // A send never waits: the sentry's loop must not block on a workload.
@@ -104,7 +103,8 @@ std::int64_t ReceivedDescriptor(const ReceiveBlock& block, std::int64_t recvmsg_
   // The control data as the thread received it, walked here.
   ReceiveBlock local = block;
   local.header.msg_control = local.control;
-  local.header.msg_controllen = std::min<std::size_t>(block.header.msg_controllen, sizeof local.control);
+  local.header.msg_controllen =
+      std::min<std::size_t>(block.header.msg_controllen, sizeof local.control);
   const cmsghdr* c = CMSG_FIRSTHDR(&local.header);
   if (c != nullptr && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
       c->cmsg_len == CMSG_LEN(sizeof(int))) {

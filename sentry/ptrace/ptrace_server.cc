@@ -131,7 +131,10 @@ void PtraceServer::Serve(pid_t tid, std::uint64_t hold, const SyscallEvent& even
     return;
   }
   if (verdict.verify_exec) {
-    execs_.Approve(tid, {.event = event, .args = decided.args, .image = verdict.exec_image, .interpreter = verdict.exec_interpreter});
+    execs_.Approve(tid, {.event = event,
+                         .args = decided.args,
+                         .image = verdict.exec_image,
+                         .interpreter = verdict.exec_interpreter});
   }
   Release(tid, verdict);
   mediator_.Record(event, decided);
@@ -256,7 +259,8 @@ void PtraceServer::SendAndReceive(pid_t tid, std::uint64_t hold, const SyscallEv
     DescriptorChannels::Next(channel);
     return;
   }
-  if (Result<void> sent = DescriptorChannels::Send(channel, peer->Get(), decided->verdict.fd->Get());
+  if (Result<void> sent =
+          DescriptorChannels::Send(channel, peer->Get(), decided->verdict.fd->Get());
       !sent) {
     log::Warning(StrCat("sentry: ", sent.error().message));
     Refuse(tid, event, *decided, EAGAIN);
@@ -277,21 +281,20 @@ void PtraceServer::SendAndReceive(pid_t tid, std::uint64_t hold, const SyscallEv
     return;
   }
   const std::uint64_t flags = MSG_DONTWAIT | (decided->verdict.cloexec ? MSG_CMSG_CLOEXEC : 0);
-  Injection receive({{SYS_recvmsg, {kDescriptorChannelFd, scratch, flags}}},
-                    [this, event, decided, thread, scratch](std::int64_t result) {
-                      ReceiveBlock received{};
-                      const bool read = ::pread(thread->memory.Get(), &received, sizeof received,
-                                                static_cast<off_t>(scratch)) == sizeof received;
-                      const std::int64_t answer =
-                          read ? ReceivedDescriptor(received, result) : -EFAULT;
-                      const Decision decision = decided->verdict.decision;
-                      if (answer < 0 && decided->verdict.undo) decided->verdict.undo();
-                      decided->verdict = answer >= 0
-                                             ? Verdict::Return(answer, decision)
-                                             : Verdict::Fail(static_cast<int>(-answer), decision);
-                      mediator_.Record(event, *decided);
-                      return answer;
-                    });
+  Injection receive(
+      {{SYS_recvmsg, {kDescriptorChannelFd, scratch, flags}}},
+      [this, event, decided, thread, scratch](std::int64_t result) {
+        ReceiveBlock received{};
+        const bool read = ::pread(thread->memory.Get(), &received, sizeof received,
+                                  static_cast<off_t>(scratch)) == sizeof received;
+        const std::int64_t answer = read ? ReceivedDescriptor(received, result) : -EFAULT;
+        const Decision decision = decided->verdict.decision;
+        if (answer < 0 && decided->verdict.undo) decided->verdict.undo();
+        decided->verdict = answer >= 0 ? Verdict::Return(answer, decision)
+                                       : Verdict::Fail(static_cast<int>(-answer), decision);
+        mediator_.Record(event, *decided);
+        return answer;
+      });
   Inject(tid, std::move(receive), &channel);
 }
 

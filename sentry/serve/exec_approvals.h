@@ -43,7 +43,9 @@ class ExecApprovals {
 
   // Records what the next exec of `tid` must map (replacing an approval a
   // failed exec left).
-  void Approve(pid_t tid, Approved approved) { approved_.insert_or_assign(tid, std::move(approved)); }
+  void Approve(pid_t tid, Approved approved) {
+    approved_.insert_or_assign(tid, std::move(approved));
+  }
   bool Has(pid_t tid) const { return approved_.contains(tid); }
 
   // At PTRACE_EVENT_EXEC of `pid` (stopped there; `execed` is the thread

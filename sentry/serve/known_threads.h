@@ -54,8 +54,8 @@ struct KnownThread {
   Result<void> ReopenMemory(const StillWaiting& still_waiting);
 
   const pid_t tid;
-  UniqueFd pidfd;   // this thread's: readable once it has exited
-  UniqueFd memory;  // /proc/TID/mem
+  UniqueFd pidfd;                      // this thread's: readable once it has exited
+  UniqueFd memory;                     // /proc/TID/mem
   std::optional<ThreadStatus> status;  // until its credentials change
   SharedFd root;                       // O_PATH, until a chroot; empty: not open yet
   std::string root_path;               // where `root` is, as the sentry sees it

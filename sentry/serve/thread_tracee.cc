@@ -30,7 +30,9 @@ Result<void> ThreadTracee::Access(Transfer transfer, std::size_t size, const cha
 
 Result<void> ThreadTracee::Read(std::uint64_t address, std::span<std::byte> out) {
   return Access(
-      [&](int memory) { return ::pread(memory, out.data(), out.size(), static_cast<off_t>(address)); },
+      [&](int memory) {
+        return ::pread(memory, out.data(), out.size(), static_cast<off_t>(address));
+      },
       out.size(), "read workload memory");
 }
 

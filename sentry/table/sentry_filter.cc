@@ -83,10 +83,10 @@ class RuleSink {
 Result<void> AddGuarded(RuleSink& sink, Guard guard, std::uint32_t route = SCMP_ACT_ALLOW) {
   switch (guard) {
     case Guard::kNone:
-    case Guard::kWithAddress:       // only mediated calls look at the address
-    case Guard::kInodeIoctlTypes:   // only mediated calls look at the command
+    case Guard::kWithAddress:          // only mediated calls look at the address
+    case Guard::kInodeIoctlTypes:      // only mediated calls look at the command
     case Guard::kRoutingOptionLevels:  // only mediated calls look at the level
-    case Guard::kWriteOpens:        // only mediated calls look at the flags
+    case Guard::kWriteOpens:           // only mediated calls look at the flags
       return sink.Add(SCMP_ACT_ALLOW);
     case Guard::kCloneNoNamespaces:
       RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A0(SCMP_CMP_MASKED_EQ, kNamespaceFlags, 0)}));
@@ -108,18 +108,19 @@ Result<void> AddGuarded(RuleSink& sink, Guard guard, std::uint32_t route = SCMP_
               SCMP_A0(SCMP_CMP_EQ, static_cast<std::uint64_t>(family)),
               SCMP_A1(SCMP_CMP_MASKED_EQ, kSocketTypeMask, static_cast<std::uint64_t>(type))};
         };
-        for (int type : {SOCK_STREAM, SOCK_DGRAM}) RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, type_is(type)));
+        for (int type : {SOCK_STREAM, SOCK_DGRAM})
+          RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, type_is(type)));
         // Raw IP sockets forge packets; CAP_NET_RAW alone must not be enough.
         RETURN_IF_ERROR(sink.Add(SCMP_ACT_ERRNO(EPERM), type_is(SOCK_RAW)));
         for (int type : {SOCK_RDM, SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET}) {
           RETURN_IF_ERROR(sink.Add(SCMP_ACT_ERRNO(ESOCKTNOSUPPORT), type_is(type)));
         }
       }
-      RETURN_IF_ERROR(sink.Add(route, {SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
-                                       SCMP_A2(SCMP_CMP_EQ, NETLINK_ROUTE)}));
-      RETURN_IF_ERROR(sink.Add(SCMP_ACT_ERRNO(EPROTONOSUPPORT),
-                               {SCMP_A0(SCMP_CMP_EQ, AF_NETLINK),
-                                SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)}));
+      RETURN_IF_ERROR(
+          sink.Add(route, {SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_EQ, NETLINK_ROUTE)}));
+      RETURN_IF_ERROR(
+          sink.Add(SCMP_ACT_ERRNO(EPROTONOSUPPORT),
+                   {SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)}));
       // Every other family answers as if the kernel lacked it: packet
       // sockets, and the rarely used protocol modules that are a steady
       // source of kernel exploits.
@@ -143,7 +144,8 @@ Result<void> MediateOnly(RuleSink& sink, std::uint32_t field,
   std::vector<MaskedValue> others;
   AddComplement(field, 0, 0, taken, others);
   for (const MaskedValue& other : others) {
-    RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {SCMP_A1(SCMP_CMP_MASKED_EQ, other.mask, other.value)}));
+    RETURN_IF_ERROR(
+        sink.Add(SCMP_ACT_ALLOW, {SCMP_A1(SCMP_CMP_MASKED_EQ, other.mask, other.value)}));
   }
   for (std::uint32_t value : taken) {
     RETURN_IF_ERROR(sink.Add(mediate, {SCMP_A1(SCMP_CMP_MASKED_EQ, field, value)}));
@@ -178,8 +180,10 @@ Result<void> AddMediated(RuleSink& sink, const SyscallEntry& entry, const Filter
     RETURN_IF_ERROR(sink.Add(SCMP_ACT_ALLOW, {flags(SCMP_CMP_MASKED_EQ)}));
     for (std::uint64_t bit = 1; bit <= kWriteOpenFlags; bit <<= 1) {
       if ((kWriteOpenFlags & bit) == 0) continue;
-      RETURN_IF_ERROR(sink.Add(mediate, {scmp_arg_cmp{.arg = flags_arg, .op = SCMP_CMP_MASKED_EQ,
-                                                      .datum_a = bit, .datum_b = bit}}));
+      RETURN_IF_ERROR(sink.Add(
+          mediate,
+          {scmp_arg_cmp{
+              .arg = flags_arg, .op = SCMP_CMP_MASKED_EQ, .datum_a = bit, .datum_b = bit}}));
     }
     return {};
   }
@@ -190,7 +194,8 @@ Result<void> AddMediated(RuleSink& sink, const SyscallEntry& entry, const Filter
   return sink.Add(mediate, {SCMP_A4(SCMP_CMP_NE, 0)});
 }
 
-Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry, const FilterOptions& options) {
+Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry,
+                      const FilterOptions& options) {
   RuleSink sink(ctx, entry);
   switch (EffectiveTier(entry, options)) {
     case Tier::kFast:
@@ -213,10 +218,9 @@ Result<void> AddEntry(scmp_filter_ctx ctx, const SyscallEntry& entry, const Filt
 Result<seccomp::CompiledFilter> BuildSentryFilter(const FilterOptions& options) {
   seccomp::SeccompContext filter(seccomp_init(SCMP_ACT_ERRNO(kDefaultErrno)));
   if (!filter) return Fail("libseccomp could not create the sentry's filter");
-  for (auto [attribute, value] :
-       {std::pair{SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS},
-        // A binary tree: O(log n) comparisons for ~380 syscalls.
-        std::pair{SCMP_FLTATR_CTL_OPTIMIZE, 2u}}) {
+  for (auto [attribute, value] : {std::pair{SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS},
+                                  // A binary tree: O(log n) comparisons for ~380 syscalls.
+                                  std::pair{SCMP_FLTATR_CTL_OPTIMIZE, 2u}}) {
     if (int rc = seccomp_attr_set(filter.get(), attribute, value); rc < 0) {
       return FailErrno(-rc, "libseccomp: set a filter attribute");
     }
@@ -245,14 +249,16 @@ FilterOptions FilterOptionsFor(const config::Policy& policy, Platform platform) 
 Result<seccomp::CompiledFilter> BuildChannelGuardFilter() {
   seccomp::SeccompContext filter(seccomp_init(SCMP_ACT_ALLOW));
   if (!filter) return Fail("libseccomp could not create the channel guard's filter");
-  if (int rc = seccomp_attr_set(filter.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS); rc < 0) {
+  if (int rc = seccomp_attr_set(filter.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+      rc < 0) {
     return FailErrno(-rc, "libseccomp: set a filter attribute");
   }
   // Descriptors are unsigned int: only the low 32 bits name one.
   constexpr std::uint64_t kChannel = kDescriptorChannelFd;
   constexpr std::uint64_t kLow32 = 0xffffffff;
   auto names_channel = [](unsigned arg) {
-    return scmp_arg_cmp{.arg = arg, .op = SCMP_CMP_MASKED_EQ, .datum_a = kLow32, .datum_b = kChannel};
+    return scmp_arg_cmp{
+        .arg = arg, .op = SCMP_CMP_MASKED_EQ, .datum_a = kLow32, .datum_b = kChannel};
   };
   auto trace = [&](int number, const std::vector<scmp_arg_cmp>& conditions) -> Result<void> {
     int rc = seccomp_rule_add_array(filter.get(), SCMP_ACT_TRACE(0), number,

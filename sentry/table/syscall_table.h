@@ -30,7 +30,7 @@ enum class Guard : std::uint8_t {
   // socket: AF_UNIX, AF_INET/6 stream or datagram, NETLINK_ROUTE only;
   // on a mediated entry, NETLINK_ROUTE is the one mediated, the rest fast.
   kSocketFamilies,
-  kWithAddress,        // sendto: mediated only with a destination (arg 4), else fast
+  kWithAddress,  // sendto: mediated only with a destination (arg 4), else fast
   // ioctl: on a mediated entry, only the command types ('f', 'v', 'X') of
   // those that change a file's inode through any descriptor of it (arg 1's
   // low 32 bits, all the kernel reads); every other command stays fast.

@@ -74,9 +74,11 @@ class AuditCliTest : public ::testing::Test {
     ASSERT_TRUE(state) << state.error().message;
     std::filesystem::create_directories(root_ + "/.audit");
     runtime::ContainerRecord record{
-        .id = id, .bundle = dir_, .audit_path = audit_path.empty() ? DefaultAuditPath(id) : audit_path};
-    record.status = supervisor ? config::ContainerStatus::kRunning
-                               : config::ContainerStatus::kStopped;
+        .id = id,
+        .bundle = dir_,
+        .audit_path = audit_path.empty() ? DefaultAuditPath(id) : audit_path};
+    record.status =
+        supervisor ? config::ContainerStatus::kRunning : config::ContainerStatus::kStopped;
     if (supervisor) {
       record.supervisor_pid = supervisor;
       auto start = ProcessStartTime(supervisor);
@@ -95,8 +97,8 @@ class AuditCliTest : public ::testing::Test {
 
   Outcome Vigil(const std::string& args) {
     std::string out = dir_ + "/stdout", err = dir_ + "/stderr";
-    std::string command = std::string(VIGIL_BINARY) + " --root " + root_ + " " + args + " >" +
-                          out + " 2>" + err;
+    std::string command =
+        std::string(VIGIL_BINARY) + " --root " + root_ + " " + args + " >" + out + " 2>" + err;
     int raw = std::system(command.c_str());
     return Outcome{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, Slurp(out), Slurp(err)};
   }
@@ -140,9 +142,8 @@ TEST_F(AuditCliTest, JsonPrintsTheLinesAsStored) {
 
 TEST_F(AuditCliTest, SummaryCountsWhatTheFiltersKeep) {
   MakeContainer("box");
-  AppendTo(DefaultAuditPath("box"),
-           allow_ + "\n" + deny_ + "\n" + deny_ + "\n" + kill_ + "\n" +
-               R"({"time":"t","dropped":2})" + "\n");
+  AppendTo(DefaultAuditPath("box"), allow_ + "\n" + deny_ + "\n" + deny_ + "\n" + kill_ + "\n" +
+                                        R"({"time":"t","dropped":2})" + "\n");
   Outcome r = Vigil("audit --summary box");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out,
@@ -300,8 +301,8 @@ TEST_F(AuditCliTest, FollowPrintsNewRecordsUntilTheContainerStops) {
   if (vigil == 0) {
     int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     ::dup2(fd, 1);
-    ::execl(VIGIL_BINARY, VIGIL_BINARY, "--root", root_.c_str(), "audit", "--follow",
-            "--format", "json", "box", nullptr);
+    ::execl(VIGIL_BINARY, VIGIL_BINARY, "--root", root_.c_str(), "audit", "--follow", "--format",
+            "json", "box", nullptr);
     ::_exit(127);
   }
   auto exited = [&](std::chrono::milliseconds within, int* status) {

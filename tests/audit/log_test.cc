@@ -17,8 +17,8 @@
 namespace vigil::sentry::audit {
 namespace {
 
-using ::testing::HasSubstr;
 using ::testing::EndsWith;
+using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 Record Sample(int n) {

@@ -143,9 +143,9 @@ TEST_F(ReaderTest, TailFollowsAReplacedFile) {
 
 TEST(SummaryTest, CountsPerSyscallDecisionAndErrno) {
   std::vector<Record> records = {
-      Make("openat", Decision::kDeny, EACCES),   Make("openat", Decision::kDeny, EACCES),
-      Make("openat", Decision::kAllow, 0),       Make("connect", Decision::kDeny, EPERM),
-      Make("uname", Decision::kEmulate, 0),      Make("openat", Decision::kDeny, ENOENT),
+      Make("openat", Decision::kDeny, EACCES), Make("openat", Decision::kDeny, EACCES),
+      Make("openat", Decision::kAllow, 0),     Make("connect", Decision::kDeny, EPERM),
+      Make("uname", Decision::kEmulate, 0),    Make("openat", Decision::kDeny, ENOENT),
   };
   Summary s = Summarize(records, 3);
   EXPECT_EQ(s.total, 6u);
@@ -208,8 +208,12 @@ TEST(FormatTest, OneRecordOnOneLine) {
   EXPECT_EQ(FormatRecord(r),
             "2026-11-29T11:00:00.123Z  pid 12 tid 12  \"/tmp/x\\ny\"  "
             "openat(fd=3, path=\"a\\nb\") = allow, left to the kernel  4us");
-  Record event{.time = "T", .pid = 7, .tid = 7, .event = "timeout",
-               .args = {{"signal", "SIGTERM", false}}, .decision = Decision::kKill};
+  Record event{.time = "T",
+               .pid = 7,
+               .tid = 7,
+               .event = "timeout",
+               .args = {{"signal", "SIGTERM", false}},
+               .decision = Decision::kKill};
   EXPECT_EQ(FormatRecord(event), "T  pid 7  event timeout(signal=\"SIGTERM\") = kill  0us");
   EXPECT_EQ(FormatDropped("T", 3), "T  -- 3 records dropped (the writer's buffer was full) --");
 }

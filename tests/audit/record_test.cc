@@ -121,8 +121,8 @@ TEST(RecordTest, RoundTripsOddStrings) {
 
 TEST(RecordTest, NonCanonicalNumbersAreWrittenAsStrings) {
   Record r = Openat();
-  r.args = {{"mode", "0644", true}, {"flags", "0x80000", true},
-            {"huge", "18446744073709551616", true}};
+  r.args = {
+      {"mode", "0644", true}, {"flags", "0x80000", true}, {"huge", "18446744073709551616", true}};
   std::string line = EncodeRecord(r);
   EXPECT_THAT(line, HasSubstr(R"("mode":"0644","flags":"0x80000","huge":"18446744073709551616")"));
   auto back = DecodeRecord(line);

@@ -6,10 +6,10 @@
 namespace vigil {
 namespace {
 
-using ::testing::HasSubstr;
 using std::chrono::milliseconds;
 using std::chrono::nanoseconds;
 using std::chrono::seconds;
+using ::testing::HasSubstr;
 
 TEST(ParseBytesTest, ReadsRuncSizes) {
   EXPECT_EQ(*ParseBytes("--memory", "1048576"), 1048576);

@@ -9,9 +9,9 @@
 
 #include <filesystem>
 
+#include "base/file.h"
 #include "base/scope_guard.h"
 #include "base/strings.h"
-#include "base/file.h"
 #include "runtime/cgroup/attach_primer.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/hierarchy.h"
@@ -132,8 +132,8 @@ TEST(HostCgroupTest, TheAttachPrimerLeavesTheProcessInItsCgroups) {
     Result<std::string> before = ReadFile("/proc/self/cgroup", 65536);
     { const AttachPrimer primer = AttachPrimer::Start(); }  // waits for the write
     Result<std::string> after = ReadFile("/proc/self/cgroup", 65536);
-    ::_exit(before && after && *before == *after && before->find("vigil-primer-test") !=
-                                                      std::string::npos
+    ::_exit(before && after && *before == *after &&
+                    before->find("vigil-primer-test") != std::string::npos
                 ? 0
                 : 1);
   }

@@ -3,14 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <linux/seccomp.h>
+#include <seccomp.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <seccomp.h>
-
-#include <cerrno>
-
 #include <algorithm>
+#include <cerrno>
 #include <initializer_list>
 #include <optional>
 #include <set>

@@ -3,14 +3,14 @@
 // ignored, and ParseSpec(DumpSpec(s)) == s in both output styles. The
 // sections under linux are in spec_linux_test.cc, spec_resources_test.cc
 // and spec_seccomp_test.cc.
+#include "tests/config/spec_sections.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 #include <map>
 #include <vector>
-
-#include "tests/config/spec_sections.h"
 
 namespace vigil::config {
 namespace {

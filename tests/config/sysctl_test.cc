@@ -19,8 +19,8 @@ TEST(Sysctl, DottedAndSlashedKeysNameTheSameFile) {
 }
 
 TEST(Sysctl, KeysThatCouldLeaveTheirDirectoryHaveNoPath) {
-  for (const char* key : {"net/../kernel/core_pattern", "net..ipv4", "/net/ipv4", "net/ipv4/",
-                          "net/./x", "", "."}) {
+  for (const char* key :
+       {"net/../kernel/core_pattern", "net..ipv4", "/net/ipv4", "net/ipv4/", "net/./x", "", "."}) {
     EXPECT_EQ(SysctlRelativePath(key), std::nullopt) << key;
   }
 }
@@ -38,8 +38,9 @@ TEST(Sysctl, ValidationAcceptsSlashesAndRefusesEscapes) {
   EXPECT_TRUE(slashed) << slashed.error().message;
   Result<void> escape = validate(R"({"net/../kernel/core_pattern": "|/x"})");
   ASSERT_FALSE(escape);
-  EXPECT_EQ(escape.error().message,
-            R"(linux.sysctl["net/../kernel/core_pattern"]: not a sysctl name (an empty, "." or ".." component))");
+  EXPECT_EQ(
+      escape.error().message,
+      R"(linux.sysctl["net/../kernel/core_pattern"]: not a sysctl name (an empty, "." or ".." component))");
   Result<void> host = validate(R"({"kernel/core_pattern": "|/x"})");
   ASSERT_FALSE(host);
   EXPECT_NE(host.error().message.find("not namespaced"), std::string::npos);

@@ -72,9 +72,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const int expected = Expected(tracee, pointer, length);
   const int got = how ? 0 : how.error().code;
   if (got != expected) {
-    Die("CopyOpenHow differs from the kernel's rules",
-        "size " + std::to_string(length) + ": got " + std::to_string(got) + ", expected " +
-            std::to_string(expected));
+    Die("CopyOpenHow differs from the kernel's rules", "size " + std::to_string(length) + ": got " +
+                                                           std::to_string(got) + ", expected " +
+                                                           std::to_string(expected));
   }
   if (!how) {
     vigil::fuzz::CheckOneLine(how.error());

@@ -13,8 +13,8 @@
 
 namespace {
 
-using vigil::fuzz::Die;
 using vigil::config::Process;
+using vigil::fuzz::Die;
 
 std::string Dump(const Process& process) {
   vigil::json::Writer w;

@@ -32,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::memcpy(&block, data + sizeof result, std::min(size - sizeof result, sizeof block));
   }
   const std::int64_t answer = vigil::sentry::ReceivedDescriptor(block, result);
-  if (result < 0 && answer != result) Die("a failed recvmsg answered otherwise", std::to_string(answer));
+  if (result < 0 && answer != result)
+    Die("a failed recvmsg answered otherwise", std::to_string(answer));
   if (answer >= 0) {
     cmsghdr header{};
     std::memcpy(&header, block.control, sizeof header);

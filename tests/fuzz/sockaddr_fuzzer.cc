@@ -1,8 +1,8 @@
 // Syscall arguments as a hostile workload lays them out in its memory: the
 // destination of connect/sendto/sendmsg and the address of bind
-// (CopyDestination, DescribeDestination, EgressVerdict, BindVerdict), a path (CopyPath, ContainerPath, RewriteSelf), and a whole sendmsg
-// message (its msghdr, iovecs, payload and control data). Each copy must
-// fail exactly where the kernel would (EINVAL, EFAULT at a page edge,
+// (CopyDestination, DescribeDestination, EgressVerdict, BindVerdict), a path (CopyPath,
+// ContainerPath, RewriteSelf), and a whole sendmsg message (its msghdr, iovecs, payload and control
+// data). Each copy must fail exactly where the kernel would (EINVAL, EFAULT at a page edge,
 // ENAMETOOLONG, ...) and never read outside what it was given.
 //
 // Input: a 20-byte header, then the workload's memory, mapped at
@@ -121,8 +121,8 @@ void DecodeDestination(FakeTracee& tracee, const vigil::sentry::Sandbox& sandbox
   // An IP address too short for its family is EINVAL whatever the policy,
   // as the kernel answers it; nothing else is.
   const sa_family_t family = copied->family();
-  const bool short_ip = (family == AF_INET && length < sizeof(sockaddr_in)) ||
-                        (family == AF_INET6 && length < 24);
+  const bool short_ip =
+      (family == AF_INET && length < sizeof(sockaddr_in)) || (family == AF_INET6 && length < 24);
   // connect with AF_UNSPEC dissolves an association: never refused. Sent
   // to, it is the IPv4 address after it, judged as that address.
   if (family == AF_UNSPEC) {

@@ -100,14 +100,16 @@ TEST_P(HooksTest, PoststartHookRunsAlongsideTheProgram) {
   if (IsRunc()) GTEST_SKIP() << "runc 1.1 runs poststart hooks during create, before the program";
   BundleConfig config;
   config.readonly_root = false;
-  config.annotations_json = R"({"dev.vigil.policy": "{\"files\": {\"default\": \"write\", )"
-                            R"(\"rules\": [{\"path\": \"/etc/secret\", \"access\": \"hidden\"}]}}"})";
+  config.annotations_json =
+      R"({"dev.vigil.policy": "{\"files\": {\"default\": \"write\", )"
+      R"(\"rules\": [{\"path\": \"/etc/secret\", \"access\": \"hidden\"}]}}"})";
   config.args = {"sh", "-c", "echo up > /ready; sleep 1"};
   const std::string ready = bundle_ + "/rootfs/ready";
   const std::string seen = scratch_ + "/poststart";
   config.hooks_json = R"({"poststart": [{"path": "/bin/sh", "args": ["sh", "-c", )"
-                      R"("i=0; while [ $i -lt 100 ]; do if [ -e )" + ready + R"( ]; then echo seen > )" +
-                      seen + R"(; exit 0; fi; sleep 0.1; i=$((i+1)); done; echo stalled > )" + seen +
+                      R"("i=0; while [ $i -lt 100 ]; do if [ -e )" +
+                      ready + R"( ]; then echo seen > )" + seen +
+                      R"(; exit 0; fi; sleep 0.1; i=$((i+1)); done; echo stalled > )" + seen +
                       R"("]}]})";
   WriteConfig(config);
   std::string id = NewId();

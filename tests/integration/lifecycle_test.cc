@@ -87,8 +87,8 @@ TEST_P(LifecycleTest, RunJoinsAnotherContainersPidNamespaceByPath) {
   ASSERT_TRUE(Create(first).ok());
   ASSERT_TRUE(Runtime({"start", first}).ok());
   BundleConfig joining = Script("cat /proc/1/comm");
-  joining.namespaces = {"pid=/proc/" + std::to_string(PidFromFile(first)) + "/ns/pid", "network", "ipc",
-                        "uts", "mount"};
+  joining.namespaces = {"pid=/proc/" + std::to_string(PidFromFile(first)) + "/ns/pid", "network",
+                        "ipc", "uts", "mount"};
   Outcome run = RunWith(joining);
   EXPECT_EQ(run.status, 0) << run;
   EXPECT_EQ(run.out, "sleep\n") << run;

@@ -91,7 +91,8 @@ TEST_P(LifetimeTest, TimePausedDoesNotCountTowardsTheTimeout) {
   EXPECT_EQ(ended.status, 137) << ended;
   // Paused some 100 ms after its start, it had most of its 2 s left.
   EXPECT_GE(std::chrono::steady_clock::now() - resumed_at, std::chrono::seconds(1));
-  EXPECT_THAT(ReadWholeFile(AuditPath()), HasSubstr(R"("event":"timeout","args":{"afterMs":2000,)"));
+  EXPECT_THAT(ReadWholeFile(AuditPath()),
+              HasSubstr(R"("event":"timeout","args":{"afterMs":2000,)"));
 }
 
 // Bad timeouts: one line naming the flag or annotation, and nothing made.

@@ -24,7 +24,7 @@ constexpr char kCgroupMount[] =
 class ResourcesTest : public RuntimeTest {};
 
 // Skips, saying why, where vigil_cgroup2 cannot have these controllers.
-#define SKIP_WITHOUT_CGROUP2(...)                                              \
+#define SKIP_WITHOUT_CGROUP2(...)                                                    \
   if (const std::string why = Cgroup2Lacks(GetParam(), {__VA_ARGS__}); !why.empty()) \
   GTEST_SKIP() << why
 

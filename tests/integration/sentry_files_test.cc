@@ -26,18 +26,18 @@ using SentryFilesTest = SentryTest;
 TEST_P(SentryFilesTest, AgentProfileConfinesWritesAndExecution) {
   std::filesystem::create_directories(bundle_ + "/rootfs/work");
   BundleConfig config;
-  config.readonly_root = false;  // the profile makes it read-only
+  config.readonly_root = false;      // the profile makes it read-only
   config.no_new_privileges = false;  // and sets no_new_privs
   config.cwd = "/work";
   config.annotations_json = R"({"dev.vigil.policy": "agent"})";
-  Outcome run = RunScript(config,
-                          "touch /etc/x 2>/dev/null && echo root=writable || echo root=read-only; "
-                          "touch /tmp/x && echo tmp=writable; touch ./x && echo cwd=writable; "
-                          "cp /bin/busybox /tmp/bb && (/tmp/bb true 2>/dev/null && echo tmp=exec || "
-                          "echo tmp=noexec); grep NoNewPrivs /proc/self/status");
+  Outcome run =
+      RunScript(config,
+                "touch /etc/x 2>/dev/null && echo root=writable || echo root=read-only; "
+                "touch /tmp/x && echo tmp=writable; touch ./x && echo cwd=writable; "
+                "cp /bin/busybox /tmp/bb && (/tmp/bb true 2>/dev/null && echo tmp=exec || "
+                "echo tmp=noexec); grep NoNewPrivs /proc/self/status");
   ASSERT_TRUE(run.ok()) << run;
-  EXPECT_EQ(run.out,
-            "root=read-only\ntmp=writable\ncwd=writable\ntmp=noexec\nNoNewPrivs:\t1\n");
+  EXPECT_EQ(run.out, "root=read-only\ntmp=writable\ncwd=writable\ntmp=noexec\nNoNewPrivs:\t1\n");
 }
 
 // A bind mount the config marks rw (an output directory) stays writable
@@ -52,11 +52,10 @@ TEST_P(SentryFilesTest, AgentKeepsTheModeOfConfiguredBindMounts) {
   config.readonly_root = false;
   config.no_new_privileges = false;
   config.annotations_json = R"({"dev.vigil.policy": "agent"})";
-  config.extra_mounts_json = {
-      StrCat(R"({"destination": "/out", "type": "bind", "source": ")", out,
-             R"(", "options": ["rbind", "rw"]})"),
-      StrCat(R"({"destination": "/ref", "type": "bind", "source": ")", ref,
-             R"(", "options": ["rbind", "ro"]})")};
+  config.extra_mounts_json = {StrCat(R"({"destination": "/out", "type": "bind", "source": ")", out,
+                                     R"(", "options": ["rbind", "rw"]})"),
+                              StrCat(R"({"destination": "/ref", "type": "bind", "source": ")", ref,
+                                     R"(", "options": ["rbind", "ro"]})")};
   Outcome run = RunScript(config,
                           "echo result > /out/r.txt && echo out=writable; "
                           "touch /ref/x 2>/dev/null && echo ref=writable || echo ref=read-only");
@@ -119,21 +118,27 @@ TEST_P(SentryFilesTest, FilePolicyHidesDeniesAndKeepsReadOnly) {
   BundleConfig config;
   config.readonly_root = false;
   config.extra_mounts_json = {R"({"destination": "/tmp", "type": "tmpfs", "source": "tmpfs"})"};
-  config.annotations_json = R"({"dev.vigil.policy": "{\"files\": {\"default\": \"read\", \"rules\": [)"
-                            R"({\"path\": \"/etc/secret\", \"access\": \"hidden\"}, )"
-                            R"({\"path\": \"/tmp/**\", \"access\": \"write\"}, )"
-                            R"({\"path\": \"/dev/**\", \"access\": \"write\"}]}}"})";
-  config.args = {"sh", "-c",
-                 "cat /etc/motd; cat /etc/secret || echo hidden; stat /etc/secret >/dev/null 2>&1 || "
-                 "echo stat-hidden; ln -s /etc/secret /tmp/l; "
-                 "cat /tmp/l || echo hidden-via-link; { echo x > /etc/motd; } 2>/dev/null || "
-                 "echo read-only; echo t > /tmp/t && cat /tmp/t; head -1 /proc/self/status; "
-                 "echo z > /dev/null && echo devnull; ls /etc | grep -q secret || echo unlisted"};
+  config.annotations_json =
+      R"({"dev.vigil.policy": "{\"files\": {\"default\": \"read\", \"rules\": [)"
+      R"({\"path\": \"/etc/secret\", \"access\": \"hidden\"}, )"
+      R"({\"path\": \"/tmp/**\", \"access\": \"write\"}, )"
+      R"({\"path\": \"/dev/**\", \"access\": \"write\"}]}}"})";
+  config.args = {
+      "sh", "-c",
+      "cat /etc/motd; cat /etc/secret || echo hidden; stat /etc/secret >/dev/null 2>&1 || "
+      "echo stat-hidden; ln -s /etc/secret /tmp/l; "
+      "cat /tmp/l || echo hidden-via-link; { echo x > /etc/motd; } 2>/dev/null || "
+      "echo read-only; echo t > /tmp/t && cat /tmp/t; head -1 /proc/self/status; "
+      "echo z > /dev/null && echo devnull; ls /etc | grep -q secret || echo unlisted"};
   auto [run, records] = RunAudited(config);
   ASSERT_TRUE(run.ok()) << run;
-  EXPECT_EQ(run.out, "hello\nhidden\nstat-hidden\nhidden-via-link\nread-only\nt\nName:\thead\n"
-                     "devnull\nunlisted\n");
-  EXPECT_THAT(records, HasSubstr(R"("path":"/tmp/l","flags":"00","resolved":"/etc/secret"},"decision":"deny","errno":"ENOENT")"));
+  EXPECT_EQ(run.out,
+            "hello\nhidden\nstat-hidden\nhidden-via-link\nread-only\nt\nName:\thead\n"
+            "devnull\nunlisted\n");
+  EXPECT_THAT(
+      records,
+      HasSubstr(
+          R"("path":"/tmp/l","flags":"00","resolved":"/etc/secret"},"decision":"deny","errno":"ENOENT")"));
   EXPECT_THAT(records, HasSubstr(R"("resolved":"/etc/motd"},"decision":"deny","errno":"EACCES")"));
 }
 
@@ -148,18 +153,23 @@ TEST_P(SentryFilesTest, FilePolicyHoldsInsideAChroot) {
   std::filesystem::copy_file(bundle_ + "/rootfs/bin/busybox", bundle_ + "/rootfs/etc/busybox");
   BundleConfig config;
   Grant(config, "CAP_SYS_CHROOT");
-  config.annotations_json = R"({"dev.vigil.policy": "{\"files\": {\"default\": \"read\", \"rules\": [)"
-                            R"({\"path\": \"/etc/secret\", \"access\": \"hidden\"}, )"
-                            R"({\"path\": \"/dev/**\", \"access\": \"write\"}]}}"})";
-  config.args = {"sh", "-c",
-                 "chroot /etc /busybox cat /motd; chroot /etc /busybox cat motd; "
-                 "chroot /etc /busybox cat /secret 2>/dev/null || "
-                 "echo hidden; chroot /etc /busybox cat secret 2>/dev/null || echo hidden-relative; "
-                 "chroot /etc /busybox stat /secret >/dev/null 2>&1 || echo stat-hidden"};
+  config.annotations_json =
+      R"({"dev.vigil.policy": "{\"files\": {\"default\": \"read\", \"rules\": [)"
+      R"({\"path\": \"/etc/secret\", \"access\": \"hidden\"}, )"
+      R"({\"path\": \"/dev/**\", \"access\": \"write\"}]}}"})";
+  config.args = {
+      "sh", "-c",
+      "chroot /etc /busybox cat /motd; chroot /etc /busybox cat motd; "
+      "chroot /etc /busybox cat /secret 2>/dev/null || "
+      "echo hidden; chroot /etc /busybox cat secret 2>/dev/null || echo hidden-relative; "
+      "chroot /etc /busybox stat /secret >/dev/null 2>&1 || echo stat-hidden"};
   auto [run, records] = RunAudited(config);
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_EQ(run.out, "hello\nhello\nhidden\nhidden-relative\nstat-hidden\n");
-  EXPECT_THAT(records, HasSubstr(R"("path":"/secret","flags":"00","resolved":"/etc/secret"},"decision":"deny","errno":"ENOENT")"));
+  EXPECT_THAT(
+      records,
+      HasSubstr(
+          R"("path":"/secret","flags":"00","resolved":"/etc/secret"},"decision":"deny","errno":"ENOENT")"));
 }
 
 // A container user other than root: the sentry opens, stats and creates
@@ -194,9 +204,10 @@ TEST_P(SentryFilesTest, FilePolicyCannotBeSidesteppedByRenameOrLink) {
   BundleConfig config;
   config.readonly_root = false;
   config.extra_mounts_json = {R"({"destination": "/tmp", "type": "tmpfs", "source": "tmpfs"})"};
-  config.annotations_json = R"({"dev.vigil.policy": "{\"files\": {\"default\": \"write\", \"rules\": [)"
-                            R"({\"path\": \"/etc/secret\", \"access\": \"hidden\"}, )"
-                            R"({\"path\": \"/bin/**\", \"access\": \"read\"}]}}"})";
+  config.annotations_json =
+      R"({"dev.vigil.policy": "{\"files\": {\"default\": \"write\", \"rules\": [)"
+      R"({\"path\": \"/etc/secret\", \"access\": \"hidden\"}, )"
+      R"({\"path\": \"/bin/**\", \"access\": \"read\"}]}}"})";
   config.args = {"sh", "-c",
                  "mv /etc/secret /tmp/s 2>/dev/null || echo no-mv; "
                  "ln /etc/secret /tmp/h 2>/dev/null || echo no-ln; "
@@ -242,7 +253,8 @@ TEST_P(SentryFilesTest, VerifiedExecsRunScriptsAndLeaveNothingTraced) {
   }
   std::filesystem::permissions(bundle_ + "/rootfs/opt/hello", std::filesystem::perms(0755));
   BundleConfig config;
-  config.annotations_json = R"({"dev.vigil.policy": "{\"exec\": {\"allow\": [\"/bin/*\", \"/opt/*\"]}}"})";
+  config.annotations_json =
+      R"({"dev.vigil.policy": "{\"exec\": {\"allow\": [\"/bin/*\", \"/opt/*\"]}}"})";
   config.args = {"sh", "-c", "/opt/hello; /bin/true && echo true-ran"};
   auto [run, records] = RunAudited(config);
   ASSERT_TRUE(run.ok()) << run;
@@ -280,8 +292,8 @@ TEST_P(SentryFilesTest, AgentProfileRunsPythonFromTheHostsUsr) {
   EXPECT_EQ(run.out, "written\nrefused\n");
 }
 
-INSTANTIATE_TEST_SUITE_P(Runtimes, SentryFilesTest,
-                         ::testing::ValuesIn(SentryRuntimes()), RuntimeName);
+INSTANTIATE_TEST_SUITE_P(Runtimes, SentryFilesTest, ::testing::ValuesIn(SentryRuntimes()),
+                         RuntimeName);
 
 }  // namespace
 }  // namespace vigil::integration

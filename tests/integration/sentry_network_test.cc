@@ -67,14 +67,16 @@ void SentryNetworkTest::ExpectHostLoopbackRefused(const std::string& policy_anno
   config.namespaces = {"pid", "ipc", "uts", "mount"};  // the host's network
   if (!network.empty()) config.namespaces.push_back(network);
   config.annotations_json = policy_annotation;
-  config.args = {"sh", "-c", StrCat("echo hi | nc -w 2 127.0.0.1 ", host.port(), "; echo status=$?")};
+  config.args = {"sh", "-c",
+                 StrCat("echo hi | nc -w 2 127.0.0.1 ", host.port(), "; echo status=$?")};
   auto [run, records] = RunAudited(config);
   ASSERT_TRUE(run.ok()) << run;
   EXPECT_THAT(run.out, HasSubstr("status=1"));
   EXPECT_THAT(run.err, HasSubstr("Network is unreachable"));
   EXPECT_EQ(host.Accepted(), 0);
-  EXPECT_THAT(records, ContainsRegex(StrCat(R"("syscall":"connect","args":\{"address":"127\.0\.0\.1:)",
-                                            host.port(), R"("\},"decision":"deny","errno":"ENETUNREACH")")));
+  EXPECT_THAT(records,
+              ContainsRegex(StrCat(R"("syscall":"connect","args":\{"address":"127\.0\.0\.1:)",
+                                   host.port(), R"("\},"decision":"deny","errno":"ENETUNREACH")")));
 }
 
 TEST_P(SentryNetworkTest, AgentPolicyDeniesEgressToTheHostsLoopbackAndAuditsIt) {
@@ -95,9 +97,9 @@ TEST_P(SentryNetworkTest, AnAllowEntryByNameAllowsItsAddressesOnItsPorts) {
   HostListener other;
   BundleConfig config;
   config.namespaces = {"pid", "ipc", "uts", "mount"};  // the host's network
-  config.annotations_json = StrCat(
-      R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\", \"allow\": )",
-      R"([{\"host\": \"localhost\", \"ports\": [)", allowed.port(), R"(]}]}}"})");
+  config.annotations_json =
+      StrCat(R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\", \"allow\": )",
+             R"([{\"host\": \"localhost\", \"ports\": [)", allowed.port(), R"(]}]}}"})");
   config.args = {"sh", "-c",
                  // -e true: connect, run `true` on the socket, end.
                  StrCat("nc -w 2 127.0.0.1 ", allowed.port(), " -e true; echo allowed=$?; ",
@@ -129,8 +131,9 @@ TEST_P(SentryNetworkTest, AnAllowEntryByANameThatDoesNotResolveFailsCreate) {
   Outcome created = Create(id);
   EXPECT_NE(created.status, 0);
   EXPECT_TRUE(IsOneLine(created.err)) << created;
-  EXPECT_THAT(created.err,
-              HasSubstr(R"(policy.network.allow[0].host: "no-such-host.invalid" does not resolve)"));
+  EXPECT_THAT(
+      created.err,
+      HasSubstr(R"(policy.network.allow[0].host: "no-such-host.invalid" does not resolve)"));
   ExpectFailedCreateLeftNothing(id);
 }
 
@@ -146,7 +149,8 @@ TEST_P(SentryNetworkTest, AHostNamespaceJoinedByPathKeepsLoopbackRefused) {
 // made) joined by path is the pod's own: its loopback stays reachable.
 TEST_P(SentryNetworkTest, APodNamespaceJoinedByPathKeepsItsOwnLoopback) {
   const std::string name = StrCat("vigil-pod-", ::getpid());
-  ASSERT_EQ(std::system(StrCat("ip netns add ", name, " && ip -n ", name, " link set lo up").c_str()), 0);
+  ASSERT_EQ(
+      std::system(StrCat("ip netns add ", name, " && ip -n ", name, " link set lo up").c_str()), 0);
   BundleConfig config;
   config.namespaces = {"pid", "ipc", "uts", "mount", StrCat("network=/run/netns/", name)};
   config.annotations_json = R"({"dev.vigil.policy": "agent"})";
@@ -258,8 +262,8 @@ TEST_P(SentryNetworkTest, NetlinkRouteIsReadOnlyEvenWithCapNetAdmin) {
 // The agent profile's container: root read-only, /tmp and the working
 // directory writable but not executable, setuid without effect.
 
-INSTANTIATE_TEST_SUITE_P(Runtimes, SentryNetworkTest,
-                         ::testing::ValuesIn(SentryRuntimes()), RuntimeName);
+INSTANTIATE_TEST_SUITE_P(Runtimes, SentryNetworkTest, ::testing::ValuesIn(SentryRuntimes()),
+                         RuntimeName);
 
 }  // namespace
 }  // namespace vigil::integration

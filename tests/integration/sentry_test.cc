@@ -258,8 +258,7 @@ TEST_P(SentryTest, AuditAnnotationCannotNameAnyHostFile) {
 // under `policy_annotation` tries the host's loopback, is refused with the
 // policy's errno, and the refusal is audited.
 
-INSTANTIATE_TEST_SUITE_P(Runtimes, SentryTest,
-                         ::testing::ValuesIn(SentryRuntimes()), RuntimeName);
+INSTANTIATE_TEST_SUITE_P(Runtimes, SentryTest, ::testing::ValuesIn(SentryRuntimes()), RuntimeName);
 
 }  // namespace
 }  // namespace vigil::integration

@@ -66,30 +66,19 @@ constexpr KnownDifference kKnownDifferences[] = {
      "a 95-byte name fits sun_path, but not with /proc/self/fd/N/ before it"},
     // A trade docs/policy.md gives the reason for: the sentry vouches for
     // the sender's pid only in a message that passes no descriptor.
-    {"scm-credentials-and-rights", kSentrySends,
-     "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
-     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
-     kDescriptorPassingPid},
-    {"scm-rights-dgram", kSentrySends,
-     "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
-     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
-     kDescriptorPassingPid},
-    {"scm-rights-one", kSentrySends,
-     "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
-     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello",
-     kDescriptorPassingPid},
+    {"scm-credentials-and-rights", kSentrySends, "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
+     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello", kDescriptorPassingPid},
+    {"scm-rights-dgram", kSentrySends, "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
+     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello", kDescriptorPassingPid},
+    {"scm-rights-one", kSentrySends, "1 got 1 creds=sender uid=0 gid=0 rights=1:hello",
+     "1 got 1 creds=pid-0 uid=0 gid=0 rights=1:hello", kDescriptorPassingPid},
     {"scm-rights-receiver-short-buffer", kSentrySends,
-     "1 got 1 creds=sender uid=0 gid=0 MSG_CTRUNC",
-     "1 got 1 creds=pid-0 uid=0 gid=0 MSG_CTRUNC",
+     "1 got 1 creds=sender uid=0 gid=0 MSG_CTRUNC", "1 got 1 creds=pid-0 uid=0 gid=0 MSG_CTRUNC",
      kDescriptorPassingPid},
-    {"scm-rights-three", kSentrySends,
-     "1 got 1 creds=sender uid=0 gid=0 rights=3:hello:i:s",
-     "1 got 1 creds=pid-0 uid=0 gid=0 rights=3:hello:i:s",
-     kDescriptorPassingPid},
-    {"scm-two-rights-messages", kSentrySends,
-     "1 got 1 creds=sender uid=0 gid=0 rights=2:hello:i",
-     "1 got 1 creds=pid-0 uid=0 gid=0 rights=2:hello:i",
-     kDescriptorPassingPid},
+    {"scm-rights-three", kSentrySends, "1 got 1 creds=sender uid=0 gid=0 rights=3:hello:i:s",
+     "1 got 1 creds=pid-0 uid=0 gid=0 rights=3:hello:i:s", kDescriptorPassingPid},
+    {"scm-two-rights-messages", kSentrySends, "1 got 1 creds=sender uid=0 gid=0 rights=2:hello:i",
+     "1 got 1 creds=pid-0 uid=0 gid=0 rights=2:hello:i", kDescriptorPassingPid},
 };
 
 // The suite's output as (name, result) pairs in the order printed.
@@ -134,9 +123,10 @@ class SentrySyscallSuiteTest : public RuntimeTest {
     BundleConfig config;
     config.args = {"/suite"};
     std::vector<std::string> caps = {
-        "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FSETID", "CAP_FOWNER", "CAP_MKNOD", "CAP_NET_RAW",
-        "CAP_SETGID", "CAP_SETUID", "CAP_SETFCAP", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE",
-        "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE"};
+        "CAP_CHOWN",   "CAP_DAC_OVERRIDE", "CAP_FSETID",           "CAP_FOWNER",
+        "CAP_MKNOD",   "CAP_NET_RAW",      "CAP_SETGID",           "CAP_SETUID",
+        "CAP_SETFCAP", "CAP_SETPCAP",      "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT",
+        "CAP_KILL",    "CAP_AUDIT_WRITE"};
     // So that connect, sendto, sendmsg and bind are mediated under
     // `default` too, and made by the sentry (a process that may hold it
     // could reconfigure the network namespace): the network cases meet
@@ -240,14 +230,15 @@ TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndUnderEachPolicy) {
   // An allow-list that holds the container's loopback: binds and connects
   // to it are decided by the list and answered as the kernel would.
   const std::string egress_audit = scratch_ + "/egress-loopback.jsonl";
-  Outcome allowed = RunSuite(
-      GetParam().binary,
-      R"({\"network\": {\"egress\": \"deny\", \"allow\": [{\"cidr\": \"127.0.0.0/8\"}]}})",
-      egress_audit);
+  Outcome allowed =
+      RunSuite(GetParam().binary,
+               R"({\"network\": {\"egress\": \"deny\", \"allow\": [{\"cidr\": \"127.0.0.0/8\"}]}})",
+               egress_audit);
   ASSERT_TRUE(allowed.ok()) << allowed;
   ExpectSameAsNative(native.out, allowed.out, "egress-loopback");
-  EXPECT_THAT(ReadWholeFile(egress_audit),
-              HasSubstr(R"("syscall":"bind","args":{"address":"127.0.0.1:47011"},"decision":"allow")"));
+  EXPECT_THAT(
+      ReadWholeFile(egress_audit),
+      HasSubstr(R"("syscall":"bind","args":{"address":"127.0.0.1:47011"},"decision":"allow")"));
 
   // The sentry was involved: under audit-only every family the suite
   // exercises left records, so agreement is not the kernel answering alone.
@@ -286,8 +277,8 @@ TEST_P(SentrySyscallSuiteTest, SameResultsNativelyAndOnThePtracePlatform) {
 
   // The container's own loopback stays reachable under "egress": "deny".
   const std::string audit = scratch_ + "/ptrace-egress.jsonl";
-  Outcome egress = RunSuite(GetParam().binary, R"({\"network\": {\"egress\": \"deny\"}})", audit,
-                            ptrace);
+  Outcome egress =
+      RunSuite(GetParam().binary, R"({\"network\": {\"egress\": \"deny\"}})", audit, ptrace);
   ASSERT_TRUE(egress.ok()) << egress;
   ExpectSameAsNative(native.out, egress.out, "egress");
   const std::string records = ReadWholeFile(audit);

@@ -24,8 +24,9 @@ Spec BaseSpec(const std::string& rootfs, const std::string& cwd) {
   spec.root = Root{.path = rootfs, .readonly = false};
   spec.process = Process{};
   spec.process->cwd = cwd;
-  spec.mounts = {Mount{.destination = "/dev", .type = "tmpfs", .source = "tmpfs", .options = {"nosuid"}},
-                 Mount{.destination = "/proc", .type = "proc", .source = "proc"}};
+  spec.mounts = {
+      Mount{.destination = "/dev", .type = "tmpfs", .source = "tmpfs", .options = {"nosuid"}},
+      Mount{.destination = "/proc", .type = "proc", .source = "proc"}};
   return spec;
 }
 
@@ -122,7 +123,9 @@ TEST(ContainerSetup, CwdLinkOutOfTheImageIsNotFollowedToTheHost) {
 // tmpfs is mounted before it, not over it.
 TEST(ContainerSetup, ScratchGoesBeforeTheConfigsMountsBeneathIt) {
   Spec spec = BaseSpec("/nonexistent-rootfs", "/");
-  spec.mounts.push_back(Mount{.destination = "/tmp/data", .type = "bind", .source = "/host/data",
+  spec.mounts.push_back(Mount{.destination = "/tmp/data",
+                              .type = "bind",
+                              .source = "/host/data",
                               .options = {"rbind", "ro"}});
   Policy agent = *BuiltinPolicy("agent");
   ApplyPolicyToSpec(agent, spec);
@@ -137,8 +140,8 @@ TEST(ContainerSetup, ScratchGoesBeforeTheConfigsMountsBeneathIt) {
 
 TEST(ContainerSetup, ExistingMountsAreKept) {
   Spec spec = BaseSpec("/r", "/");
-  spec.mounts.push_back(Mount{.destination = "/tmp", .type = "bind", .source = "/host/tmp",
-                              .options = {"rbind", "ro"}});
+  spec.mounts.push_back(Mount{
+      .destination = "/tmp", .type = "bind", .source = "/host/tmp", .options = {"rbind", "ro"}});
   Policy agent = *BuiltinPolicy("agent");
   ApplyPolicyToSpec(agent, spec);
   EXPECT_EQ(std::count_if(spec.mounts.begin(), spec.mounts.end(),
@@ -152,10 +155,10 @@ TEST(ContainerSetup, ExistingMountsAreKept) {
 // exec rebuilds the same policy from the shaped config.
 TEST(ContainerSetup, ConfiguredWritableBindMountsKeepTheirMode) {
   Spec spec = BaseSpec("/nonexistent-rootfs", "/");
-  spec.mounts.push_back(Mount{.destination = "/data", .type = "bind", .source = "/host/data",
-                              .options = {"rbind", "rw"}});
-  spec.mounts.push_back(Mount{.destination = "/ref", .type = "bind", .source = "/host/ref",
-                              .options = {"rbind", "ro"}});
+  spec.mounts.push_back(Mount{
+      .destination = "/data", .type = "bind", .source = "/host/data", .options = {"rbind", "rw"}});
+  spec.mounts.push_back(Mount{
+      .destination = "/ref", .type = "bind", .source = "/host/ref", .options = {"rbind", "ro"}});
   const Policy recorded = *BuiltinPolicy("agent");
   Policy agent = recorded;
   ApplyPolicyToSpec(agent, spec);

@@ -94,8 +94,8 @@ TEST(DumpPolicyTest, RoundTripsAllowEntriesByName) {
 
 TEST(DumpPolicyTest, AnEntryByNameNeedsADnsName) {
   for (const char* bad : {"", "-pypi.org", "pypi..org", "py pi.org", "a/b"}) {
-    Result<Policy> parsed = ParsePolicy(StrCat(
-        R"({"network": {"egress": "deny", "allow": [{"host": ")", bad, R"("}]}})"));
+    Result<Policy> parsed = ParsePolicy(
+        StrCat(R"({"network": {"egress": "deny", "allow": [{"host": ")", bad, R"("}]}})"));
     ASSERT_FALSE(parsed) << bad;
     EXPECT_EQ(parsed.error().message,
               StrCat("policy.network.allow[0].host: \"", bad, "\" is not a DNS name"));

@@ -98,12 +98,14 @@ TEST(GlobMatchesTest, PlainPathsMatchExactly) {
 // expression, which only fnmatch reads.
 TEST(GlobMatchesTest, PlainPatternsAnswerAsFnmatchWould) {
   const std::pair<const char*, const char*> kSpellings[] = {
-      {"/tmp/**", "/t[m]p/**"}, {"/etc/shadow", "/etc/s[h]adow"},
-      {"/", "/"},               {"/a/b/**", "/[a]/b/**"},
+      {"/tmp/**", "/t[m]p/**"},
+      {"/etc/shadow", "/etc/s[h]adow"},
+      {"/", "/"},
+      {"/a/b/**", "/[a]/b/**"},
   };
-  const char* kPaths[] = {"/", "/tmp", "/tmp/", "/tmp/a", "/tmp/a/b", "/tmpx", "/tmpx/a",
-                          "/etc/shadow", "/etc/shadow-", "/etc/shadow/x", "/a", "/a/b",
-                          "/a/bc", "/a/b/c", "/x/tmp"};
+  const char* kPaths[] = {"/",     "/tmp",    "/tmp/",       "/tmp/a",       "/tmp/a/b",
+                          "/tmpx", "/tmpx/a", "/etc/shadow", "/etc/shadow-", "/etc/shadow/x",
+                          "/a",    "/a/b",    "/a/bc",       "/a/b/c",       "/x/tmp"};
   for (const auto& [plain, bracketed] : kSpellings) {
     for (const char* path : kPaths) {
       EXPECT_EQ(GlobMatches(plain, path), GlobMatches(bracketed, path))

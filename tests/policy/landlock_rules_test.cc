@@ -84,10 +84,10 @@ TEST(ExactWriteTrees, AgentsScratchFilesystems) {
   Result<Policy> agent = BuiltinPolicy("agent");
   ASSERT_TRUE(agent);
   agent->files.insert(agent->files.begin() + 15, FileRule{"/work/**", FileAccess::kWrite});
-  const std::vector<Mount> mounts = {
-      MountOf("/proc", "proc"),       MountOf("/dev", "tmpfs"),      MountOf("/dev/pts", "devpts"),
-      MountOf("/dev/shm", "tmpfs"),   MountOf("/tmp", "tmpfs"),      MountOf("/var/tmp", "tmpfs"),
-      MountOf("/work", "bind")};
+  const std::vector<Mount> mounts = {MountOf("/proc", "proc"),      MountOf("/dev", "tmpfs"),
+                                     MountOf("/dev/pts", "devpts"), MountOf("/dev/shm", "tmpfs"),
+                                     MountOf("/tmp", "tmpfs"),      MountOf("/var/tmp", "tmpfs"),
+                                     MountOf("/work", "bind")};
   EXPECT_THAT(ExactWriteTrees(*agent, mounts),
               ElementsAre("/tmp", "/var/tmp", "/dev/shm", "/dev/pts"));
   // A rule beneath that takes something away: not uniform, not exact.
@@ -107,7 +107,8 @@ TEST(ExactWriteRuleset, WhatAnOpenWritesBeneathExactlyTheTrees) {
   LandlockRuleset layer = ExactWriteRuleset({"/tmp", "/dev/shm"}, kAbi);
   EXPECT_EQ(layer.handled, kOpens);
   EXPECT_TRUE(layer.exact);
-  EXPECT_THAT(layer.grants, ElementsAre(LandlockGrant{"/dev/shm", kOpens}, LandlockGrant{"/tmp", kOpens}));
+  EXPECT_THAT(layer.grants,
+              ElementsAre(LandlockGrant{"/dev/shm", kOpens}, LandlockGrant{"/tmp", kOpens}));
   // Before ABI 3 an O_TRUNC open would pass unchecked: no layer.
   EXPECT_EQ(ExactWriteRuleset({"/tmp"}, 2), LandlockRuleset{});
   EXPECT_EQ(ExactWriteRuleset({}, kAbi), LandlockRuleset{});

@@ -136,9 +136,10 @@ TEST(ParsePolicyErrorTest, MaskedPathsMustBeLiteral) {
 }
 
 TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {
-  EXPECT_EQ(PolicyError(R"({"netwrok": {}})"),
-            "policy.netwrok: unknown property (expected one of: extends, name, files, network, exec, "
-            "readOnlyRoot, noSetuid, noexecWritable, audit, observe, defaultLimits)");
+  EXPECT_EQ(
+      PolicyError(R"({"netwrok": {}})"),
+      "policy.netwrok: unknown property (expected one of: extends, name, files, network, exec, "
+      "readOnlyRoot, noSetuid, noexecWritable, audit, observe, defaultLimits)");
   EXPECT_EQ(PolicyError(R"({"files": {"defualt": "read"}})"),
             "policy.files.defualt: unknown property (expected one of: default, rules)");
   EXPECT_EQ(PolicyError(R"({"files": {"rules": [{"path": "/a", "access": "read", "x": 1}]}})"),
@@ -148,9 +149,10 @@ TEST(ParsePolicyErrorTest, UnknownPropertiesAtEveryLevel) {
       "policy.network.allow[0].port: unknown property (expected one of: cidr, host, ports)");
   EXPECT_EQ(PolicyError(R"({"exec": {"fromwritable": false}})"),
             "policy.exec.fromwritable: unknown property (expected one of: allow, fromWritable)");
-  EXPECT_EQ(PolicyError(R"({"read-only-root": true})"),
-            "policy[\"read-only-root\"]: unknown property (expected one of: extends, name, files, "
-            "network, exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe, defaultLimits)");
+  EXPECT_EQ(
+      PolicyError(R"({"read-only-root": true})"),
+      "policy[\"read-only-root\"]: unknown property (expected one of: extends, name, files, "
+      "network, exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe, defaultLimits)");
 }
 
 TEST(ParsePolicyErrorTest, WrongKinds) {

@@ -59,9 +59,10 @@ TEST(PolicyFromFlagTest, InlineJson) {
   EXPECT_TRUE(p->read_only_root);
   EXPECT_EQ(p->name, "custom");
   EXPECT_TRUE(PolicyFromFlag(" \n{}"));
-  EXPECT_EQ(ErrorOf(PolicyFromFlag(R"({"netwrok": {}})")),
-            "--policy: policy.netwrok: unknown property (expected one of: extends, name, files, network, "
-            "exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe, defaultLimits)");
+  EXPECT_EQ(
+      ErrorOf(PolicyFromFlag(R"({"netwrok": {}})")),
+      "--policy: policy.netwrok: unknown property (expected one of: extends, name, files, network, "
+      "exec, readOnlyRoot, noSetuid, noexecWritable, audit, observe, defaultLimits)");
 }
 
 TEST(PolicyFromFlagTest, File) {

@@ -48,9 +48,9 @@ TEST(AuditRotationTest, DefaultsFlagsAndAnnotationsThatTighten) {
   r = ResolveAuditRotation(config::Spec{}, "-1", "");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->max_bytes, 0u) << "no cap";
-  r = ResolveAuditRotation(WithAnnotations({{"dev.vigil.audit-max-size", "1m"},
-                                            {"dev.vigil.audit-max-files", "2"}}),
-                           "", "");
+  r = ResolveAuditRotation(
+      WithAnnotations({{"dev.vigil.audit-max-size", "1m"}, {"dev.vigil.audit-max-files", "2"}}), "",
+      "");
   ASSERT_TRUE(r);
   EXPECT_EQ(*r, (sentry::audit::Rotation{.max_bytes = 1 << 20, .max_files = 2}));
 }
@@ -67,7 +67,8 @@ TEST(AuditRotationTest, AnAnnotationCannotLoosenTheCap) {
   EXPECT_EQ(error({{"dev.vigil.audit-max-files", "9"}}),
             "annotation dev.vigil.audit-max-files: 9 is above the runtime's cap of 3 files "
             "(--audit-max-files)");
-  EXPECT_TRUE(ResolveAuditRotation(WithAnnotations({{"dev.vigil.audit-max-size", "1g"}}), "-1", ""));
+  EXPECT_TRUE(
+      ResolveAuditRotation(WithAnnotations({{"dev.vigil.audit-max-size", "1g"}}), "-1", ""));
 }
 
 TEST(AuditRotationTest, BadValuesNameWhereTheyCameFrom) {
@@ -77,11 +78,10 @@ TEST(AuditRotationTest, BadValuesNameWhereTheyCameFrom) {
               HasSubstr("--audit-max-size: 0 bytes would keep no audit"));
   EXPECT_EQ(ResolveAuditRotation(config::Spec{}, "", "0").error().message,
             "--audit-max-files: expected a number of files of at least 1, got \"0\"");
-  EXPECT_THAT(
-      ResolveAuditRotation(WithAnnotations({{"dev.vigil.audit-max-files", "x"}}), "", "")
-          .error()
-          .message,
-      HasSubstr("annotation dev.vigil.audit-max-files: expected a number"));
+  EXPECT_THAT(ResolveAuditRotation(WithAnnotations({{"dev.vigil.audit-max-files", "x"}}), "", "")
+                  .error()
+                  .message,
+              HasSubstr("annotation dev.vigil.audit-max-files: expected a number"));
 }
 
 }  // namespace

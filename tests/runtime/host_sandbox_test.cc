@@ -22,13 +22,17 @@ using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 using ::testing::Not;
 
-const std::vector<HostRootEntry> kHostRoot = {
-    {.name = "bin", .symlink = "usr/bin"}, {.name = "dev", .directory = true},
-    {.name = "etc", .directory = true},    {.name = "home", .directory = true},
-    {.name = "proc", .directory = true},   {.name = "root", .directory = true},
-    {.name = "run", .directory = true},    {.name = "sys", .directory = true},
-    {.name = "tmp", .directory = true},    {.name = "usr", .directory = true},
-    {.name = "vmlinuz", .symlink = "boot/vmlinuz"}};
+const std::vector<HostRootEntry> kHostRoot = {{.name = "bin", .symlink = "usr/bin"},
+                                              {.name = "dev", .directory = true},
+                                              {.name = "etc", .directory = true},
+                                              {.name = "home", .directory = true},
+                                              {.name = "proc", .directory = true},
+                                              {.name = "root", .directory = true},
+                                              {.name = "run", .directory = true},
+                                              {.name = "sys", .directory = true},
+                                              {.name = "tmp", .directory = true},
+                                              {.name = "usr", .directory = true},
+                                              {.name = "vmlinuz", .symlink = "boot/vmlinuz"}};
 
 bool Everything(const std::string&) { return true; }
 bool Nothing(const std::string&) { return false; }
@@ -46,7 +50,8 @@ DoRequest UserRequest() {
 }
 
 config::Spec MustBuild(const DoRequest& request, bool (*exists)(const std::string&) = Everything) {
-  Result<config::Spec> spec = HostSandboxSpec(request, kHostRoot, "/state/.do/x/rootfs", exists, NoEntries);
+  Result<config::Spec> spec =
+      HostSandboxSpec(request, kHostRoot, "/state/.do/x/rootfs", exists, NoEntries);
   EXPECT_TRUE(spec) << spec.error().message;
   return spec ? *spec : config::Spec{};
 }
@@ -236,9 +241,8 @@ TEST(HostSandboxTest, OnlyHarmlessVariablesPassUnlessAsked) {
   DoRequest request = UserRequest();
   request.pass_env = {"EDITOR", "MODE=test"};
   config::Spec spec = MustBuild(request);
-  EXPECT_THAT(spec.process->env,
-              ElementsAre("PATH=/usr/bin", "HOME=/home/u", "LC_ALL=C.UTF-8", "EDITOR=vi",
-                          "MODE=test"));
+  EXPECT_THAT(spec.process->env, ElementsAre("PATH=/usr/bin", "HOME=/home/u", "LC_ALL=C.UTF-8",
+                                             "EDITOR=vi", "MODE=test"));
 }
 
 TEST(HostSandboxTest, TheNetworkIsItsOwnUnlessTheHostsIsAsked) {
@@ -269,8 +273,8 @@ TEST(AllowResolversTest, ANameBringsTheHostsNameserversOnPort53) {
   config::Policy policy;
   const std::vector<std::string> allow = {"pypi.org:443"};
   ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kAllow, allow, policy));
-  AllowResolvers("# generated\nsearch example\nnameserver 10.0.0.53\nnameserver\t2001:db8::53 # v6\n",
-                 policy);
+  AllowResolvers(
+      "# generated\nsearch example\nnameserver 10.0.0.53\nnameserver\t2001:db8::53 # v6\n", policy);
   ASSERT_EQ(policy.egress.size(), 3u);
   EXPECT_EQ(config::FormatCidr(policy.egress[1].cidr), "10.0.0.53/32");
   EXPECT_THAT(policy.egress[1].ports, ElementsAre(config::PortRange{53, 53}));

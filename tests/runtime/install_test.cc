@@ -1,7 +1,5 @@
 // vigil install / uninstall: the edits of daemon.json, containerd's
 // config.toml and containers.conf, and the verbs on temporary files.
-#include "cli/verb_install.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -14,6 +12,7 @@
 
 #include "base/file.h"
 #include "base/json/json_reader.h"
+#include "cli/verb_install.h"
 #include "tests/runtime/vigil_command.h"
 
 namespace vigil::cli::install {
@@ -73,8 +72,9 @@ TEST(InstallDocker, AddsTheRuntimeAndKeepsEverythingElse) {
 TEST(InstallDocker, CreatesTheFileFromNothing) {
   Edit edit = Installed(Target::kDocker, "");
   EXPECT_TRUE(edit.changed);
-  EXPECT_EQ(edit.text, "{\n\t\"runtimes\": {\n\t\t\"vigil\": {\n\t\t\t\"path\": "
-                       "\"/usr/local/bin/vigil\"\n\t\t}\n\t}\n}\n");
+  EXPECT_EQ(edit.text,
+            "{\n\t\"runtimes\": {\n\t\t\"vigil\": {\n\t\t\t\"path\": "
+            "\"/usr/local/bin/vigil\"\n\t\t}\n\t}\n}\n");
 }
 
 TEST(InstallDocker, IsIdempotent) {
@@ -85,8 +85,8 @@ TEST(InstallDocker, IsIdempotent) {
 }
 
 TEST(InstallDocker, UpdatesAnOutdatedEntryInPlace) {
-  Edit edit = Installed(Target::kDocker,
-                        R"({"runtimes": {"vigil": {"path": "/old/vigil"}, "runc": {"path": "r"}}})");
+  Edit edit = Installed(
+      Target::kDocker, R"({"runtimes": {"vigil": {"path": "/old/vigil"}, "runc": {"path": "r"}}})");
   EXPECT_TRUE(edit.changed);
   auto doc = json::Document::Parse(edit.text);
   ASSERT_TRUE(doc);
@@ -150,9 +150,9 @@ TEST(InstallDocker, RefusesWhatItCannotEditSafely) {
   EXPECT_THAT(fraction.error().message, HasSubstr("x: cannot keep the number 1.5"));
   auto broken = Install(Target::kDocker, R"({"a": )", Vigil());
   EXPECT_FALSE(broken);
-  auto default_runtime = Uninstall(
-      Target::kDocker, R"({"default-runtime": "vigil", "runtimes": {"vigil": {"path": "/v"}}})",
-      "vigil");
+  auto default_runtime =
+      Uninstall(Target::kDocker,
+                R"({"default-runtime": "vigil", "runtimes": {"vigil": {"path": "/v"}}})", "vigil");
   ASSERT_FALSE(default_runtime);
   EXPECT_EQ(default_runtime.error().message, "default-runtime is \"vigil\"; set another one first");
 }
@@ -318,16 +318,17 @@ TEST_F(InstallCliTest, DockerInstallTwiceThenUninstall) {
   Outcome first = Vigil("install --docker --config " + file +
                         " --path /usr/local/bin/vigil --runtime-args --debug");
   ASSERT_EQ(first.status, 0) << first.err;
-  EXPECT_EQ(first.out, file + ": added runtime \"vigil\" (/usr/local/bin/vigil); restart dockerd "
-                              "(or send it SIGHUP) to use it\n");
+  EXPECT_EQ(first.out, file +
+                           ": added runtime \"vigil\" (/usr/local/bin/vigil); restart dockerd "
+                           "(or send it SIGHUP) to use it\n");
   std::string installed = Slurp(file);
   EXPECT_THAT(installed, HasSubstr("\"runtimeArgs\": [\n\t\t\t\t\"--debug\""));
   struct stat st {};
   ASSERT_EQ(::stat(file.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);  // the mode is kept
 
-  Outcome second = Vigil("install --docker --config " + file +
-                         " --path /usr/local/bin/vigil -- --debug");
+  Outcome second =
+      Vigil("install --docker --config " + file + " --path /usr/local/bin/vigil -- --debug");
   ASSERT_EQ(second.status, 0) << second.err;
   EXPECT_EQ(second.out, file + ": already has runtime \"vigil\"; nothing changed\n");
   EXPECT_EQ(Slurp(file), installed);

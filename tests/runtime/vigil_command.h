@@ -18,9 +18,7 @@ struct Outcome {
 };
 
 // A file's text, "" if it cannot be read.
-inline std::string Slurp(const std::string& path) {
-  return ReadFile(path, 1 << 20).value_or("");
-}
+inline std::string Slurp(const std::string& path) { return ReadFile(path, 1 << 20).value_or(""); }
 
 // Runs `vigil ARGS` (a shell-quoted string), its output captured in files
 // under `dir`.

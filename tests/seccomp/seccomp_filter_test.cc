@@ -1,5 +1,3 @@
-#include "seccomp/profile.h"
-
 #include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,6 +12,7 @@
 #include <cerrno>
 #include <csignal>
 
+#include "seccomp/profile.h"
 #include "tests/seccomp/under_filter.h"
 
 namespace vigil::runtime {
@@ -432,8 +431,8 @@ TEST(AllowsUnconditionallyTest, ARuleThatAllowsWithoutConditionsLetsItThrough) {
 
 TEST(AllowsUnconditionallyTest, ARuleWithConditionsOrAnotherActionDoesNot) {
   Seccomp conditional = AllowOnly({"read"}, EPERM);
-  conditional.syscalls.push_back(Rule({"recvmsg"}, SeccompAction::kAllow, std::nullopt,
-                                      {Arg(0, SeccompOperator::kEqual, 3)}));
+  conditional.syscalls.push_back(
+      Rule({"recvmsg"}, SeccompAction::kAllow, std::nullopt, {Arg(0, SeccompOperator::kEqual, 3)}));
   EXPECT_FALSE(seccomp::AllowsUnconditionally(conditional, "recvmsg"));
 
   Seccomp refused{.default_action = SeccompAction::kAllow,
@@ -443,9 +442,8 @@ TEST(AllowsUnconditionallyTest, ARuleWithConditionsOrAnotherActionDoesNot) {
   // Allowed without conditions by one rule, refused for some arguments by
   // another: not whatever the arguments.
   Seccomp both = AllowOnly({"recvmsg"}, EPERM);
-  both.syscalls.push_back(
-      Rule({"recvmsg"}, SeccompAction::kKillThread, std::nullopt,
-           {Arg(2, SeccompOperator::kEqual, 0)}));
+  both.syscalls.push_back(Rule({"recvmsg"}, SeccompAction::kKillThread, std::nullopt,
+                               {Arg(2, SeccompOperator::kEqual, 0)}));
   EXPECT_FALSE(seccomp::AllowsUnconditionally(both, "recvmsg"));
 }
 

@@ -96,7 +96,8 @@ TEST_F(ActingAsTest, AnUnprivilegedThreadIsRefusedUntilTheSentryAsksForItsOwn) {
 // thread in a user namespace has no capability on the host's files.
 TEST_F(ActingAsTest, CapabilitiesCountOnlyOutsideAUserNamespace) {
   const Credentials before = Current();
-  ThreadStatus overriding{.fsuid = 1000, .fsgid = 1000,
+  ThreadStatus overriding{.fsuid = 1000,
+                          .fsgid = 1000,
                           .cap_effective = std::uint64_t{1} << CAP_DAC_OVERRIDE,
                           .umask = before.umask};
   {
@@ -200,8 +201,14 @@ TEST_F(ActingAsTest, AsHeldThenAsSentryGivesCredentialsBackOnlyWhenRefused) {
 TEST_F(ActingAsTest, AsPeerTakesTheRealAndEffectiveIdsToo) {
   const Credentials before = Current();
   ThreadStatus nobody{.fsuid = 65534, .fsgid = 65534, .groups = {65534}, .umask = before.umask};
-  ThreadStatus user{.ruid = 1000, .rgid = 1001, .euid = 1002, .egid = 1003, .fsuid = 1002,
-                    .fsgid = 1003, .groups = {1004}, .umask = 027};
+  ThreadStatus user{.ruid = 1000,
+                    .rgid = 1001,
+                    .euid = 1002,
+                    .egid = 1003,
+                    .fsuid = 1002,
+                    .fsgid = 1003,
+                    .groups = {1004},
+                    .umask = 027};
   ASSERT_TRUE(ActingAs::Begin(nobody, false));
   {
     Result<ActingAs> acting = ActingAs::AsPeer(user, false);

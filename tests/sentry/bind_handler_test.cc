@@ -81,10 +81,13 @@ class BindHandler : public ::testing::Test {
   }
 
   Verdict Bind(int fd, std::uint64_t address, std::uint64_t length) {
-    SyscallEvent event{.tid = ::gettid(), .number = SYS_bind,
+    SyscallEvent event{.tid = ::gettid(),
+                       .number = SYS_bind,
                        .args = {static_cast<std::uint64_t>(fd), address, length}};
-    HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
-                           .wait = [](int, std::uint32_t) { return Result<void>(); }};
+    HandlerContext context{
+        .event = event, .tracee = tracee_, .sandbox = sandbox_, .wait = [](int, std::uint32_t) {
+          return Result<void>();
+        }};
     Verdict verdict = HandleAsLoop(FindSyscall(SYS_bind)->handler, context);
     audit_args_ = context.audit_args;
     return verdict;
@@ -189,7 +192,8 @@ TEST_F(BindHandler, AbstractAddressesAndAutobindAreBoundAsGiven) {
   EXPECT_EQ(std::string(got.sun_path + 1, name.size()), name);
 
   UniqueFd autobound = Socket(AF_UNIX, SOCK_DGRAM);
-  ASSERT_EQ(BindTo(autobound.Get(), sockaddr_un{.sun_family = AF_UNIX}, sizeof(sa_family_t)).error, 0);
+  ASSERT_EQ(BindTo(autobound.Get(), sockaddr_un{.sun_family = AF_UNIX}, sizeof(sa_family_t)).error,
+            0);
   size = sizeof got;
   ASSERT_EQ(::getsockname(autobound.Get(), reinterpret_cast<sockaddr*>(&got), &size), 0);
   EXPECT_GT(size, sizeof(sa_family_t)) << "autobind gave the socket no name";
@@ -267,7 +271,8 @@ TEST_F(BindHandler, UnderAPolicyRefusingNoAddressNorFileTheKernelBinds) {
   UniqueFd ip = Socket(AF_INET, SOCK_STREAM);
   EXPECT_EQ(BindTo(ip.Get(), Ipv4("127.0.0.1", 0)).kind, Verdict::Kind::kContinue);
 
-  policy_ = Parse(R"({"files": {"default": "read", "rules": [{"path": "/run/**", "access": "write"}]}})");
+  policy_ =
+      Parse(R"({"files": {"default": "read", "rules": [{"path": "/run/**", "access": "write"}]}})");
   Verdict made = BindTo(socket.Get(), UnixAddress("/run/x.sock"));
   EXPECT_EQ(made.kind, Verdict::Kind::kReturn);
   EXPECT_EQ(made.error, 0);

@@ -41,8 +41,10 @@ TEST(ChannelGuardTest, CloseRangeClosesAroundTheChannel) {
   ASSERT_TRUE(both);
   ASSERT_EQ(both->calls.size(), 2u);
   EXPECT_EQ(both->calls[0].number, SYS_close_range);
-  EXPECT_EQ(both->calls[0].args, (std::array<std::uint64_t, 3>{3, kChannel - 1, CLOSE_RANGE_CLOEXEC}));
-  EXPECT_EQ(both->calls[1].args, (std::array<std::uint64_t, 3>{kChannel + 1, ~0U, CLOSE_RANGE_CLOEXEC}));
+  EXPECT_EQ(both->calls[0].args,
+            (std::array<std::uint64_t, 3>{3, kChannel - 1, CLOSE_RANGE_CLOEXEC}));
+  EXPECT_EQ(both->calls[1].args,
+            (std::array<std::uint64_t, 3>{kChannel + 1, ~0U, CLOSE_RANGE_CLOEXEC}));
 
   auto above = channel_guard::AnswerFor(Call(SYS_close_range, kChannel, 2000));
   ASSERT_EQ(above->calls.size(), 1u);
@@ -63,15 +65,17 @@ TEST(ChannelGuardTest, CloseRangeClosesAroundTheChannel) {
 // What the thread's recvmsg left at the block: the descriptor, or why not.
 TEST(ReceivedDescriptorTest, ReadsTheDescriptorOrTheReason) {
   ReceiveBlock block = ReceiveBlockAt(0x7000);
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(block.header.msg_iov), 0x7000 + offsetof(ReceiveBlock, data));
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(block.header.msg_iov),
+            0x7000 + offsetof(ReceiveBlock, data));
   EXPECT_EQ(block.header.msg_controllen, sizeof block.control);
 
   ReceiveBlock received = block;
-  cmsghdr header{.cmsg_len = CMSG_LEN(sizeof(int)), .cmsg_level = SOL_SOCKET, .cmsg_type = SCM_RIGHTS};
+  cmsghdr header{
+      .cmsg_len = CMSG_LEN(sizeof(int)), .cmsg_level = SOL_SOCKET, .cmsg_type = SCM_RIGHTS};
   std::memcpy(received.control, &header, sizeof header);
   const int fd = 7;
-  std::memcpy(received.control + (CMSG_DATA(&header) - reinterpret_cast<unsigned char*>(&header)), &fd,
-              sizeof fd);
+  std::memcpy(received.control + (CMSG_DATA(&header) - reinterpret_cast<unsigned char*>(&header)),
+              &fd, sizeof fd);
   EXPECT_EQ(ReceivedDescriptor(received, 1), 7);
   EXPECT_EQ(ReceivedDescriptor(received, -EAGAIN), -EAGAIN);
 

@@ -1,7 +1,7 @@
 #include "sentry/loop/event_loop.h"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 

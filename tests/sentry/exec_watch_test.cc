@@ -36,7 +36,9 @@ TEST(ScriptInterpreterTest, ReadsTheNameAsTheKernelDoes) {
   EXPECT_EQ(ScriptInterpreter("#!/bin/sh -e"), "/bin/sh") << "a blank ends the name";
   EXPECT_EQ(ScriptInterpreter("#!\n"), std::nullopt);
   EXPECT_EQ(ScriptInterpreter("#!   \n"), std::nullopt);
-  EXPECT_EQ(ScriptInterpreter("\x7f" "ELF\x02\x01"), std::nullopt);
+  EXPECT_EQ(ScriptInterpreter("\x7f"
+                              "ELF\x02\x01"),
+            std::nullopt);
   EXPECT_EQ(ScriptInterpreter(""), std::nullopt);
   EXPECT_EQ(ScriptInterpreter("# !/bin/sh\n"), std::nullopt);
 }
@@ -140,7 +142,9 @@ class ExecImageTest : public ::testing::Test {
   void SetUp() override {
     root_path_ = fs::temp_directory_path() / ("vigil-exec-image-" + std::to_string(::getpid()));
     fs::create_directories(root_path_ / "bin");
-    Write("bin/tool", std::string("\x7f" "ELF\x02\x01\x01", 7));
+    Write("bin/tool", std::string("\x7f"
+                                  "ELF\x02\x01\x01",
+                                  7));
     fs::create_directories(root_path_ / "lib");
     Write("lib/ld.so", ElfNaming(std::nullopt));
     Write("bin/dynamic", ElfNaming("/lib/ld.so"));
@@ -253,7 +257,8 @@ class ExecingChild {
     ::close(go[0]);
     ::close(tid[1]);
     go_.Reset(go[1]);
-    EXPECT_EQ(::read(tid[0], &execing_tid_, sizeof execing_tid_), static_cast<ssize_t>(sizeof execing_tid_));
+    EXPECT_EQ(::read(tid[0], &execing_tid_, sizeof execing_tid_),
+              static_cast<ssize_t>(sizeof execing_tid_));
     reports_.Reset(tid[0]);
   }
 

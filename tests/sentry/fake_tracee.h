@@ -124,10 +124,20 @@ class FakeTracee final : public Tracee {
   // This process's own credentials and pid; the namespace ids as set.
   Result<ThreadStatus> Status() override {
     if (sealed_) return ThreadStatus{};
-    return ThreadStatus{.ruid = ruid, .rgid = rgid, .euid = euid, .egid = egid,
-                        .suid = euid, .sgid = egid, .fsuid = fsuid, .fsgid = fsgid,
-                        .cap_effective = capabilities, .cap_permitted = capabilities,
-                        .umask = 022, .tgid = ::getpid(), .ns_tgid = ns_tgid, .ns_tid = ns_tid};
+    return ThreadStatus{.ruid = ruid,
+                        .rgid = rgid,
+                        .euid = euid,
+                        .egid = egid,
+                        .suid = euid,
+                        .sgid = egid,
+                        .fsuid = fsuid,
+                        .fsgid = fsgid,
+                        .cap_effective = capabilities,
+                        .cap_permitted = capabilities,
+                        .umask = 022,
+                        .tgid = ::getpid(),
+                        .ns_tgid = ns_tgid,
+                        .ns_tid = ns_tid};
   }
 
   bool valid = true;

@@ -35,7 +35,8 @@ class FileChanges : public ::testing::Test {
     char tmpl[] = "/tmp/vigil-names-root-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     root_ = tmpl;
-    for (const char* dir : {"/etc", "/tmp", "/data/box", "/work"}) fs::create_directories(root_ + dir);
+    for (const char* dir : {"/etc", "/tmp", "/data/box", "/work"})
+      fs::create_directories(root_ + dir);
     Write("/etc/hostname", "container\n");
     Write("/etc/secret", "s3cret\n");
     Write("/etc/denied", "no\n");
@@ -71,8 +72,10 @@ class FileChanges : public ::testing::Test {
   // The syscall `number` with `args` (paths put at kFirst and kSecond).
   Verdict Call(Handler handler, int number, std::array<std::uint64_t, 6> args) {
     SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
-    HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
-                           .wait = [](int, std::uint32_t) { return Result<void>(); }};
+    HandlerContext context{
+        .event = event, .tracee = tracee_, .sandbox = sandbox_, .wait = [](int, std::uint32_t) {
+          return Result<void>();
+        }};
     return HandleAsLoop(handler, context);
   }
 
@@ -181,7 +184,8 @@ TEST_F(FileChanges, ALinkNeedsAFileTheWorkloadMayWrite) {
   EXPECT_EQ(Link("/etc/hostname", "/tmp/alias").error, EACCES);
   EXPECT_FALSE(Exists("/tmp/alias"));
   EXPECT_EQ(Link("/tmp/mine", "/work/alias").error, 0);
-  struct stat a {}, b {};
+  struct stat a {
+  }, b{};
   ASSERT_EQ(::stat((root_ + "/tmp/mine").c_str(), &a), 0);
   ASSERT_EQ(::stat((root_ + "/work/alias").c_str(), &b), 0);
   EXPECT_EQ(a.st_ino, b.st_ino);
@@ -351,14 +355,17 @@ TEST_F(FileChanges, TruncatingAFifoOrADirectoryOpensNothing) {
 TEST_F(FileChanges, DescriptorFormsAreDecidedOnTheDescriptorsFile) {
   UniqueFd readonly(::open((root_ + "/etc/hostname").c_str(), O_RDONLY | O_CLOEXEC));
   ASSERT_TRUE(readonly);
-  EXPECT_EQ(Call(Handler::kAttributes, SYS_fchmod,
-                 {static_cast<std::uint64_t>(readonly.Get()), 0666}).error, EACCES);
+  EXPECT_EQ(
+      Call(Handler::kAttributes, SYS_fchmod, {static_cast<std::uint64_t>(readonly.Get()), 0666})
+          .error,
+      EACCES);
   EXPECT_EQ(Mode("/etc/hostname"), 0644u);
   int pipe_fds[2];
   ASSERT_EQ(::pipe2(pipe_fds, O_CLOEXEC), 0);
   UniqueFd in(pipe_fds[0]), out(pipe_fds[1]);
-  EXPECT_EQ(Call(Handler::kAttributes, SYS_fchmod,
-                 {static_cast<std::uint64_t>(in.Get()), 0600}).error, 0);
+  EXPECT_EQ(
+      Call(Handler::kAttributes, SYS_fchmod, {static_cast<std::uint64_t>(in.Get()), 0600}).error,
+      0);
 }
 
 // An empty path with AT_EMPTY_PATH names the descriptor, and for AT_FDCWD
@@ -366,9 +373,8 @@ TEST_F(FileChanges, DescriptorFormsAreDecidedOnTheDescriptorsFile) {
 TEST_F(FileChanges, AnEmptyPathNamesTheDescriptorOrTheWorkingDirectory) {
   Put(kFirst, "");
   const auto cwd = static_cast<std::uint64_t>(AT_FDCWD);
-  EXPECT_EQ(Call(Handler::kAttributes, 452 /* fchmodat2 */, {cwd, kFirst, 0700, AT_EMPTY_PATH})
-                .error,
-            0);
+  EXPECT_EQ(
+      Call(Handler::kAttributes, 452 /* fchmodat2 */, {cwd, kFirst, 0700, AT_EMPTY_PATH}).error, 0);
   EXPECT_EQ(Mode("/work"), 0700u);
   EXPECT_EQ(Call(Handler::kAttributes, SYS_fchownat,
                  {cwd, kFirst, static_cast<std::uint64_t>(::getuid()),
@@ -390,12 +396,12 @@ TEST_F(FileChanges, AnEmptyPathNamesTheDescriptorOrTheWorkingDirectory) {
             EACCES);
   // A real descriptor with "" is that descriptor's file.
   UniqueFd mine(::open((root_ + "/tmp/mine").c_str(), O_RDONLY | O_CLOEXEC));
-  EXPECT_EQ(Call(Handler::kAttributes, SYS_fchownat,
-                 {static_cast<std::uint64_t>(mine.Get()), kFirst,
-                  static_cast<std::uint64_t>(::getuid()), static_cast<std::uint64_t>(::getgid()),
-                  AT_EMPTY_PATH})
-                .error,
-            0);
+  EXPECT_EQ(
+      Call(Handler::kAttributes, SYS_fchownat,
+           {static_cast<std::uint64_t>(mine.Get()), kFirst, static_cast<std::uint64_t>(::getuid()),
+            static_cast<std::uint64_t>(::getgid()), AT_EMPTY_PATH})
+          .error,
+      0);
 }
 
 // utimensat with no path: futimens on a descriptor (no flags), EFAULT for

@@ -74,7 +74,8 @@ class FilteredChild {
     std::string out;
     char buffer[512];
     ssize_t n;
-    while ((n = ::read(reports_.Get(), buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
+    while ((n = ::read(reports_.Get(), buffer, sizeof buffer)) > 0)
+      out.append(buffer, static_cast<std::size_t>(n));
     return out;
   }
 

@@ -26,7 +26,9 @@ Sandbox TestSandbox() {
     std::strcpy(names.domainname, "example");
     return Result<utsname>(names);
   };
-  sandbox.memory = [] { return Result<ContainerMemory>(ContainerMemory{.limit = 64 << 20, .usage = 16 << 20}); };
+  sandbox.memory = [] {
+    return Result<ContainerMemory>(ContainerMemory{.limit = 64 << 20, .usage = 16 << 20});
+  };
   sandbox.process_count = [] { return Result<std::uint32_t>(3); };
   return sandbox;
 }

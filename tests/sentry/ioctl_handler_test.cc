@@ -52,12 +52,14 @@ class IoctlHandler : public ::testing::Test {
   // sentry.
   Verdict Call(int fd, unsigned int request, int value) {
     EXPECT_TRUE(tracee_.WriteObject(kArgument, value));
-    SyscallEvent event{.tid = ::gettid(),
-                       .number = SYS_ioctl,
-                       .args = {static_cast<std::uint64_t>(fd),
-                                0xdead000000000000ull | request, kArgument}};
-    HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
-                           .wait = [](int, std::uint32_t) { return Result<void>(); }};
+    SyscallEvent event{
+        .tid = ::gettid(),
+        .number = SYS_ioctl,
+        .args = {static_cast<std::uint64_t>(fd), 0xdead000000000000ull | request, kArgument}};
+    HandlerContext context{
+        .event = event, .tracee = tracee_, .sandbox = sandbox_, .wait = [](int, std::uint32_t) {
+          return Result<void>();
+        }};
     return HandleAsLoop(Handler::kIoctl, context);
   }
 
@@ -92,7 +94,8 @@ TEST_F(IoctlHandler, FlagsOfAWritableFileAreSet) {
   UniqueFd scratch = OpenReadOnly("/data/scratch");
   ASSERT_TRUE(scratch);
   int flags = 0;
-  if (::ioctl(scratch.Get(), FS_IOC_GETFLAGS, &flags) != 0) GTEST_SKIP() << "no inode flags on /tmp";
+  if (::ioctl(scratch.Get(), FS_IOC_GETFLAGS, &flags) != 0)
+    GTEST_SKIP() << "no inode flags on /tmp";
   Verdict verdict = Call(scratch.Get(), FS_IOC_SETFLAGS, flags | FS_NODUMP_FL);
   EXPECT_EQ(verdict.error, 0);
   EXPECT_EQ(verdict.kind, Verdict::Kind::kReturn);
@@ -114,17 +117,21 @@ TEST_F(IoctlHandler, CommandsWithFurtherPointersAreRefused) {
 TEST_F(IoctlHandler, BadDescriptorsAndPointersFailAsTheKernelWould) {
   EXPECT_EQ(Call(987, FS_IOC_SETFLAGS, 0).error, EBADF);
   UniqueFd scratch = OpenReadOnly("/data/scratch");
-  SyscallEvent event{.tid = ::gettid(), .number = SYS_ioctl,
+  SyscallEvent event{.tid = ::gettid(),
+                     .number = SYS_ioctl,
                      .args = {static_cast<std::uint64_t>(scratch.Get()), FS_IOC_SETFLAGS, 0x10}};
-  HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
-                         .wait = [](int, std::uint32_t) { return Result<void>(); }};
+  HandlerContext context{
+      .event = event, .tracee = tracee_, .sandbox = sandbox_, .wait = [](int, std::uint32_t) {
+        return Result<void>();
+      }};
   EXPECT_EQ(HandleAsLoop(Handler::kIoctl, context).error, EFAULT);
 }
 
 TEST_F(IoctlHandler, AStaleNotificationChangesNothing) {
   UniqueFd scratch = OpenReadOnly("/data/scratch");
   int flags = 0;
-  if (::ioctl(scratch.Get(), FS_IOC_GETFLAGS, &flags) != 0) GTEST_SKIP() << "no inode flags on /tmp";
+  if (::ioctl(scratch.Get(), FS_IOC_GETFLAGS, &flags) != 0)
+    GTEST_SKIP() << "no inode flags on /tmp";
   tracee_.valid = false;
   EXPECT_EQ(Call(scratch.Get(), FS_IOC_SETFLAGS, flags | FS_NODUMP_FL).kind, Verdict::Kind::kStale);
   EXPECT_EQ(FlagsOf(scratch.Get()), flags);

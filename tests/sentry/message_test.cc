@@ -117,8 +117,15 @@ ucred CredentialsIn(const std::vector<char>& control) {
 // A thread of process 4242 on the host, 7 in the container, uid 1000
 // (saved 1002), gid 100 (saved 102), without capabilities.
 ThreadStatus Sender() {
-  return ThreadStatus{.ruid = 1000, .rgid = 100, .euid = 1001, .egid = 101, .suid = 1002,
-                      .sgid = 102, .tgid = 4242, .ns_tgid = 7, .ns_tid = 9};
+  return ThreadStatus{.ruid = 1000,
+                      .rgid = 100,
+                      .euid = 1001,
+                      .egid = 101,
+                      .suid = 1002,
+                      .sgid = 102,
+                      .tgid = 4242,
+                      .ns_tgid = 7,
+                      .ns_tid = 9};
 }
 
 TEST(TranslateControl, RefusesCredentialsWithoutASender) {
@@ -168,18 +175,18 @@ TEST(TranslateControl, RefusesCredentialsTheSenderCannotClaim) {
 // What a unix socket's message carries when its sender claims nothing.
 TEST(AddSenderCredentials, AppendsTheSendersPidAndRealIdsAfterTheMessages) {
   const ThreadStatus thread = Sender();
-  std::vector<char> control = Control(CMSG_LEN(sizeof(int)), SOL_SOCKET, SCM_RIGHTS, {5},
-                                      CMSG_SPACE(sizeof(int)));
+  std::vector<char> control =
+      Control(CMSG_LEN(sizeof(int)), SOL_SOCKET, SCM_RIGHTS, {5}, CMSG_SPACE(sizeof(int)));
   EXPECT_FALSE(Holds(control, SCM_CREDENTIALS));
   AddSenderCredentials(control, thread);
   ASSERT_EQ(control.size(), CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(ucred)));
   EXPECT_TRUE(Holds(control, SCM_CREDENTIALS));
   EXPECT_TRUE(Holds(control, SCM_RIGHTS));
   EXPECT_TRUE(PassesDescriptors(control));
-  EXPECT_FALSE(PassesDescriptors(
-      Control(CMSG_LEN(0), SOL_SOCKET, SCM_RIGHTS, {}, CMSG_SPACE(0))));
+  EXPECT_FALSE(PassesDescriptors(Control(CMSG_LEN(0), SOL_SOCKET, SCM_RIGHTS, {}, CMSG_SPACE(0))));
   auto added = [&] {
-    return CredentialsIn(std::vector<char>(control.begin() + CMSG_SPACE(sizeof(int)), control.end()));
+    return CredentialsIn(
+        std::vector<char>(control.begin() + CMSG_SPACE(sizeof(int)), control.end()));
   };
   EXPECT_EQ(added().pid, 4242);
   EXPECT_EQ(added().uid, 1000u);
@@ -198,8 +205,8 @@ TEST(AddSenderCredentials, AppendsTheSendersPidAndRealIdsAfterTheMessages) {
 // What goes with each part of a message sent in several: the credentials,
 // not the descriptors.
 TEST(CredentialsOf, KeepsOnlyTheCredentials) {
-  std::vector<char> control = Control(CMSG_LEN(sizeof(int)), SOL_SOCKET, SCM_RIGHTS, {5},
-                                      CMSG_SPACE(sizeof(int)));
+  std::vector<char> control =
+      Control(CMSG_LEN(sizeof(int)), SOL_SOCKET, SCM_RIGHTS, {5}, CMSG_SPACE(sizeof(int)));
   EXPECT_TRUE(CredentialsOf(control).empty());
   AddSenderCredentials(control, Sender());
   const std::vector<char> credentials = CredentialsOf(control);

@@ -3,8 +3,8 @@
 // its behalf can be observed.
 #include <arpa/inet.h>
 #include <gmock/gmock.h>
-#include <linux/capability.h>
 #include <gtest/gtest.h>
+#include <linux/capability.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -26,16 +26,16 @@
 namespace vigil::sentry {
 namespace {
 
-constexpr std::uint64_t kAddress = FakeTracee::kBase;          // where sockaddrs go
-constexpr std::uint64_t kPayload = FakeTracee::kBase + 1024;   // where data goes
-constexpr std::uint64_t kHeader = FakeTracee::kBase + 2048;    // a msghdr
-constexpr std::uint64_t kIov = FakeTracee::kBase + 2200;       // its iovec
-constexpr std::uint64_t kControl = FakeTracee::kBase + 2300;   // its control data
+constexpr std::uint64_t kAddress = FakeTracee::kBase;         // where sockaddrs go
+constexpr std::uint64_t kPayload = FakeTracee::kBase + 1024;  // where data goes
+constexpr std::uint64_t kHeader = FakeTracee::kBase + 2048;   // a msghdr
+constexpr std::uint64_t kIov = FakeTracee::kBase + 2200;      // its iovec
+constexpr std::uint64_t kControl = FakeTracee::kBase + 2300;  // its control data
 
 config::Policy DenyAllButPort(std::uint16_t port) {
   Result<config::Policy> policy = config::ParsePolicy(
-      StrCat(R"({"network": {"egress": "deny", "allow": [{"cidr": "127.0.0.1/32", "ports": [)", port,
-             R"(]}], "unix": false}})"));
+      StrCat(R"({"network": {"egress": "deny", "allow": [{"cidr": "127.0.0.1/32", "ports": [)",
+             port, R"(]}], "unix": false}})"));
   EXPECT_TRUE(policy) << policy.error().message;
   return *policy;
 }
@@ -62,14 +62,12 @@ class NetworkHandlers : public ::testing::Test {
  protected:
   Verdict Call(int number, std::array<std::uint64_t, 6> args) {
     SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
-    HandlerContext context{.event = event,
-                           .tracee = tracee_,
-                           .sandbox = sandbox_,
-                           .wait = [](int fd, std::uint32_t) {
-                             pollfd p{.fd = fd, .events = POLLOUT};
-                             ::poll(&p, 1, 5000);
-                             return Result<void>();
-                           }};
+    HandlerContext context{
+        .event = event, .tracee = tracee_, .sandbox = sandbox_, .wait = [](int fd, std::uint32_t) {
+          pollfd p{.fd = fd, .events = POLLOUT};
+          ::poll(&p, 1, 5000);
+          return Result<void>();
+        }};
     Verdict verdict = HandleAsLoop(FindSyscall(number)->handler, context);
     audit_args_ = context.audit_args;
     return verdict;
@@ -90,7 +88,8 @@ class NetworkHandlers : public ::testing::Test {
 TEST_F(NetworkHandlers, ConnectToAnAllowedDestinationIsPerformed) {
   UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
   ASSERT_TRUE(tracee_.WriteObject(kAddress, Loopback(listener_.port)));
-  Verdict verdict = Call(SYS_connect, {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)});
+  Verdict verdict =
+      Call(SYS_connect, {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)});
   EXPECT_EQ(verdict.error, 0);
   EXPECT_EQ(verdict.decision, Decision::kAllow);
   sockaddr_in peer{};
@@ -120,7 +119,8 @@ TEST_F(NetworkHandlers, ConnectOutsideTheAllowListIsUnreachableAndNotPerformed) 
   Listener other;
   UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
   ASSERT_TRUE(tracee_.WriteObject(kAddress, Loopback(other.port)));
-  Verdict verdict = Call(SYS_connect, {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)});
+  Verdict verdict =
+      Call(SYS_connect, {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)});
   EXPECT_EQ(verdict.error, ENETUNREACH);
   EXPECT_EQ(verdict.decision, Decision::kDeny);
   sockaddr_in peer{};
@@ -199,7 +199,8 @@ TEST_F(NetworkHandlers, StaleNotificationDoesNothing) {
   UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
   ASSERT_TRUE(tracee_.WriteObject(kAddress, Loopback(listener_.port)));
   tracee_.valid = false;
-  Verdict verdict = Call(SYS_connect, {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)});
+  Verdict verdict =
+      Call(SYS_connect, {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)});
   EXPECT_EQ(verdict.kind, Verdict::Kind::kStale);
   sockaddr_in peer{};
   socklen_t size = sizeof peer;
@@ -216,8 +217,8 @@ TEST_F(NetworkHandlers, SendtoSendsTheCopiedBytesToTheDecidedDestination) {
   UniqueFd sender(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
   ASSERT_TRUE(tracee_.WriteObject(kAddress, in));
   ASSERT_TRUE(tracee_.Write(kPayload, std::as_bytes(std::span("datagram", 8))));
-  Verdict verdict = Call(SYS_sendto, {static_cast<std::uint64_t>(sender.Get()), kPayload, 8, 0,
-                                      kAddress, sizeof in});
+  Verdict verdict = Call(
+      SYS_sendto, {static_cast<std::uint64_t>(sender.Get()), kPayload, 8, 0, kAddress, sizeof in});
   EXPECT_EQ(verdict.error, 0);
   EXPECT_EQ(verdict.value, 8);
   char got[16] = {};
@@ -291,7 +292,8 @@ TEST_F(NetworkHandlers, AUnixPeerLearnsTheWorkloadsIdsNotTheSentrys) {
   ASSERT_EQ(::listen(server.Get(), 1), 0);
   UniqueFd client(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
   ASSERT_TRUE(tracee_.WriteObject(kAddress, address));
-  ASSERT_EQ(Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, length}).error, 0);
+  ASSERT_EQ(Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, length}).error,
+            0);
   UniqueFd accepted(::accept4(server.Get(), nullptr, nullptr, SOCK_CLOEXEC));
   ucred peer{};
   socklen_t size = sizeof peer;
@@ -307,15 +309,15 @@ TEST_F(NetworkHandlers, AUnixPeerLearnsTheWorkloadsIdsNotTheSentrys) {
   UniqueFd sender(::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
   ASSERT_TRUE(tracee_.WriteObject(kAddress, dgram_address));
   ASSERT_TRUE(tracee_.WriteObject(kPayload, 'x'));
-  ASSERT_EQ(Call(SYS_sendto, {static_cast<std::uint64_t>(sender.Get()), kPayload, 1, 0, kAddress,
-                              dgram_length})
+  ASSERT_EQ(Call(SYS_sendto,
+                 {static_cast<std::uint64_t>(sender.Get()), kPayload, 1, 0, kAddress, dgram_length})
                 .error,
             0);
   char byte = 0;
   iovec iov{.iov_base = &byte, .iov_len = 1};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(ucred))] = {};
-  msghdr message{.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
-                 .msg_controllen = sizeof control};
+  msghdr message{
+      .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
   ASSERT_EQ(::recvmsg(receiver.Get(), &message, 0), 1);
   cmsghdr* cmsg = CMSG_FIRSTHDR(&message);
   ASSERT_NE(cmsg, nullptr);
@@ -482,8 +484,8 @@ TEST_F(NetworkHandlers, UnderAPolicyRefusingNoAddressTheKernelSendsForThreadsWit
   sandbox_.policy = &policy_;
   tracee_.capabilities = ~(std::uint64_t{1} << CAP_NET_ADMIN);
   UniqueFd other(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  Verdict decided = Call(SYS_connect, {static_cast<std::uint64_t>(other.Get()), kAddress,
-                                       sizeof(sockaddr_in)});
+  Verdict decided =
+      Call(SYS_connect, {static_cast<std::uint64_t>(other.Get()), kAddress, sizeof(sockaddr_in)});
   EXPECT_EQ(decided.kind, Verdict::Kind::kReturn);
   EXPECT_EQ(decided.error, 0);
 }
@@ -510,7 +512,8 @@ TEST_F(NetworkHandlers, UnixPathsResolveInsideTheWorkloadsRoot) {
   std::strcpy(theirs.sun_path, "/link");
   ASSERT_TRUE(tracee_.WriteObject(kAddress, theirs));
   UniqueFd client(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  Verdict verdict = Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, sizeof theirs});
+  Verdict verdict =
+      Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, sizeof theirs});
   EXPECT_EQ(verdict.error, 0);
   EXPECT_EQ(audit_args_.at(0).value, "unix:/link");
   std::filesystem::remove_all(root);
@@ -565,13 +568,15 @@ TEST_F(NetworkHandlers, UnixSocketPermissionsAreTheWorkloads) {
   tracee_.fsgid = 1000;
   tracee_.capabilities = 0;
   UniqueFd client(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  EXPECT_EQ(Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, sizeof un}).error,
-            EACCES);
+  EXPECT_EQ(
+      Call(SYS_connect, {static_cast<std::uint64_t>(client.Get()), kAddress, sizeof un}).error,
+      EACCES);
   tracee_.fsuid = 0;
   tracee_.capabilities = ~std::uint64_t{0};
   UniqueFd root_client(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  EXPECT_EQ(Call(SYS_connect, {static_cast<std::uint64_t>(root_client.Get()), kAddress, sizeof un}).error,
-            0);
+  EXPECT_EQ(
+      Call(SYS_connect, {static_cast<std::uint64_t>(root_client.Get()), kAddress, sizeof un}).error,
+      0);
   std::filesystem::remove_all(dir);
 }
 

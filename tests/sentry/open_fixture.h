@@ -62,8 +62,10 @@ class OpenFixture : public ::testing::Test {
   // arguments kept for Resolved().
   Verdict Call(int number, std::array<std::uint64_t, 6> args) {
     SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
-    HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
-                           .wait = [](int, std::uint32_t) { return Result<void>(); }};
+    HandlerContext context{
+        .event = event, .tracee = tracee_, .sandbox = sandbox_, .wait = [](int, std::uint32_t) {
+          return Result<void>();
+        }};
     Verdict verdict = HandleAsLoop(Handler::kOpen, context);
     audit_ = context.audit_args;
     return verdict;

@@ -123,10 +123,13 @@ TEST_F(OpenHandler, ListingsLeaveHiddenFilesOut) {
     ASSERT_TRUE(dir);
     std::vector<std::string> names;
     for (;;) {
-      SyscallEvent event{.tid = ::gettid(), .number = SYS_getdents64,
+      SyscallEvent event{.tid = ::gettid(),
+                         .number = SYS_getdents64,
                          .args = {static_cast<std::uint64_t>(dir.Get()), kPath, size}};
-      HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
-                             .wait = [](int, std::uint32_t) { return Result<void>(); }};
+      HandlerContext context{
+          .event = event, .tracee = tracee_, .sandbox = sandbox_, .wait = [](int, std::uint32_t) {
+            return Result<void>();
+          }};
       Verdict verdict = HandleAsLoop(Handler::kGetdents, context);
       ASSERT_EQ(verdict.error, 0);
       if (verdict.value == 0) break;
@@ -248,7 +251,8 @@ TEST_F(OpenHandler, StatSeesWhatOpenSees) {
   const std::string hidden = "/etc/secret";
   ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(hidden.c_str(), hidden.size() + 1))));
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat,
-                     {static_cast<std::uint64_t>(AT_FDCWD), kPath, kBuffer, 0}).error,
+                     {static_cast<std::uint64_t>(AT_FDCWD), kPath, kBuffer, 0})
+                .error,
             ENOENT);
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_stat, {kPath, kBuffer}).error, ENOENT);
 
@@ -264,7 +268,8 @@ TEST_F(OpenHandler, StatSeesWhatOpenSees) {
   const std::string visible = "/etc/hostname";
   ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(visible.c_str(), visible.size() + 1))));
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx,
-                     {static_cast<std::uint64_t>(AT_FDCWD), kPath, 0, STATX_SIZE, kBuffer}).error,
+                     {static_cast<std::uint64_t>(AT_FDCWD), kPath, 0, STATX_SIZE, kBuffer})
+                .error,
             0);
   EXPECT_EQ(tracee_.ObjectAt<struct statx>(kBuffer).stx_size, 10u);  // "container\n"
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_stat, {kPath, 0x1}).error, EFAULT);
@@ -307,7 +312,8 @@ TEST_F(OpenHandler, FstatOfAHeldDescriptor) {
   EXPECT_EQ(tracee_.ObjectAt<struct stat>(kBuffer).st_size, 10);
   // Without AT_EMPTY_PATH an empty path does not exist.
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat,
-                     {static_cast<std::uint64_t>(fd), kPath, kBuffer, 0}).error,
+                     {static_cast<std::uint64_t>(fd), kPath, kBuffer, 0})
+                .error,
             ENOENT);
 }
 
@@ -338,14 +344,15 @@ TEST_F(OpenHandler, StatAndAccessRefuseUnknownFlags) {
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat, {cwd, kPath, kBuffer, 0x1}).error, EINVAL);
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx, {cwd, kPath, 0x1, STATX_SIZE, kBuffer}).error,
             EINVAL);
-  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx,
-                     {cwd, kPath, AT_STATX_SYNC_TYPE, STATX_SIZE, kBuffer}).error,
-            EINVAL);
+  EXPECT_EQ(
+      StatCall(tracee_, sandbox_, SYS_statx, {cwd, kPath, AT_STATX_SYNC_TYPE, STATX_SIZE, kBuffer})
+          .error,
+      EINVAL);
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_statx, {cwd, kPath, 0, STATX__RESERVED, kBuffer}).error,
             EINVAL);
-  EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_newfstatat, {cwd, kPath, kBuffer, AT_SYMLINK_NOFOLLOW})
-                .error,
-            0);
+  EXPECT_EQ(
+      StatCall(tracee_, sandbox_, SYS_newfstatat, {cwd, kPath, kBuffer, AT_SYMLINK_NOFOLLOW}).error,
+      0);
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {cwd, kPath, R_OK, 0x1}).error, EINVAL);
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_access, {kPath, 0x10}).error, EINVAL);
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_faccessat2, {cwd, kPath, R_OK, AT_EACCESS}).error, 0);
@@ -461,8 +468,9 @@ TEST_F(OpenHandler, ReadlinkReadsTheLinkItself) {
   // Truncated to the buffer, as the kernel does.
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_readlink, {kPath, kBuffer, 4}).value, 4);
   fs::create_symlink("/etc/hostname", root_ + "/etc/secret-link");
-  policy_.files.insert(policy_.files.begin(), config::FileRule{.pattern = "/etc/secret-link",
-                                                               .access = config::FileAccess::kHidden});
+  policy_.files.insert(
+      policy_.files.begin(),
+      config::FileRule{.pattern = "/etc/secret-link", .access = config::FileAccess::kHidden});
   const std::string hidden = "/etc/secret-link";
   ASSERT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(hidden.c_str(), hidden.size() + 1))));
   EXPECT_EQ(StatCall(tracee_, sandbox_, SYS_readlink, {kPath, kBuffer, 64}).error, ENOENT);
@@ -492,33 +500,43 @@ TEST(Paths, CallerOwnNamesAreRewritten) {
 // A wait the sentry makes for a thread ends only on a signal the thread
 // would take now.
 TEST(ThreadStatusTest, SignalDeliverableIsPendingNeitherBlockedNorIgnored) {
-  const std::string none = "SigPnd:\t0000000000000000\nShdPnd:\t0000000000000000\n"
-                           "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n";
+  const std::string none =
+      "SigPnd:\t0000000000000000\nShdPnd:\t0000000000000000\n"
+      "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n";
   EXPECT_FALSE(SignalDeliverable(none));
   // SIGALRM (14: bit 13) pending for the process.
-  EXPECT_TRUE(SignalDeliverable("SigPnd:\t0000000000000000\nShdPnd:\t0000000000002000\n"
-                                "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"));
+  EXPECT_TRUE(
+      SignalDeliverable("SigPnd:\t0000000000000000\nShdPnd:\t0000000000002000\n"
+                        "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"));
   EXPECT_TRUE(SignalDeliverable("SigPnd:\t0000000000002000\nShdPnd:\t0000000000000000\n"));
-  EXPECT_FALSE(SignalDeliverable("SigPnd:\t0000000000002000\nShdPnd:\t0000000000000000\n"
-                                 "SigBlk:\t0000000000002000\nSigIgn:\t0000000000000000\n"));
-  EXPECT_FALSE(SignalDeliverable("SigPnd:\t0000000000002000\nShdPnd:\t0000000000000000\n"
-                                 "SigBlk:\t0000000000000000\nSigIgn:\t0000000000002000\n"));
+  EXPECT_FALSE(
+      SignalDeliverable("SigPnd:\t0000000000002000\nShdPnd:\t0000000000000000\n"
+                        "SigBlk:\t0000000000002000\nSigIgn:\t0000000000000000\n"));
+  EXPECT_FALSE(
+      SignalDeliverable("SigPnd:\t0000000000002000\nShdPnd:\t0000000000000000\n"
+                        "SigBlk:\t0000000000000000\nSigIgn:\t0000000000002000\n"));
   // SIGCHLD (17: bit 16), ignored by default: only a handler makes it count.
-  EXPECT_FALSE(SignalDeliverable("SigPnd:\t0000000000010000\nShdPnd:\t0000000000000000\n"
-                                 "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"
-                                 "SigCgt:\t0000000000000000\n"));
-  EXPECT_TRUE(SignalDeliverable("SigPnd:\t0000000000010000\nShdPnd:\t0000000000000000\n"
-                                "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"
-                                "SigCgt:\t0000000000010000\n"));
+  EXPECT_FALSE(
+      SignalDeliverable("SigPnd:\t0000000000010000\nShdPnd:\t0000000000000000\n"
+                        "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"
+                        "SigCgt:\t0000000000000000\n"));
+  EXPECT_TRUE(
+      SignalDeliverable("SigPnd:\t0000000000010000\nShdPnd:\t0000000000000000\n"
+                        "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"
+                        "SigCgt:\t0000000000010000\n"));
 }
 
 TEST(ThreadStatusTest, SoftFileSizeLimitFromProcLimits) {
   const std::string header =
       "Limit                     Soft Limit           Hard Limit           Units     \n"
       "Max cpu time              unlimited            unlimited            seconds   \n";
-  EXPECT_EQ(SoftFileSizeLimit(header + "Max file size             10                   10                   bytes     \n"),
+  EXPECT_EQ(SoftFileSizeLimit(
+                header +
+                "Max file size             10                   10                   bytes     \n"),
             10u);
-  EXPECT_EQ(SoftFileSizeLimit(header + "Max file size             unlimited            unlimited            bytes     \n"),
+  EXPECT_EQ(SoftFileSizeLimit(
+                header +
+                "Max file size             unlimited            unlimited            bytes     \n"),
             UINT64_MAX);
   EXPECT_EQ(SoftFileSizeLimit(header), UINT64_MAX);
 }

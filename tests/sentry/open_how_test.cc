@@ -106,7 +106,8 @@ TEST(OpenHowRefusal, UnknownFlagsAreEinval) {
     EXPECT_EQ(OpenHowRefusal({.flags = std::uint64_t{1} << bit}), EINVAL) << "flag bit " << bit;
   }
   for (int bit : {6, 7, 31, 32, 63}) {
-    EXPECT_EQ(OpenHowRefusal({.resolve = std::uint64_t{1} << bit}), EINVAL) << "resolve bit " << bit;
+    EXPECT_EQ(OpenHowRefusal({.resolve = std::uint64_t{1} << bit}), EINVAL)
+        << "resolve bit " << bit;
   }
   EXPECT_EQ(OpenHowRefusal({.resolve = RESOLVE_BENEATH | RESOLVE_IN_ROOT}), EINVAL);
 }

@@ -81,8 +81,7 @@ TEST_F(Openat2Handler, TheStructIsCheckedFirst) {
   EXPECT_EQ(Openat2("/etc/hostname", O_RDONLY, 0x40).error, EINVAL);
   EXPECT_EQ(Openat2(AT_FDCWD, "/etc/hostname", {.flags = O_RDONLY, .mode = 0644}).error, EINVAL);
   EXPECT_EQ(Openat2("/tmp", O_CREAT | O_DIRECTORY).error, EINVAL);
-  EXPECT_EQ(Call(SYS_openat2, {static_cast<std::uint64_t>(AT_FDCWD), 0x8, kHow, 24}).error,
-            EINVAL);
+  EXPECT_EQ(Call(SYS_openat2, {static_cast<std::uint64_t>(AT_FDCWD), 0x8, kHow, 24}).error, EINVAL);
   EXPECT_EQ(Call(SYS_openat2, {static_cast<std::uint64_t>(AT_FDCWD), kPath, 0x8, 24}).error,
             EFAULT);
 }
@@ -109,8 +108,9 @@ TEST_F(Openat2Handler, NoSymlinksRefusesEveryLink) {
   EXPECT_EQ(Openat2("/tmp/etc/hostname", O_RDONLY, RESOLVE_NO_SYMLINKS).error, ELOOP);
   // O_CREAT through a dangling link follows it, unless links are refused.
   fs::create_symlink("made", root_ + "/tmp/dangling");
-  Verdict verdict = Openat2(AT_FDCWD, "/tmp/dangling",
-                            {.flags = O_WRONLY | O_CREAT, .mode = 0600, .resolve = RESOLVE_NO_SYMLINKS});
+  Verdict verdict =
+      Openat2(AT_FDCWD, "/tmp/dangling",
+              {.flags = O_WRONLY | O_CREAT, .mode = 0600, .resolve = RESOLVE_NO_SYMLINKS});
   EXPECT_EQ(verdict.error, ELOOP);
   EXPECT_FALSE(fs::exists(root_ + "/tmp/made"));
 }
@@ -247,8 +247,8 @@ TEST_F(Openat2Handler, NoXdevWalksFromTheDirfd) {
 }
 
 TEST_F(Openat2Handler, CachedLookupsNeitherCreateNorTruncate) {
-  EXPECT_EQ(Openat2(AT_FDCWD, "/tmp/new", {.flags = O_WRONLY | O_CREAT, .mode = 0600,
-                                           .resolve = RESOLVE_CACHED})
+  EXPECT_EQ(Openat2(AT_FDCWD, "/tmp/new",
+                    {.flags = O_WRONLY | O_CREAT, .mode = 0600, .resolve = RESOLVE_CACHED})
                 .error,
             EAGAIN);
   EXPECT_FALSE(fs::exists(root_ + "/tmp/new"));

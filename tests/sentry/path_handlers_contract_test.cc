@@ -58,7 +58,9 @@ const Case kCases[] = {
     {"getxattr", Handler::kXattr, SYS_getxattr, {kPath, kOther, kOther, 0}},
     {"setxattr", Handler::kXattr, SYS_setxattr, {kPath, kOther, kOther, 1, 0}},
     {"statfs", Handler::kStatfs, SYS_statfs, {kPath, kOther}},
-    {"inotify_add_watch", Handler::kInotifyWatch, SYS_inotify_add_watch,
+    {"inotify_add_watch",
+     Handler::kInotifyWatch,
+     SYS_inotify_add_watch,
      {kInotify, kPath, IN_MODIFY}},
 };
 
@@ -94,8 +96,10 @@ class PathHandlers : public ::testing::TestWithParam<Case> {
     for (std::uint64_t& arg : event.args) {
       if (arg == kPath) arg = path_pointer;
     }
-    HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
-                           .wait = [](int, std::uint32_t) { return Result<void>(); }};
+    HandlerContext context{
+        .event = event, .tracee = tracee_, .sandbox = sandbox_, .wait = [](int, std::uint32_t) {
+          return Result<void>();
+        }};
     return HandleAsLoop(c.handler, context);
   }
 

@@ -46,8 +46,10 @@ class PathQueries : public ::testing::Test {
                const std::string& path) {
     EXPECT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
     SyscallEvent event{.tid = ::gettid(), .number = number, .args = args};
-    HandlerContext context{.event = event, .tracee = tracee_, .sandbox = sandbox_,
-                           .wait = [](int, std::uint32_t) { return Result<void>(); }};
+    HandlerContext context{
+        .event = event, .tracee = tracee_, .sandbox = sandbox_, .wait = [](int, std::uint32_t) {
+          return Result<void>();
+        }};
     return HandleAsLoop(handler, context);
   }
 

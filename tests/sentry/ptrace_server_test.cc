@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/close_range.h>
 #include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -15,13 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/close_range.h>
-
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -279,7 +278,8 @@ class PtraceFilesTest : public PtraceServerTest {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // The policy hides a file: reads are the sentry's too.
-  static constexpr FilterOptions kFiles{.mediate_files = true, .mediate_reads = true, .traced = true};
+  static constexpr FilterOptions kFiles{
+      .mediate_files = true, .mediate_reads = true, .traced = true};
 
   std::string Path(const char* name) const { return dir_ + "/" + name; }
 
@@ -357,8 +357,8 @@ TEST_F(PtraceFilesTest, TheChannelOutlivesClosingEverything) {
     Report(0, StrCat("report cloexec ", ::fcntl(0, F_GETFD) & FD_CLOEXEC));
     Report(0, FirstLine(b.c_str()));
   });
-  EXPECT_EQ(out, StrCat("close ", EBADF, "\ndup2 onto ", EBUSY, "\ndup ", EBADF, "\nfcntl ",
-                        EBADF, "\nclose_range 0\nlow ", EBADF, " high ", EBADF,
+  EXPECT_EQ(out, StrCat("close ", EBADF, "\ndup2 onto ", EBUSY, "\ndup ", EBADF, "\nfcntl ", EBADF,
+                        "\nclose_range 0\nlow ", EBADF, " high ", EBADF,
                         "\nb\ncloexec range 0\nreport cloexec 1\nb\n"));
 }
 
@@ -397,7 +397,10 @@ TEST_F(PtraceFilesTest, SignalsDoNotCutIntoASplitCloseRange) {
       // By hand, to see the argument registers after: the ABI keeps them.
       std::uint64_t rdi = 3, rsi = ~0U, rdx = 0;
       long result = SYS_close_range;
-      asm volatile("syscall" : "+a"(result), "+D"(rdi), "+S"(rsi), "+d"(rdx) : : "rcx", "r11", "memory");
+      asm volatile("syscall"
+                   : "+a"(result), "+D"(rdi), "+S"(rsi), "+d"(rdx)
+                   :
+                   : "rcx", "r11", "memory");
       if (result != 0) ++failed;
       if (rdi != 3 || rsi != ~0U || rdx != 0) ++clobbered;
       // The second call closed what is above the channel.
@@ -445,7 +448,8 @@ TEST_F(PtraceFilesTest, ConcurrentOpensGetTheirOwnFiles) {
       ::pthread_join(threads[i], nullptr);
       wrong += workers[i].wrong;
     }
-    Report(report, StrCat("wrong ", wrong, " child ", WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+    Report(report,
+           StrCat("wrong ", wrong, " child ", WIFEXITED(status) ? WEXITSTATUS(status) : -1));
   });
   EXPECT_EQ(out, "wrong 0 child 0\n");
 }

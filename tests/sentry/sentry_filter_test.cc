@@ -9,9 +9,9 @@
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -87,32 +87,43 @@ struct Expectation {
 TEST(SentryFilter, DeniedAndGuardedCallsFailWithTheirErrno) {
   const Expectation cases[] = {
       {"unshare", [] { return ErrnoOf(::unshare(CLONE_NEWNS)); }, EPERM},
-      {"clone NEWNET", [] { return ErrnoOf(::syscall(SYS_clone, CLONE_NEWNET | SIGCHLD, 0, 0, 0, 0)); }, EPERM},
-      {"clone NEWUSER", [] { return ErrnoOf(::syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0)); }, EPERM},
+      {"clone NEWNET",
+       [] { return ErrnoOf(::syscall(SYS_clone, CLONE_NEWNET | SIGCHLD, 0, 0, 0, 0)); }, EPERM},
+      {"clone NEWUSER",
+       [] { return ErrnoOf(::syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0)); }, EPERM},
       {"clone3", [] { return ErrnoOf(::syscall(SYS_clone3, nullptr, 0)); }, ENOSYS},
       {"io_uring_setup", [] { return ErrnoOf(::syscall(SYS_io_uring_setup, 1, nullptr)); }, ENOSYS},
       {"ptrace", [] { return ErrnoOf(::syscall(SYS_ptrace, 0, 0, 0, 0)); }, EPERM},
       {"bpf", [] { return ErrnoOf(::syscall(SYS_bpf, 0, nullptr, 0)); }, EPERM},
-      {"mount", [] { return ErrnoOf(::syscall(SYS_mount, "none", "/", "tmpfs", 0, nullptr)); }, EPERM},
+      {"mount", [] { return ErrnoOf(::syscall(SYS_mount, "none", "/", "tmpfs", 0, nullptr)); },
+       EPERM},
       {"number beyond the table", [] { return ErrnoOf(::syscall(999)); }, ENOSYS},
       {"nested listener",
-       [] { return ErrnoOf(::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, nullptr)); },
+       [] {
+         return ErrnoOf(::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+                                  SECCOMP_FILTER_FLAG_NEW_LISTENER, nullptr));
+       },
        EPERM},
       {"packet socket", [] { return SocketErrno(AF_PACKET, SOCK_RAW, 0); }, EAFNOSUPPORT},
       {"raw IP socket", [] { return SocketErrno(AF_INET, SOCK_RAW, 1); }, EPERM},
-      {"SCTP-style socket", [] { return SocketErrno(AF_INET6, SOCK_SEQPACKET, 0); }, ESOCKTNOSUPPORT},
-      {"netlink audit", [] { return SocketErrno(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT); }, EPROTONOSUPPORT},
+      {"SCTP-style socket", [] { return SocketErrno(AF_INET6, SOCK_SEQPACKET, 0); },
+       ESOCKTNOSUPPORT},
+      {"netlink audit", [] { return SocketErrno(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT); },
+       EPROTONOSUPPORT},
       {"AF_ALG", [] { return SocketErrno(AF_ALG, SOCK_SEQPACKET, 0); }, EAFNOSUPPORT},
-      {"family beyond AF_MAX", [] { return SocketErrno(AF_MAX + 5, SOCK_STREAM, 0); }, EAFNOSUPPORT},
+      {"family beyond AF_MAX", [] { return SocketErrno(AF_MAX + 5, SOCK_STREAM, 0); },
+       EAFNOSUPPORT},
       {"TCP socket", [] { return SocketErrno(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0); }, 0},
       {"UDP6 socket", [] { return SocketErrno(AF_INET6, SOCK_DGRAM, 0); }, 0},
       {"unix socket", [] { return SocketErrno(AF_UNIX, SOCK_STREAM, 0); }, 0},
-      {"plain fork flags", [] {
+      {"plain fork flags",
+       [] {
          long pid = ::syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
          if (pid == 0) ::_exit(0);
          if (pid > 0) ::waitpid(static_cast<pid_t>(pid), nullptr, 0);
          return ErrnoOf(pid);
-       }, 0},
+       },
+       0},
   };
   for (const Expectation& c : cases) {
     int status = RunFiltered([&] { return c.call() == c.expected ? 0 : 1; });
@@ -156,12 +167,13 @@ TEST(SentryFilter, OnlyTheInodeChangingIoctlTypesAreMediatedUnderAFilePolicy) {
           if (::pipe(pipe_fds) != 0) return;
           int pending = -1;
           termios tty{};
-          const bool fast = ::ioctl(pipe_fds[0], FIONREAD, &pending) == 0 && pending == 0 &&
-                            ::syscall(SYS_ioctl, pipe_fds[0], 0xffffffff00000000ull | TCGETS, &tty) < 0 &&
-                            errno == ENOTTY;
+          const bool fast =
+              ::ioctl(pipe_fds[0], FIONREAD, &pending) == 0 && pending == 0 &&
+              ::syscall(SYS_ioctl, pipe_fds[0], 0xffffffff00000000ull | TCGETS, &tty) < 0 &&
+              errno == ENOTTY;
           int flags = 0;
-          seen = fast ? ErrnoOf(::syscall(SYS_ioctl, pipe_fds[0], 0x1234567800000000ull | FS_IOC_SETFLAGS,
-                                          &flags))
+          seen = fast ? ErrnoOf(::syscall(SYS_ioctl, pipe_fds[0],
+                                          0x1234567800000000ull | FS_IOC_SETFLAGS, &flags))
                       : -2;
         });
         seccomp_notif request{};
@@ -170,7 +182,8 @@ TEST(SentryFilter, OnlyTheInodeChangingIoctlTypesAreMediatedUnderAFilePolicy) {
             static_cast<std::uint32_t>(request.data.args[1]) != FS_IOC_SETFLAGS) {
           return 202;
         }
-        seccomp_notif_resp response{.id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
+        seccomp_notif_resp response{
+            .id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
         if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response) != 0) return 203;
         asker.join();
         return seen == EADDRNOTAVAIL ? 0 : 204;
@@ -205,7 +218,8 @@ TEST(SentryFilter, OnlyIpLevelSocketOptionsAreMediatedUnderANetworkPolicy) {
             static_cast<std::uint32_t>(request.data.args[1]) != SOL_IPV6) {
           return 202;
         }
-        seccomp_notif_resp response{.id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
+        seccomp_notif_resp response{
+            .id = request.id, .val = 0, .error = -EADDRNOTAVAIL, .flags = 0};
         if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &response) != 0) return 203;
         asker.join();
         return seen == EADDRNOTAVAIL ? 0 : 204;
@@ -271,16 +285,18 @@ TEST(SentryFilter, OnlyOpensThatWriteReachTheSentryWhereReadsAreTheKernels) {
         int unexpected = 0;
         std::thread asker([&] {
           const std::uint64_t high = std::uint64_t{1} << 40;  // ignored by the kernel
-          for (std::uint64_t flags : {std::uint64_t{O_RDONLY}, std::uint64_t{O_RDONLY | O_CLOEXEC},
-                                      std::uint64_t{O_RDONLY | O_DIRECTORY}, O_RDONLY | high,
-                                      std::uint64_t{O_PATH}}) {
+          for (std::uint64_t flags :
+               {std::uint64_t{O_RDONLY}, std::uint64_t{O_RDONLY | O_CLOEXEC},
+                std::uint64_t{O_RDONLY | O_DIRECTORY}, O_RDONLY | high, std::uint64_t{O_PATH}}) {
             const long fd = ::syscall(SYS_openat, AT_FDCWD, "/", flags);
-            if (fd < 0) ++unexpected;
-            else ::close(static_cast<int>(fd));
+            if (fd < 0)
+              ++unexpected;
+            else
+              ::close(static_cast<int>(fd));
           }
-          for (std::uint64_t flags : {std::uint64_t{O_WRONLY}, std::uint64_t{O_RDWR},
-                                      std::uint64_t{O_RDONLY | O_CREAT}, std::uint64_t{O_TRUNC},
-                                      std::uint64_t{O_TMPFILE | O_RDWR}, O_WRONLY | high}) {
+          for (std::uint64_t flags :
+               {std::uint64_t{O_WRONLY}, std::uint64_t{O_RDWR}, std::uint64_t{O_RDONLY | O_CREAT},
+                std::uint64_t{O_TRUNC}, std::uint64_t{O_TMPFILE | O_RDWR}, O_WRONLY | high}) {
             if (::syscall(SYS_openat, AT_FDCWD, "/", flags) != -1 || errno != EADDRNOTAVAIL) {
               ++unexpected;
             }
@@ -292,7 +308,8 @@ TEST(SentryFilter, OnlyOpensThatWriteReachTheSentryWhereReadsAreTheKernels) {
           done = true;
         });
         FailEachUntil(listener, done, [&](const seccomp_notif& request) {
-          mediated.push_back(request.data.nr == SYS_open ? request.data.args[1] : request.data.args[2]);
+          mediated.push_back(request.data.nr == SYS_open ? request.data.args[1]
+                                                         : request.data.args[2]);
         });
         asker.join();
         return unexpected == 0 && mediated.size() == 7 ? 0 : 1 + unexpected;

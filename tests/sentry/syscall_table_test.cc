@@ -84,8 +84,8 @@ TEST(SyscallTable, DangerousSyscallsAreDenied) {
 // exists or change a read-only one, is mediated under a file policy: what
 // only looks, when the policy must decide or audit reads.
 TEST(SyscallTable, PathQueriesAreTheFilePolicys) {
-  for (std::string_view name : {"file_getattr", "file_setattr", "getxattrat", "setxattr",
-                                "mkdir", "unlink", "rename", "chmod", "truncate", "creat"}) {
+  for (std::string_view name : {"file_getattr", "file_setattr", "getxattrat", "setxattr", "mkdir",
+                                "unlink", "rename", "chmod", "truncate", "creat"}) {
     const SyscallEntry* entry = FindSyscall(name);
     ASSERT_NE(entry, nullptr) << name;
     EXPECT_EQ(entry->tier, Tier::kMediated) << name;

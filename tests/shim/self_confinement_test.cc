@@ -15,13 +15,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
-#include <cerrno>
 #include <set>
 #include <string>
-#include <vector>
 #include <thread>
+#include <vector>
 
 #include "base/unique_fd.h"
 #include "sentry/audit/writer.h"
@@ -43,11 +43,33 @@ TEST(SelfConfinementTest, WhatAnEscapeNeedsIsLeftOut) {
     return std::find(list.begin(), list.end(), name) != list.end();
   };
   // ptrace is allowed by request only (OnceConfinedPtraceCannotReachMemory).
-  for (std::string_view name :
-       {"execve", "execveat", "clone", "clone3", "fork", "vfork", "ptrace", "process_vm_writev",
-        "process_vm_readv", "mount", "umount2", "pivot_root", "chroot", "setns", "unshare",
-        "bpf", "perf_event_open", "init_module", "finit_module", "kexec_load", "reboot",
-        "io_uring_setup", "keyctl", "setuid", "setresuid", "personality", "socket"}) {
+  for (std::string_view name : {"execve",
+                                "execveat",
+                                "clone",
+                                "clone3",
+                                "fork",
+                                "vfork",
+                                "ptrace",
+                                "process_vm_writev",
+                                "process_vm_readv",
+                                "mount",
+                                "umount2",
+                                "pivot_root",
+                                "chroot",
+                                "setns",
+                                "unshare",
+                                "bpf",
+                                "perf_event_open",
+                                "init_module",
+                                "finit_module",
+                                "kexec_load",
+                                "reboot",
+                                "io_uring_setup",
+                                "keyctl",
+                                "setuid",
+                                "setresuid",
+                                "personality",
+                                "socket"}) {
     EXPECT_FALSE(has(name)) << name;
   }
 }

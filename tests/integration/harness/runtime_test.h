@@ -31,8 +31,8 @@
 namespace vigil::integration {
 
 struct RuntimeUnderTest {
-  std::string name;    // "vigil", "runc": names the test instance
-  std::string binary;  // absolute path
+  std::string name;                     // "vigil", "runc": names the test instance
+  std::string binary;                   // absolute path
   std::vector<std::string> flags = {};  // global flags before the verb: "--platform=ptrace"
   // Arguments before the runtime's own: a wrapper's (cgroup2_only.sh VIGIL).
   std::vector<std::string> wrapped = {};
@@ -364,8 +364,10 @@ inline std::string Cgroup2Lacks(const RuntimeUnderTest& runtime,
   for (std::string name; names >> name;) have.insert(name);
   for (std::string_view needed : controllers) {
     if (!have.count(std::string(needed))) {
-      return "needs the " + std::string(needed) + " controller on cgroup2; this host's cgroup2 "
-             "hierarchy (" + mount_point + ") offers only \"" + offered +
+      return "needs the " + std::string(needed) +
+             " controller on cgroup2; this host's cgroup2 "
+             "hierarchy (" +
+             mount_point + ") offers only \"" + offered +
              "\": the rest are bound to its cgroup v1 hierarchies, and a controller is in one "
              "hierarchy at a time";
     }

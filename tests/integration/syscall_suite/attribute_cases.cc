@@ -199,7 +199,8 @@ std::vector<Case> AttributeCases() {
       {"truncate-dir", [] { return Rc(::syscall(SYS_truncate, "dir", 0L)); }},
       {"truncate-enoent", [] { return Rc(::syscall(SYS_truncate, "missing", 0L)); }},
       {"truncate-negative", [] { return Rc(::syscall(SYS_truncate, "file", -1L)); }},
-      {"truncate-read-only-root", [] { return Rc(::syscall(SYS_truncate, kOnlyInTheContainer, 0L)); }},
+      {"truncate-read-only-root",
+       [] { return Rc(::syscall(SYS_truncate, kOnlyInTheContainer, 0L)); }},
       {"truncate-unprivileged",
        [] {
          return AsUser(1000, 1000, 1000, [] { return Rc(::syscall(SYS_truncate, "secret", 0L)); });
@@ -342,14 +343,16 @@ std::vector<Case> AttributeCases() {
       // An empty path with AT_EMPTY_PATH and AT_FDCWD: the working directory.
       {"fchmodat2-empty-path-cwd",
        [] {
-         return Then(InDir([] { return ::syscall(kSysFchmodat2, AT_FDCWD, "", 0750, AT_EMPTY_PATH); }),
-                     "dir");
+         return Then(
+             InDir([] { return ::syscall(kSysFchmodat2, AT_FDCWD, "", 0750, AT_EMPTY_PATH); }),
+             "dir");
        }},
       {"fchmodat-empty-path", [] { return Rc(::syscall(SYS_fchmodat, AT_FDCWD, "", 0750)); }},
       {"fchownat-empty-path-cwd",
        [] {
          return Then(
-             InDir([] { return ::syscall(SYS_fchownat, AT_FDCWD, "", 7, 7, AT_EMPTY_PATH); }), "dir");
+             InDir([] { return ::syscall(SYS_fchownat, AT_FDCWD, "", 7, 7, AT_EMPTY_PATH); }),
+             "dir");
        }},
       {"fchownat-empty-path-without-flag",
        [] { return Rc(::syscall(SYS_fchownat, AT_FDCWD, "", 7, 7, 0)); }},

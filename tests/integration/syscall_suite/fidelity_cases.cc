@@ -124,8 +124,8 @@ std::string LoopbackAtStart() {
   ifreq request{};
   std::strcpy(request.ifr_name, "lo");
   std::string text = ::ioctl(s, SIOCGIFFLAGS, &request) < 0 ? Rc(-1)
-                     : (request.ifr_flags & IFF_UP)          ? "up"
-                                                              : "down";
+                     : (request.ifr_flags & IFF_UP)         ? "up"
+                                                            : "down";
   ::close(s);
   return text;
 }
@@ -136,7 +136,8 @@ std::vector<Case> FidelityCases() {
   return {
       // Before any case touches the network or the environment.
       {"start-loopback", [] { return LoopbackAtStart(); }},
-      {"start-home", [] {
+      {"start-home",
+       [] {
          const char* home = std::getenv("HOME");
          return home == nullptr ? std::string("(unset)") : std::string(home);
        }},

@@ -49,9 +49,9 @@ std::string Made(const char* path, Make make) {
   std::string text = Rc(make());  // before lstat can change errno
   struct stat st {};
   if (::lstat(path, &st) == 0) {
-    text += " uid=" + std::to_string(st.st_uid) + " gid=" + std::to_string(st.st_gid) +
-            " mode=0" + std::to_string((st.st_mode & 07777) / 64) +
-            std::to_string((st.st_mode & 077) / 8) + std::to_string(st.st_mode & 07);
+    text += " uid=" + std::to_string(st.st_uid) + " gid=" + std::to_string(st.st_gid) + " mode=0" +
+            std::to_string((st.st_mode & 07777) / 64) + std::to_string((st.st_mode & 077) / 8) +
+            std::to_string(st.st_mode & 07);
   }
   ::unlink(path);
   ::rmdir(path);
@@ -65,9 +65,7 @@ std::vector<Case> LimitCases() {
       {"limit-fixture", [] { return MakeFixture("limit"); }},
       // RLIMIT_FSIZE
       {"fsize-truncate-beyond",
-       [] {
-         return UnderFileSizeLimit([] { return Rc(::syscall(SYS_truncate, "file", 100)); });
-       }},
+       [] { return UnderFileSizeLimit([] { return Rc(::syscall(SYS_truncate, "file", 100)); }); }},
       {"fsize-truncate-within",
        [] { return UnderFileSizeLimit([] { return Rc(::syscall(SYS_truncate, "file", 6)); }); }},
       {"fsize-ftruncate-beyond",
@@ -89,7 +87,8 @@ std::vector<Case> LimitCases() {
        }},
       {"fsize-open-trunc-empty",
        [] {
-         return UnderFileSizeLimit([] { return Fd(::syscall(SYS_open, "new-big", O_WRONLY | O_TRUNC)); });
+         return UnderFileSizeLimit(
+             [] { return Fd(::syscall(SYS_open, "new-big", O_WRONLY | O_TRUNC)); });
        }},
       // RLIMIT_NOFILE: every descriptor below the limit in use.
       {"nofile-open-at-the-limit",
@@ -141,7 +140,8 @@ std::vector<Case> LimitCases() {
          return InChild([] {
            ::setfsgid(2345);
            ::setfsuid(1234);
-           return Made("fs-file", [] { return ::syscall(SYS_mknod, "fs-file", S_IFREG | 0644, 0); });
+           return Made("fs-file",
+                       [] { return ::syscall(SYS_mknod, "fs-file", S_IFREG | 0644, 0); });
          });
        }},
       {"fsuid-mkdir",

@@ -23,17 +23,19 @@ bool InTheTestsContainer() {
 int main() {
   using namespace vigil::syscall_suite;
   if (!InTheTestsContainer()) {
-    std::fprintf(stderr, "vigil_syscall_suite: runs only as %s in the integration test's container "
-                         "(its cases would change this system's files)\n", kOnlyInTheContainer);
+    std::fprintf(stderr,
+                 "vigil_syscall_suite: runs only as %s in the integration test's container "
+                 "(its cases would change this system's files)\n",
+                 kOnlyInTheContainer);
     return 2;
   }
   // Fixed, so every mode a case creates is the same under each runtime.
   ::umask(022);
   std::vector<Case> cases;
   // FidelityCases first: its first cases look at the process as it started.
-  for (auto family : {FidelityCases, OpenCases, Openat2Cases, StatCases, AccessCases, NameCases,
-                      AttributeCases, XattrCases, SystemCases, NetworkCases, LimitCases,
-                      MessageCases, DeputyCases}) {
+  for (auto family :
+       {FidelityCases, OpenCases, Openat2Cases, StatCases, AccessCases, NameCases, AttributeCases,
+        XattrCases, SystemCases, NetworkCases, LimitCases, MessageCases, DeputyCases}) {
     for (Case& c : family()) cases.push_back(std::move(c));
   }
   for (const Case& c : cases) {

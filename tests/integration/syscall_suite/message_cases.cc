@@ -105,7 +105,8 @@ std::string Receive(int fd, std::size_t space, pid_t sender) {
     } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
       ucred got{};
       std::memcpy(&got, CMSG_DATA(c), sizeof got);
-      text += got.pid == sender ? " creds=sender" : " creds=pid-" + std::string(got.pid == 0 ? "0" : "other");
+      text += got.pid == sender ? " creds=sender"
+                                : " creds=pid-" + std::string(got.pid == 0 ? "0" : "other");
       text += " uid=" + std::to_string(got.uid) + " gid=" + std::to_string(got.gid);
     } else {
       text += " cmsg=" + std::to_string(c->cmsg_type);
@@ -134,7 +135,8 @@ std::string SendAndReceive(Build build, std::size_t space = 256, int type = SOCK
   return text + " " + Receive(pair.receiver(), space, ::getpid());
 }
 
-long SendRights(Outgoing& out, std::vector<int>& opened, int fd, std::initializer_list<const char*> paths) {
+long SendRights(Outgoing& out, std::vector<int>& opened, int fd,
+                std::initializer_list<const char*> paths) {
   std::vector<int> fds;
   for (const char* path : paths) {
     opened.push_back(OpenFile(path));
@@ -162,7 +164,7 @@ std::string LargeSend(std::size_t size) {
     std::vector<char> buffer(65536);
     std::size_t total = 0;
     bool others = false;  // credentials other than the sender's on some part
-    ::usleep(100'000);  // let the sender fill the socket first
+    ::usleep(100'000);    // let the sender fill the socket first
     for (;;) {
       iovec iov{buffer.data(), buffer.size()};
       alignas(cmsghdr) char control[CMSG_SPACE(sizeof(ucred))] = {};
@@ -176,7 +178,8 @@ std::string LargeSend(std::size_t size) {
       total += static_cast<std::size_t>(n);
       const cmsghdr* c = CMSG_FIRSTHDR(&in);
       ucred got{};
-      if (c != nullptr && c->cmsg_type == SCM_CREDENTIALS) std::memcpy(&got, CMSG_DATA(c), sizeof got);
+      if (c != nullptr && c->cmsg_type == SCM_CREDENTIALS)
+        std::memcpy(&got, CMSG_DATA(c), sizeof got);
       others |= got.pid != ::getppid();
     }
     ::_exit(total != size ? 1 : others ? 2 : 0);
@@ -190,12 +193,16 @@ std::string LargeSend(std::size_t size) {
   // How much a short write sent depends on the socket's buffer and timing:
   // only whether it was all is printed.
   const long sent = ::syscall(SYS_sendmsg, pair.sender(), &message, 0);
-  std::string text = sent < 0 ? Rc(sent) : sent == static_cast<long>(size) ? "sent all" : "sent part";
+  std::string text = sent < 0                          ? Rc(sent)
+                     : sent == static_cast<long>(size) ? "sent all"
+                                                       : "sent part";
   ::shutdown(pair.sender(), SHUT_WR);
   int status = 0;
   ::waitpid(reader, &status, 0);
   const int read = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-  return text + (read == 0 ? " all read" : read == 2 ? " all read, other credentials" : " short read");
+  return text + (read == 0   ? " all read"
+                 : read == 2 ? " all read, other credentials"
+                             : " short read");
 }
 
 // A unix listener at `path` whose backlog (0: one pending connection) is
@@ -248,7 +255,11 @@ std::vector<Case> MessageCases() {
   return {
       {"message-fixture", [] { return MakeFixture("message"); }},
       {"scm-rights-one",
-       [] { return SendAndReceive([](Outgoing& o, std::vector<int>& fds, int fd) { return SendRights(o, fds, fd, {"file"}); }); }},
+       [] {
+         return SendAndReceive([](Outgoing& o, std::vector<int>& fds, int fd) {
+           return SendRights(o, fds, fd, {"file"});
+         });
+       }},
       {"scm-rights-three",
        [] {
          return SendAndReceive([](Outgoing& o, std::vector<int>& fds, int fd) {
@@ -296,25 +307,25 @@ std::vector<Case> MessageCases() {
        }},
       {"scm-rights-receiver-no-buffer",
        [] {
-         return SendAndReceive(
-             [](Outgoing& o, std::vector<int>& fds, int fd) { return SendRights(o, fds, fd, {"file"}); },
-             0);
+         return SendAndReceive([](Outgoing& o, std::vector<int>& fds,
+                                  int fd) { return SendRights(o, fds, fd, {"file"}); },
+                               0);
        }},
       {"scm-rights-dgram",
        [] {
-         return SendAndReceive(
-             [](Outgoing& o, std::vector<int>& fds, int fd) { return SendRights(o, fds, fd, {"file"}); },
-             256, SOCK_DGRAM);
+         return SendAndReceive([](Outgoing& o, std::vector<int>& fds,
+                                  int fd) { return SendRights(o, fds, fd, {"file"}); },
+                               256, SOCK_DGRAM);
        }},
       {"scm-credentials-own",
        [] {
-         return SendAndReceive([](Outgoing& o, std::vector<int>&, int fd) {
-           return SendCredentials(o, fd, Own());
-         });
+         return SendAndReceive(
+             [](Outgoing& o, std::vector<int>&, int fd) { return SendCredentials(o, fd, Own()); });
        }},
       {"scm-credentials-none-sent",
        [] {
-         return SendAndReceive([](Outgoing& o, std::vector<int>&, int fd) { return o.Send(fd, 0); });
+         return SendAndReceive(
+             [](Outgoing& o, std::vector<int>&, int fd) { return o.Send(fd, 0); });
        }},
       {"scm-credentials-other-pid",
        [] {
@@ -371,7 +382,8 @@ std::vector<Case> MessageCases() {
          });
        }},
       {"sendmsg-1mib-blocking-stream", [] { return LargeSend(1 << 20); }},
-      {"connect-unix-full-backlog", [] { return ConnectToFullBacklog("/tmp/suite/message/full.sock"); }},
+      {"connect-unix-full-backlog",
+       [] { return ConnectToFullBacklog("/tmp/suite/message/full.sock"); }},
   };
 }
 

@@ -171,8 +171,8 @@ std::vector<Case> BindCases() {
        [] {
          Socket s(AF_INET, SOCK_STREAM);
          sockaddr_un address = UnixAddress("/tmp/suite/network/inet.sock");
-         return Line({Rc(Bind(s.fd(), &address, sizeof address)),
-                      LstatOf("/tmp/suite/network/inet.sock")});
+         return Line(
+             {Rc(Bind(s.fd(), &address, sizeof address)), LstatOf("/tmp/suite/network/inet.sock")});
        }},
       {"bind-unix-path", [] { return BindUnix("/tmp/suite/network/bound-by-bind.sock"); }},
       {"bind-unix-relative", [] { return BindUnix("relative-bind.sock"); }},
@@ -204,8 +204,8 @@ std::vector<Case> BindCases() {
          if (::getsockname(s.fd(), reinterpret_cast<sockaddr*>(&got), &size) < 0) {
            return text + " getsockname " + Rc(-1);
          }
-         return Line({text, std::strcmp(got.sun_path, address.sun_path) == 0 ? "as given"
-                                                                              : "other"});
+         return Line(
+             {text, std::strcmp(got.sun_path, address.sun_path) == 0 ? "as given" : "other"});
        }},
       {"bind-unix-abstract",
        [] {
@@ -231,7 +231,7 @@ std::vector<Case> BindCases() {
          socklen_t size = sizeof got;
          ::getsockname(s.fd(), reinterpret_cast<sockaddr*>(&got), &size);
          return Line({text, size > sizeof(sa_family_t) && got.sun_path[0] == '\0' ? "abstract"
-                                                                                   : "unnamed"});
+                                                                                  : "unnamed"});
        }},
       {"bind-unix-name-too-long-for-the-sentry",
        [] {
@@ -251,7 +251,7 @@ std::vector<Case> BindCases() {
          ::getsockname(fd, reinterpret_cast<sockaddr*>(&got), &size);
          ::close(fd);
          return Line({text, got.nl_pid == static_cast<__u32>(::getpid()) ? "port-id=pid"
-                                                                        : "port-id=other"});
+                                                                         : "port-id=other"});
        }},
   };
 }

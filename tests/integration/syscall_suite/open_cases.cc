@@ -43,7 +43,8 @@ std::vector<Case> OpenCases() {
       {"open-creat-on-dir", [] { return Rc(Open("dir", O_CREAT | O_RDONLY, 0644)); }},
       {"open-creat-directory",
        [] {
-         return Line({Rc(Open("newdir", O_CREAT | O_DIRECTORY | O_RDONLY, 0644)), LstatOf("newdir")});
+         return Line(
+             {Rc(Open("newdir", O_CREAT | O_DIRECTORY | O_RDONLY, 0644)), LstatOf("newdir")});
        }},
       {"open-nofollow-symlink", [] { return Rc(Open("link", O_RDONLY | O_NOFOLLOW)); }},
       {"open-nofollow-path-symlink", [] { return Described(Open("link", O_PATH | O_NOFOLLOW)); }},
@@ -205,8 +206,8 @@ std::vector<Case> OpenCases() {
       {"open-proc-self-exe-beyond", [] { return Rc(Open("/proc/self/exe/x", O_RDONLY)); }},
       {"open-proc-self-cwd-creat",
        [] {
-         return Line({Fd(Open("/proc/self/cwd/via-cwd", O_CREAT | O_WRONLY, 0600)),
-                      LstatOf("via-cwd")});
+         return Line(
+             {Fd(Open("/proc/self/cwd/via-cwd", O_CREAT | O_WRONLY, 0600)), LstatOf("via-cwd")});
        }},
       {"open-proc-self-cwd-nofollow",
        [] { return Rc(Open("/proc/self/cwd", O_RDONLY | O_NOFOLLOW)); }},

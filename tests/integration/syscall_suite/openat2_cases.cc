@@ -89,7 +89,9 @@ std::vector<Case> Openat2Cases() {
       {"openat2-mode-out-of-range",
        [] { return Rc(Openat2(AT_FDCWD, "new", O_CREAT | O_WRONLY, 0, 010644)); }},
       {"openat2-creat-directory",
-       [] { return Line({Rc(Openat2("newdir", O_CREAT | O_DIRECTORY)), LstatOf("newdir")}); }},
+       [] {
+         return Line({Rc(Openat2("newdir", O_CREAT | O_DIRECTORY)), LstatOf("newdir")});
+       }},
       {"openat2-tmpfile-rdonly", [] { return Rc(Openat2(".", O_TMPFILE | O_RDONLY)); }},
       {"openat2-path-rdwr", [] { return Rc(Openat2("file", O_PATH | O_RDWR)); }},
       // Opening and creating as openat does.
@@ -107,16 +109,17 @@ std::vector<Case> Openat2Cases() {
       // RESOLVE_NO_SYMLINKS, RESOLVE_NO_MAGICLINKS.
       {"openat2-no-symlinks-file",
        [] { return Described(Openat2("file", O_RDONLY, RESOLVE_NO_SYMLINKS)); }},
-      {"openat2-no-symlinks-link", [] { return Rc(Openat2("link", O_RDONLY, RESOLVE_NO_SYMLINKS)); }},
+      {"openat2-no-symlinks-link",
+       [] { return Rc(Openat2("link", O_RDONLY, RESOLVE_NO_SYMLINKS)); }},
       {"openat2-no-symlinks-parent",
        [] { return Rc(Openat2("dirlink/inner", O_RDONLY, RESOLVE_NO_SYMLINKS)); }},
       {"openat2-no-symlinks-proc-self",
        [] { return Rc(Openat2("/proc/self/status", O_RDONLY, RESOLVE_NO_SYMLINKS)); }},
       {"openat2-no-symlinks-dangling-creat",
        [] {
-         return Line({Rc(Openat2(AT_FDCWD, "dangling", O_CREAT | O_WRONLY, RESOLVE_NO_SYMLINKS,
-                                 0644)),
-                      LstatOf("missing")});
+         return Line(
+             {Rc(Openat2(AT_FDCWD, "dangling", O_CREAT | O_WRONLY, RESOLVE_NO_SYMLINKS, 0644)),
+              LstatOf("missing")});
        }},
       {"openat2-no-magiclinks-proc-self",
        [] { return Fd(Openat2("/proc/self/status", O_RDONLY, RESOLVE_NO_MAGICLINKS)); }},
@@ -145,9 +148,9 @@ std::vector<Case> Openat2Cases() {
        [] { return Fd(Openat2("/bin/busybox", O_RDONLY, RESOLVE_NO_XDEV)); }},
       {"openat2-no-xdev-creat",
        [] {
-         return Line({Fd(Openat2(AT_FDCWD, "dir/xdev-made", O_CREAT | O_WRONLY, RESOLVE_NO_XDEV,
-                                 0600)),
-                      LstatOf("dir/xdev-made")});
+         return Line(
+             {Fd(Openat2(AT_FDCWD, "dir/xdev-made", O_CREAT | O_WRONLY, RESOLVE_NO_XDEV, 0600)),
+              LstatOf("dir/xdev-made")});
        }},
       // RESOLVE_BENEATH: from a dirfd and from the working directory.
       {"openat2-beneath-dirfd",

@@ -75,7 +75,8 @@ std::string Watch(const char* path, std::uint32_t mask, const char* made = nullp
     alignas(inotify_event) char buffer[sizeof(inotify_event) + 256];
     ssize_t n = ::read(inotify, buffer, sizeof buffer);
     const auto* event = reinterpret_cast<const inotify_event*>(buffer);
-    out += n > 0 && (event->mask & IN_CREATE) ? std::string(" created ") + event->name : " no event";
+    out +=
+        n > 0 && (event->mask & IN_CREATE) ? std::string(" created ") + event->name : " no event";
     ::unlink(made);
   }
   ::close(inotify);

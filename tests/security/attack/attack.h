@@ -90,10 +90,10 @@ std::string DotDots(int n);
 
 // How a function run in a forked child ended.
 struct ChildResult {
-  bool exited = false;   // returned normally (ret/err valid)
-  long ret = -1;         // the function's return value
-  int err = 0;           // errno after it
-  int signal = 0;        // the signal that killed the child, if any
+  bool exited = false;  // returned normally (ret/err valid)
+  long ret = -1;        // the function's return value
+  int err = 0;          // errno after it
+  int signal = 0;       // the signal that killed the child, if any
   bool timed_out = false;
   std::string Describe() const;  // "returned 0", "EPERM (...)", "killed by SIGSYS"
 };

@@ -309,8 +309,8 @@ Outcome HiddenSocketConnect(const Context&) {
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   std::strncpy(address.sun_path, "/run/vsec/dgram.sock", sizeof address.sun_path - 1);
-  const bool sent = ::sendto(fd, "vsec", 4, 0, reinterpret_cast<sockaddr*>(&address),
-                             sizeof address) == 4;
+  const bool sent =
+      ::sendto(fd, "vsec", 4, 0, reinterpret_cast<sockaddr*>(&address), sizeof address) == 4;
   tried("sendto", sent ? 0 : errno);
   ::close(fd);
   return escaped ? Escaped(detail) : Contained(detail);
@@ -323,7 +323,8 @@ constexpr unsigned char kLooseSourceRoute[8] = {0x83, 7, 4, 192, 0, 2, 1, 0};
 // An IPv6 segment routing header (type 4) whose first segment is
 // 2001:db8::1 (documentation space, refused) and last ::1 (allowed).
 std::vector<unsigned char> SegmentRoutingHeader() {
-  std::vector<unsigned char> header = {0, 4, 4, 1, 1, 0, 0, 0};  // nexthdr, hdrlen, type, left, first
+  std::vector<unsigned char> header = {0, 4, 4, 1,
+                                       1, 0, 0, 0};  // nexthdr, hdrlen, type, left, first
   in6_addr last = in6addr_loopback;
   in6_addr first{};
   ::inet_pton(AF_INET6, "2001:db8::1", &first);
@@ -353,18 +354,18 @@ Outcome EgressRouteOptions(const Context&) {
              : errno);
   ::close(v4);
   const int v6 = ::socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  judged("setsockopt IPV6_RTHDR",
-         ::setsockopt(v6, IPPROTO_IPV6, IPV6_RTHDR, srh.data(), static_cast<socklen_t>(srh.size())) == 0
-             ? 0
-             : errno);
+  judged("setsockopt IPV6_RTHDR", ::setsockopt(v6, IPPROTO_IPV6, IPV6_RTHDR, srh.data(),
+                                               static_cast<socklen_t>(srh.size())) == 0
+                                      ? 0
+                                      : errno);
   ::close(v6);
   sockaddr_in to4{};
   to4.sin_family = AF_INET;
   to4.sin_port = htons(9);
   to4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  judged("sendmsg IP_RETOPTS", SendWithControl(reinterpret_cast<sockaddr*>(&to4), sizeof to4,
-                                               IPPROTO_IP, IP_RETOPTS, kLooseSourceRoute,
-                                               sizeof kLooseSourceRoute));
+  judged("sendmsg IP_RETOPTS",
+         SendWithControl(reinterpret_cast<sockaddr*>(&to4), sizeof to4, IPPROTO_IP, IP_RETOPTS,
+                         kLooseSourceRoute, sizeof kLooseSourceRoute));
   sockaddr_in6 to6{};
   to6.sin6_family = AF_INET6;
   to6.sin6_port = htons(9);
@@ -399,8 +400,8 @@ Outcome FifoStarvation(const Context&) {
         return static_cast<long>(::stat("/etc/passwd", &st));
       },
       3000);
-  const std::string detail =
-      std::to_string(started) + " threads in FIFO opens; another process's stat: " + stat.Describe();
+  const std::string detail = std::to_string(started) +
+                             " threads in FIFO opens; another process's stat: " + stat.Describe();
   ::sleep(12);  // still waiting while the harness execs
   return stat.exited && stat.ret == 0 ? Contained(detail) : Escaped(detail);
 }

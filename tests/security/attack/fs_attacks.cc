@@ -6,8 +6,8 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -264,8 +264,8 @@ Outcome Mount(const Context&) {
 Outcome UmountMasked(const Context&) {
   std::string detail;
   bool escaped = false;
-  for (const char* path : {"/proc/kcore", "/proc/sys", "/proc/sysrq-trigger", "/sys/firmware",
-                           "/proc/keys"}) {
+  for (const char* path :
+       {"/proc/kcore", "/proc/sys", "/proc/sysrq-trigger", "/sys/firmware", "/proc/keys"}) {
     if (::umount2(path, MNT_DETACH) == 0) {
       escaped = true;
       detail += std::string(path) + ": unmounted; ";
@@ -315,7 +315,8 @@ Outcome RaceReads(const std::function<void(std::size_t)>& flip,
   std::string detail = std::to_string(opens) + " opens, " + std::to_string(benign_reads) +
                        " benign reads, " + std::to_string(flips) + " flips in 2 s";
   if (!escaped_detail.empty()) return Escaped(detail + ": " + escaped_detail);
-  if (need_benign && benign_reads == 0) return Escaped(detail + ": the benign file was never read (no race)");
+  if (need_benign && benign_reads == 0)
+    return Escaped(detail + ": the benign file was never read (no race)");
   return Contained(detail);
 }
 
@@ -359,8 +360,8 @@ Outcome HiddenFilePathFlip(const Context&) {
   constexpr std::size_t kLen = 256;
   static char path[kLen];
   const std::string benign = "/tmp/vsec-benign";
-  const std::string hidden[] = {"/etc/vsec-hidden", "/tmp/../etc/vsec-hidden",
-                                "/etc/./vsec-hidden", "/tmp/vsec-hlink"};
+  const std::string hidden[] = {"/etc/vsec-hidden", "/tmp/../etc/vsec-hidden", "/etc/./vsec-hidden",
+                                "/tmp/vsec-hlink"};
   ::symlink("/etc/vsec-hidden", "/tmp/vsec-hlink");
   std::snprintf(path, kLen, "%s", benign.c_str());
   return RaceReads(
@@ -384,7 +385,8 @@ Outcome HiddenFileOpathFlip(const Context&) {
   constexpr std::size_t kLen = 256;
   static char path[kLen];
   const std::string benign = "/tmp/vsec-benign";
-  const std::string hidden[] = {"/etc/vsec-hidden", "/tmp/../etc/vsec-hidden", "/etc/./vsec-hidden"};
+  const std::string hidden[] = {"/etc/vsec-hidden", "/tmp/../etc/vsec-hidden",
+                                "/etc/./vsec-hidden"};
   std::snprintf(path, kLen, "%s", benign.c_str());
   long opens = 0, benign_opens = 0;
   std::string escaped;
@@ -404,7 +406,8 @@ Outcome HiddenFileOpathFlip(const Context&) {
         if (st.st_ino == benign_st.st_ino && st.st_dev == benign_st.st_dev) {
           ++benign_opens;
         } else {
-          escaped = "an O_PATH descriptor of another file (size " + std::to_string(st.st_size) + ")";
+          escaped =
+              "an O_PATH descriptor of another file (size " + std::to_string(st.st_size) + ")";
         }
       }
       ::close(static_cast<int>(fd));

@@ -101,8 +101,7 @@ Outcome PtInterp(const Context&) {
   for (const char* forbidden : {kNotAllowed, kHidden}) {
     const std::string program = std::string("/tmp/vsec-elf-") + (forbidden == kHidden ? "h" : "n");
     WriteExecutable(program.c_str(), TinyElf(forbidden, 0));
-    tries.push_back({std::string("PT_INTERP ") + forbidden,
-                     [program] { Execv(program.c_str()); }});
+    tries.push_back({std::string("PT_INTERP ") + forbidden, [program] { Execv(program.c_str()); }});
   }
   Outcome direct = Try(tries);
 
@@ -113,8 +112,8 @@ Outcome PtInterp(const Context&) {
   std::optional<Flipper> flipper;
   flipper.emplace([&](long i) {
     ::unlink("/tmp/vsec-interpreter-link.new");
-    if (::symlink((i & 1) ? kAllowedInterpreter : kNotAllowed,
-                  "/tmp/vsec-interpreter-link.new") == 0) {
+    if (::symlink((i & 1) ? kAllowedInterpreter : kNotAllowed, "/tmp/vsec-interpreter-link.new") ==
+        0) {
       ::rename("/tmp/vsec-interpreter-link.new", kLink);
     }
   });
@@ -139,7 +138,8 @@ Outcome Shebang(const Context&) {
   if (!Prepare(&detail)) return Contained(detail);
   std::vector<std::pair<std::string, std::function<void()>>> tries;
   for (const char* forbidden : {kNotAllowed, kHidden}) {
-    const std::string script = std::string("/tmp/vsec-script-") + (forbidden == kHidden ? "h" : "n");
+    const std::string script =
+        std::string("/tmp/vsec-script-") + (forbidden == kHidden ? "h" : "n");
     WriteExecutable(script.c_str(), std::string("#!") + forbidden + "\n");
     tries.push_back({std::string("#!") + forbidden, [script] { Execv(script.c_str()); }});
   }
@@ -163,9 +163,10 @@ Outcome Execveat(const Context&) {
       ::syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
     };
   };
-  return Try({{"the forbidden program by O_PATH descriptor", by_descriptor(kNotAllowed, O_PATH)},
-              {"an ELF naming it, by descriptor", by_descriptor("/tmp/vsec-elf-at", O_RDONLY)},
-              {"a script naming it, by descriptor", by_descriptor("/tmp/vsec-script-at", O_RDONLY)}});
+  return Try(
+      {{"the forbidden program by O_PATH descriptor", by_descriptor(kNotAllowed, O_PATH)},
+       {"an ELF naming it, by descriptor", by_descriptor("/tmp/vsec-elf-at", O_RDONLY)},
+       {"a script naming it, by descriptor", by_descriptor("/tmp/vsec-script-at", O_RDONLY)}});
 }
 
 }  // namespace

@@ -68,9 +68,8 @@ Outcome ModuleLoad(const Context&) {
 
 Outcome Kexec(const Context&) {
   // Flags outside KEXEC_FLAGS: EINVAL right after the CAP_SYS_BOOT check.
-  Outcome a = Privileged("kexec_load(invalid flags)", [] {
-    return ::syscall(SYS_kexec_load, 0UL, 0UL, nullptr, 0xdead0000UL);
-  });
+  Outcome a = Privileged("kexec_load(invalid flags)",
+                         [] { return ::syscall(SYS_kexec_load, 0UL, 0UL, nullptr, 0xdead0000UL); });
   Outcome b = Privileged("kexec_file_load(invalid flags)", [] {
     return ::syscall(SYS_kexec_file_load, -1, -1, 0UL, "", 0xdead0000UL);
   });
@@ -80,15 +79,13 @@ Outcome Kexec(const Context&) {
 
 Outcome Reboot(const Context&) {
   // magic1 = 0 is invalid: EINVAL right after the CAP_SYS_BOOT check.
-  return Privileged("reboot(invalid magic)", [] {
-    return ::syscall(SYS_reboot, 0, 0, LINUX_REBOOT_CMD_CAD_OFF, nullptr);
-  });
+  return Privileged("reboot(invalid magic)",
+                    [] { return ::syscall(SYS_reboot, 0, 0, LINUX_REBOOT_CMD_CAD_OFF, nullptr); });
 }
 
 Outcome Swapon(const Context&) {
-  Outcome a = Privileged("swapon(nonexistent)", [] {
-    return ::syscall(SYS_swapon, "/vsec-nonexistent-swap", 0);
-  });
+  Outcome a = Privileged("swapon(nonexistent)",
+                         [] { return ::syscall(SYS_swapon, "/vsec-nonexistent-swap", 0); });
   Outcome b = Privileged("swapoff(nonexistent)",
                          [] { return ::syscall(SYS_swapoff, "/vsec-nonexistent-swap"); });
   std::string detail = a.detail + "; " + b.detail;
@@ -141,9 +138,8 @@ Outcome PerfEventOpen(const Context&) {
 }
 
 Outcome Userfaultfd(const Context&) {
-  return Succeeds("userfaultfd(UFFD_USER_MODE_ONLY)", [] {
-    return ::syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
-  });
+  return Succeeds("userfaultfd(UFFD_USER_MODE_ONLY)",
+                  [] { return ::syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY); });
 }
 
 // The keyring is not namespaced: the container's root would see host root's.
@@ -229,7 +225,9 @@ Outcome IoUring(const Context& c) {
 Outcome Int80(const Context&) {
   ChildResult r = InChild([]() -> long {
     long ret;
-    asm volatile("int $0x80" : "=a"(ret) : "a"(310L), "b"(static_cast<long>(CLONE_NEWUSER))
+    asm volatile("int $0x80"
+                 : "=a"(ret)
+                 : "a"(310L), "b"(static_cast<long>(CLONE_NEWUSER))
                  : "memory");
     if (ret < 0 && ret > -4096) {
       errno = static_cast<int>(-ret);
@@ -244,9 +242,8 @@ Outcome Int80(const Context&) {
 
 // The x32 ABI: the x86_64 number with bit 30 set.
 Outcome X32(const Context&) {
-  ChildResult r = InChild([]() -> long {
-    return ::syscall(0x40000000L | SYS_unshare, CLONE_NEWUSER);
-  });
+  ChildResult r =
+      InChild([]() -> long { return ::syscall(0x40000000L | SYS_unshare, CLONE_NEWUSER); });
   std::string detail = "x32 unshare(CLONE_NEWUSER): " + r.Describe();
   if (r.exited && r.ret == 0) return Escaped(detail + ": a user namespace via the x32 ABI");
   return Contained(detail);
@@ -292,12 +289,9 @@ Outcome CloneNamespaces(const Context&) {
     args.exit_signal = SIGCHLD;
     return reap(::syscall(SYS_clone3, &args, sizeof args));
   });
-  one("clone(CLONE_NEWUSER)", [&] {
-    return reap(::syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0));
-  });
-  one("unshare(CLONE_NEWNET)", [&]() -> long {
-    return ::unshare(CLONE_NEWNET) == 0 ? 1 : -1;
-  });
+  one("clone(CLONE_NEWUSER)",
+      [&] { return reap(::syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0)); });
+  one("unshare(CLONE_NEWNET)", [&]() -> long { return ::unshare(CLONE_NEWNET) == 0 ? 1 : -1; });
   return escaped ? Escaped(detail) : Contained(detail);
 }
 
@@ -313,8 +307,7 @@ Outcome NestedSeccompListener(const Context&) {
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
     sock_fprog prog{static_cast<unsigned short>(sizeof insns / sizeof insns[0]), insns};
-    return ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
-                     &prog);
+    return ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
   });
   std::string detail = "seccomp(NEW_LISTENER): " + r.Describe();
   if (r.exited && r.ret >= 0) return Escaped(detail + " (a listener fd)");
@@ -339,7 +332,8 @@ const std::vector<Attack>& KernelAttacks() {
       {"int80-i386", Int80, "unshare(CLONE_NEWUSER) through int 0x80"},
       {"x32-abi", X32, "unshare(CLONE_NEWUSER) through the x32 ABI"},
       {"userns-mount", UsernsMount, "unshare(CLONE_NEWUSER|CLONE_NEWNS) then mount tmpfs"},
-      {"clone-namespaces", CloneNamespaces, "clone3/clone with NEWUSER/NEWNS/NEWPID, unshare(NEWNET)"},
+      {"clone-namespaces", CloneNamespaces,
+       "clone3/clone with NEWUSER/NEWNS/NEWPID, unshare(NEWNET)"},
       {"nested-seccomp-listener", NestedSeccompListener, "seccomp(NEW_LISTENER) of its own"},
   };
   return kAttacks;

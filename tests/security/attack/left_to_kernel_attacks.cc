@@ -48,8 +48,8 @@ long BytesThroughAPassedDescriptor() {
     char byte = 'x';
     iovec iov{.iov_base = &byte, .iov_len = 1};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr message{.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
-                   .msg_controllen = sizeof control};
+    msghdr message{
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
     cmsghdr* cmsg = CMSG_FIRSTHDR(&message);
     cmsg->cmsg_level = SOL_SOCKET;
     cmsg->cmsg_type = SCM_RIGHTS;
@@ -61,8 +61,8 @@ long BytesThroughAPassedDescriptor() {
   char byte = 0;
   iovec iov{.iov_base = &byte, .iov_len = 1};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr message{.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
-                 .msg_controllen = sizeof control};
+  msghdr message{
+      .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
   if (sent.exited && sent.ret == 1 && ::recvmsg(pair[1], &message, MSG_DONTWAIT) == 1) {
     if (cmsghdr* cmsg = CMSG_FIRSTHDR(&message); cmsg != nullptr && cmsg->cmsg_type == SCM_RIGHTS) {
       int fd = -1;
@@ -116,8 +116,8 @@ Outcome AgentMaskedRead(const Context&) {
   bool escaped = false;
   for (const auto& [route, bytes] : routes) {
     if (!detail.empty()) detail += "; ";
-    detail += route + ": " + (bytes < 0 ? ErrnoText(static_cast<int>(-bytes))
-                                        : std::to_string(bytes) + " bytes");
+    detail += route + ": " +
+              (bytes < 0 ? ErrnoText(static_cast<int>(-bytes)) : std::to_string(bytes) + " bytes");
     escaped = escaped || bytes > 0;
   }
   return escaped ? Escaped(detail) : Contained(detail);
@@ -141,8 +141,8 @@ Outcome ReadOnlyWriteFlip(const Context&) {
       std::memcpy(path, benign, sizeof benign);
     });
     for (const long long deadline = NowMs() + 2000; NowMs() < deadline;) {
-      const int fd = static_cast<int>(
-          ::syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_APPEND | O_CLOEXEC));
+      const int fd =
+          static_cast<int>(::syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_APPEND | O_CLOEXEC));
       ++opens;
       if (fd < 0) continue;
       written += ::write(fd, "vsec-pwned\n", 11) == 11 ? 1 : 0;
@@ -151,8 +151,8 @@ Outcome ReadOnlyWriteFlip(const Context&) {
   }
   std::ifstream in(kept);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string detail = std::to_string(opens) + " opens for writing, " +
-                             std::to_string(written) + " writes";
+  const std::string detail =
+      std::to_string(opens) + " opens for writing, " + std::to_string(written) + " writes";
   if (text.find("vsec-pwned") != std::string::npos) {
     return Escaped(detail + "; one landed in " + std::string(kept));
   }

@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
   if (name == "tiny-elf" && argc == 3) {
     const std::string elf = TinyElf(std::nullopt, kForbiddenRan);
     const int fd = ::open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-    const bool written = fd >= 0 && ::write(fd, elf.data(), elf.size()) == static_cast<ssize_t>(elf.size());
+    const bool written =
+        fd >= 0 && ::write(fd, elf.data(), elf.size()) == static_cast<ssize_t>(elf.size());
     if (fd >= 0) ::close(fd);
     return written ? 0 : 1;
   }
@@ -93,8 +94,8 @@ int main(int argc, char** argv) {
     if (a.name != name) continue;
     Outcome o = a.fn(FromEnvironment());
     std::string line = "{\"attack\":" + JsonString(a.name) + ",\"result\":\"" +
-                       (o.escaped ? "ESCAPED" : "CONTAINED") + "\",\"detail\":" +
-                       JsonString(o.detail) + "}\n";
+                       (o.escaped ? "ESCAPED" : "CONTAINED") +
+                       "\",\"detail\":" + JsonString(o.detail) + "}\n";
     // One write, so a line is never interleaved with a child's output.
     (void)!::write(1, line.data(), line.size());
     return 0;

@@ -36,8 +36,7 @@ Outcome RawSocket(const Context&) {
 }
 
 Outcome PacketSocket(const Context&) {
-  return SocketOf("socket(AF_PACKET, SOCK_RAW, ETH_P_ALL)", AF_PACKET, SOCK_RAW,
-                  htons(ETH_P_ALL));
+  return SocketOf("socket(AF_PACKET, SOCK_RAW, ETH_P_ALL)", AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
 }
 
 // RTM_NEWROUTE for 192.0.2.0/24 through an interface index that does not
@@ -151,8 +150,8 @@ Outcome EgressLocalhost(const Context& c) {
 // kernel read it again would leave sockets connected to the listener. UDP
 // connects at once, so the race runs thousands of times.
 Outcome EgressAddressFlip(const Context& c) {
-  const sockaddr_in allowed{.sin_family = AF_INET, .sin_port = htons(9),
-                            .sin_addr = {htonl(0xc0000201)}};
+  const sockaddr_in allowed{
+      .sin_family = AF_INET, .sin_port = htons(9), .sin_addr = {htonl(0xc0000201)}};
   const sockaddr_in refused{.sin_family = AF_INET,
                             .sin_port = htons(static_cast<unsigned short>(c.port)),
                             .sin_addr = {htonl(INADDR_LOOPBACK)}};
@@ -203,15 +202,17 @@ Outcome UnixPeerAsRoot(const Context&) {
   }
   constexpr uid_t kNobody = 65534;
   ChildResult connected = InChild([&]() -> long {
-    if (::setresgid(kNobody, kNobody, kNobody) != 0 || ::setresuid(kNobody, kNobody, kNobody) != 0) {
+    if (::setresgid(kNobody, kNobody, kNobody) != 0 ||
+        ::setresuid(kNobody, kNobody, kNobody) != 0) {
       return -2;
     }
     int client = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     return ::connect(client, reinterpret_cast<sockaddr*>(&address), length);
   });
   if (!connected.exited || connected.ret != 0) {
-    return Contained("the connect as uid 65534: " +
-                     (connected.ret == -2 ? std::string("could not drop root") : connected.Describe()));
+    return Contained("the connect as uid 65534: " + (connected.ret == -2
+                                                         ? std::string("could not drop root")
+                                                         : connected.Describe()));
   }
   int conn = ::accept4(server, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
   ucred peer{};
@@ -238,7 +239,8 @@ const std::vector<Attack>& NetAttacks() {
        "the same from the host's namespace joined by path (/proc/PID/ns/net) under egress deny"},
       {"egress-address-flip", EgressAddressFlip,
        "a connect's address flipped between an allowed one and the host's loopback (2 s)"},
-      {"unix-peer-root", UnixPeerAsRoot, "an unprivileged unix connect the server takes for root's"},
+      {"unix-peer-root", UnixPeerAsRoot,
+       "an unprivileged unix connect the server takes for root's"},
   };
   return kAttacks;
 }

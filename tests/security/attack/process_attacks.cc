@@ -89,11 +89,11 @@ Outcome LeakedFds(const Context& c) {
   std::string detail;
   bool escaped = false;
   for (int fd = 3; fd < 4096; ++fd) {
-    struct stat st{};
+    struct stat st {};
     if (::fstat(fd, &st) != 0) continue;
     char target[256] = {};
-    ssize_t n = ::readlink(("/proc/self/fd/" + std::to_string(fd)).c_str(), target,
-                           sizeof target - 1);
+    ssize_t n =
+        ::readlink(("/proc/self/fd/" + std::to_string(fd)).c_str(), target, sizeof target - 1);
     if (n < 0) std::snprintf(target, sizeof target, "?");
     if (S_ISSOCK(st.st_mode) && InertSocket(fd)) {
       detail += "fd " + std::to_string(fd) + " -> " + target + " (inert); ";
@@ -107,7 +107,8 @@ Outcome LeakedFds(const Context& c) {
     }
     detail += "; ";
   }
-  if (!escaped) return Contained(detail.empty() ? "only 0, 1, 2 are open" : "beyond 0-2 only " + detail);
+  if (!escaped)
+    return Contained(detail.empty() ? "only 0, 1, 2 are open" : "beyond 0-2 only " + detail);
   return Escaped("leaked: " + detail);
 }
 
@@ -130,7 +131,8 @@ Outcome CwdCheck(const Context& c) {
 // /proc/PID/exe of every process that is not a container binary and try to
 // reopen it for writing (O_WRONLY without O_TRUNC, nothing written).
 Outcome ExeOverwrite(const Context&) {
-  struct stat self{}, busybox{};
+  struct stat self {
+  }, busybox{};
   ::stat("/proc/self/exe", &self);
   ::stat("/bin/busybox", &busybox);
   auto container_binary = [&](const struct stat& st) {
@@ -138,8 +140,8 @@ Outcome ExeOverwrite(const Context&) {
            (st.st_dev == busybox.st_dev && st.st_ino == busybox.st_ino);
   };
   (void)!::write(1, "READY\n", 6);
-  std::map<std::string, int> held;  // pid -> O_PATH fd of its exe
-  std::set<std::string> foreign;    // exe paths of non-container binaries seen
+  std::map<std::string, int> held;             // pid -> O_PATH fd of its exe
+  std::set<std::string> foreign;               // exe paths of non-container binaries seen
   std::map<std::string, std::string> refused;  // pid -> why O_PATH on its exe failed
   std::string detail;
   long long deadline = NowMs() + 7000;
@@ -161,7 +163,7 @@ Outcome ExeOverwrite(const Context&) {
           if (refused.size() < 16) refused.emplace(pid, ErrnoText(errno));
           continue;
         }
-        struct stat st{};
+        struct stat st {};
         if (::fstat(fd, &st) != 0 || container_binary(st)) {
           ::close(fd);
           continue;
@@ -217,7 +219,8 @@ Outcome ExecPathFlip(const Context&) {
   while (NowMs() < deadline && tally["forbidden ran"] == 0) {
     pid_t pid = ::fork();
     if (pid == 0) {
-      char* const argv[] = {const_cast<char*>("true"), const_cast<char*>(kForbiddenRanArg), nullptr};
+      char* const argv[] = {const_cast<char*>("true"), const_cast<char*>(kForbiddenRanArg),
+                            nullptr};
       ::execv(kLink, argv);
       ::_exit(errno == EACCES ? 126 : 127);
     }
@@ -245,7 +248,8 @@ Outcome ExecPathFlip(const Context&) {
   }
   detail += " in 2 s";
   if (tally["forbidden ran"] > 0) return Escaped(detail);
-  if (tally["allowed ran"] == 0) return Escaped(detail + ": the allowed binary never ran (no race)");
+  if (tally["allowed ran"] == 0)
+    return Escaped(detail + ": the allowed binary never ran (no race)");
   return Contained(detail);
 }
 
@@ -359,7 +363,8 @@ const std::vector<Attack>& ProcessAttacks() {
       {"exec-path-flip", ExecPathFlip,
        "flip a symlink between an allowed and a forbidden binary while exec'ing it (2 s)"},
       {"cwd-check", CwdCheck, "run with cwd /proc/self/fd/N (CVE-2024-21626)"},
-      {"exe-overwrite", ExeOverwrite, "reopen /proc/PID/exe of exec'd runtime for writing (CVE-2019-5736)"},
+      {"exe-overwrite", ExeOverwrite,
+       "reopen /proc/PID/exe of exec'd runtime for writing (CVE-2019-5736)"},
       {"proc-sysrq", ProcSysrq, "open /proc/sysrq-trigger for writing"},
       {"proc-sys", ProcSys, "open host sysctls under /proc/sys for writing"},
       {"sys-write", SysWrite, "open /sys files for writing (uevent_helper, power/state, ...)"},

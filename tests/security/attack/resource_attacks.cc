@@ -73,7 +73,8 @@ Outcome MemoryBomb(const Context& c) {
   ::close(p[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
-  std::string how = WIFSIGNALED(status)   ? "killed by SIG" + std::string(sigabbrev_np(WTERMSIG(status)))
+  std::string how = WIFSIGNALED(status)
+                        ? "killed by SIG" + std::string(sigabbrev_np(WTERMSIG(status)))
                     : WEXITSTATUS(status) == 3 ? "mmap failed"
                                                : "finished";
   std::string detail = "touched " + std::to_string(touched >> 20) + " MiB (limit " +
