@@ -9,6 +9,7 @@
 #include "base/strings.h"
 #include "cli/install_edits.h"
 #include "cli/install_toml.h"
+#include "config/oci/vigil_annotations.h"
 
 namespace vigil::cli::install {
 
@@ -79,8 +80,9 @@ Result<Edit> EditContainerd(std::string_view text, const Registration* add, std:
   block.push_back(table + "]");
   block.emplace_back("  runtime_type = \"io.containerd.runc.v2\"");
   block.emplace_back("  # Pass the vigil annotations (dev.vigil.policy) from pods to vigil.");
-  block.emplace_back("  pod_annotations = [\"dev.vigil.*\"]");
-  block.emplace_back("  container_annotations = [\"dev.vigil.*\"]");
+  const std::string all = StrCat("[\"", config::kVigilAnnotationPrefix, "*\"]");
+  block.push_back(StrCat("  pod_annotations = ", all));
+  block.push_back(StrCat("  container_annotations = ", all));
   block.push_back(table + ".options]");
   block.push_back(StrCat("  BinaryName = ", binary));
   block.push_back(EndMarker(name));

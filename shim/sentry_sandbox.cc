@@ -12,6 +12,7 @@
 
 #include "base/strings.h"
 #include "base/unique_fd.h"
+#include "config/oci/vigil_annotations.h"
 #include "runtime/cgroup/device_rules.h"
 
 namespace vigil::shim {
@@ -112,7 +113,7 @@ Result<sentry::Sandbox> SentrySandbox(const std::string& id, const config::Spec&
   sandbox.user_namespace =
       spec.linux_spec && spec.linux_spec->FindNamespace(config::NamespaceType::kUser) != nullptr;
   sandbox.device_allowed = DeviceAllowList(spec);
-  if (const std::string* release = spec.FindAnnotation(kKernelReleaseAnnotation)) {
+  if (const std::string* release = spec.FindAnnotation(config::kKernelReleaseAnnotation)) {
     sandbox.kernel_release = *release;
   }
   sandbox.cpu_limit = CpuLimit(spec);

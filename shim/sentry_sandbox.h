@@ -16,9 +16,6 @@
 
 namespace vigil::shim {
 
-// The annotation that sets the kernel release uname(2) reports.
-inline constexpr std::string_view kKernelReleaseAnnotation = "dev.vigil.kernel-release";
-
 // The deputy's namespaces (docs/security.md, "The deputy rule"): whatever
 // the sentry does for the workload, it does in the workload's UTS, IPC and
 // network namespaces, because the calling thread lives there — a tun

@@ -8,6 +8,7 @@
 
 #include "base/strings.h"
 #include "base/units.h"
+#include "config/oci/vigil_annotations.h"
 
 namespace vigil::runtime {
 namespace {
@@ -32,7 +33,7 @@ Result<std::uint32_t> MaxFiles(std::string_view what, std::string_view text) {
 
 Result<std::string> ResolveAuditPath(const config::Spec& spec, const std::string& flag_path,
                                      const StateDir& dir) {
-  const std::string* value = spec.FindAnnotation(kAuditAnnotation);
+  const std::string* value = spec.FindAnnotation(config::kAuditAnnotation);
   if (!value) {
     if (!flag_path.empty()) return std::filesystem::absolute(flag_path).lexically_normal().string();
     // Only root reads them, as the state root itself.
@@ -46,8 +47,9 @@ Result<std::string> ResolveAuditPath(const config::Spec& spec, const std::string
                                    ? allowed / *value
                                    : std::filesystem::path(*value).lexically_normal();
   if (value->empty() || *value == "." || *value == ".." || path.parent_path() != allowed) {
-    return Fail(StrCat("annotation ", kAuditAnnotation, ": ", Quote(*value), " is not a file in ",
-                       kAuditAnnotationDir, " (use --audit for any other path)"));
+    return Fail(StrCat("annotation ", config::kAuditAnnotation, ": ", Quote(*value),
+                       " is not a file in ", kAuditAnnotationDir,
+                       " (use --audit for any other path)"));
   }
   std::error_code ec;
   std::filesystem::create_directories(allowed, ec);
@@ -66,8 +68,8 @@ Result<sentry::audit::Rotation> ResolveAuditRotation(const config::Spec& spec,
   if (!flag_files.empty()) {
     ASSIGN_OR_RETURN(rotation.max_files, MaxFiles("--audit-max-files", flag_files));
   }
-  if (const std::string* size = spec.FindAnnotation(kAuditMaxSizeAnnotation)) {
-    const std::string what = StrCat("annotation ", kAuditMaxSizeAnnotation);
+  if (const std::string* size = spec.FindAnnotation(config::kAuditMaxSizeAnnotation)) {
+    const std::string what = StrCat("annotation ", config::kAuditMaxSizeAnnotation);
     ASSIGN_OR_RETURN(const std::uint64_t asked, MaxBytes(what, *size));
     if (rotation.max_bytes != 0 && (asked == 0 || asked > rotation.max_bytes)) {
       return Fail(StrCat(what, ": ", Quote(*size), " is above the runtime's cap of ",
@@ -75,8 +77,8 @@ Result<sentry::audit::Rotation> ResolveAuditRotation(const config::Spec& spec,
     }
     rotation.max_bytes = asked;
   }
-  if (const std::string* files = spec.FindAnnotation(kAuditMaxFilesAnnotation)) {
-    const std::string what = StrCat("annotation ", kAuditMaxFilesAnnotation);
+  if (const std::string* files = spec.FindAnnotation(config::kAuditMaxFilesAnnotation)) {
+    const std::string what = StrCat("annotation ", config::kAuditMaxFilesAnnotation);
     ASSIGN_OR_RETURN(const std::uint32_t asked, MaxFiles(what, *files));
     if (asked > rotation.max_files) {
       return Fail(StrCat(what, ": ", asked, " is above the runtime's cap of ", rotation.max_files,

@@ -13,13 +13,8 @@
 
 namespace vigil::runtime {
 
-// The annotation that puts the audit log in kAuditAnnotationDir.
-inline constexpr std::string_view kAuditAnnotation = "dev.vigil.audit";
 // Where dev.vigil.audit may put a log.
 inline constexpr std::string_view kAuditAnnotationDir = "/var/log/vigil";
-// The annotations that cap the log's size (Docker's max-size and max-file).
-inline constexpr std::string_view kAuditMaxSizeAnnotation = "dev.vigil.audit-max-size";
-inline constexpr std::string_view kAuditMaxFilesAnnotation = "dev.vigil.audit-max-files";
 // The caps when neither flag nor annotation sets one.
 inline constexpr std::uint64_t kDefaultAuditMaxBytes = 10 << 20;
 inline constexpr std::uint32_t kDefaultAuditMaxFiles = 3;

@@ -16,6 +16,7 @@
 #include "base/strings.h"
 #include "base/time.h"
 #include "config/oci/config.h"
+#include "config/oci/vigil_annotations.h"
 #include "config/policy/policy.h"
 #include "runtime/cgroup/attach_primer.h"
 #include "runtime/cgroup/cgroup.h"
@@ -94,7 +95,7 @@ std::string OwnerName() {
 }
 
 Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string& flag) {
-  const std::string* annotation = spec.FindAnnotation(kPolicyAnnotation);
+  const std::string* annotation = spec.FindAnnotation(config::kPolicyAnnotation);
   if (flag.empty()) {
     if (annotation == nullptr) return config::BuiltinPolicy("default");
     return config::PolicyFromAnnotation(*annotation);
@@ -105,8 +106,8 @@ Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string
   if (annotation != nullptr) {
     ASSIGN_OR_RETURN(config::Policy asked, config::PolicyFromAnnotation(*annotation));
     if (config::DumpPolicy(asked) != config::DumpPolicy(chosen)) {
-      return Fail(StrCat("annotation ", kPolicyAnnotation, ": asks for policy ", Quote(asked.name),
-                         ", but --policy chose ", Quote(chosen.name),
+      return Fail(StrCat("annotation ", config::kPolicyAnnotation, ": asks for policy ",
+                         Quote(asked.name), ", but --policy chose ", Quote(chosen.name),
                          " and an annotation cannot replace it"));
     }
   }
@@ -116,9 +117,9 @@ Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string
 // The sentry's backend: the annotation, else --platform, else unotify.
 Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::string& flag) {
   sentry::Platform platform = sentry::Platform::kUnotify;
-  if (const std::string* asked = spec.FindAnnotation(kPlatformAnnotation)) {
-    ASSIGN_OR_RETURN(platform,
-                     sentry::ParsePlatform(StrCat("annotation ", kPlatformAnnotation), *asked));
+  if (const std::string* asked = spec.FindAnnotation(config::kPlatformAnnotation)) {
+    ASSIGN_OR_RETURN(platform, sentry::ParsePlatform(
+                                   StrCat("annotation ", config::kPlatformAnnotation), *asked));
   } else if (!flag.empty()) {
     ASSIGN_OR_RETURN(platform, sentry::ParsePlatform("--platform", flag));
   }

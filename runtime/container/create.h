@@ -14,12 +14,6 @@
 
 namespace vigil::runtime {
 
-// The annotation that chooses the sentry's policy (audit_settings.h has
-// the audit log's).
-inline constexpr std::string_view kPolicyAnnotation = "dev.vigil.policy";
-// The annotation that chooses the sentry's backend (--platform's values).
-inline constexpr std::string_view kPlatformAnnotation = "dev.vigil.platform";
-
 struct CreateOptions {
   std::string root;  // state directory (--root)
   std::string id;

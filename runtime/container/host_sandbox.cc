@@ -14,6 +14,7 @@
 #include "base/strings.h"
 #include "base/unique_fd.h"
 #include "config/oci/default_spec.h"
+#include "config/oci/vigil_annotations.h"
 #include "config/policy/cidr.h"
 #include "config/policy/glob.h"
 #include "runtime/container/lifetime.h"
@@ -326,7 +327,7 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
     if (exists(secret)) linux_spec.masked_paths.push_back(secret);
   }
   // Ctrl-C or a timeout: TERM, then KILL soon after (a person waits).
-  spec.annotations[std::string(kTimeoutGraceAnnotation)] = "2s";
+  spec.annotations[std::string(config::kTimeoutGraceAnnotation)] = "2s";
   return spec;
 }
 

@@ -2,6 +2,7 @@
 
 #include "base/strings.h"
 #include "base/units.h"
+#include "config/oci/vigil_annotations.h"
 
 namespace vigil::runtime {
 namespace {
@@ -32,8 +33,8 @@ Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& fl
       operators = given;
     }
   }
-  if (const std::string* asked = spec.FindAnnotation(kTimeoutAnnotation)) {
-    const std::string what = StrCat("annotation ", kTimeoutAnnotation);
+  if (const std::string* asked = spec.FindAnnotation(config::kTimeoutAnnotation)) {
+    const std::string what = StrCat("annotation ", config::kTimeoutAnnotation);
     ASSIGN_OR_RETURN(const milliseconds timeout, Duration(what, *asked, false));
     if (lifetime.timeout.count() != 0 && timeout > lifetime.timeout) {
       return Fail(StrCat(what, ": ", Quote(*asked), " is longer than the runtime's --timeout ",
@@ -41,9 +42,10 @@ Result<Lifetime> ResolveLifetime(const config::Spec& spec, const std::string& fl
     }
     lifetime.timeout = timeout;
   }
-  if (const std::string* grace = spec.FindAnnotation(kTimeoutGraceAnnotation)) {
-    ASSIGN_OR_RETURN(lifetime.grace,
-                     Duration(StrCat("annotation ", kTimeoutGraceAnnotation), *grace, true));
+  if (const std::string* grace = spec.FindAnnotation(config::kTimeoutGraceAnnotation)) {
+    ASSIGN_OR_RETURN(
+        lifetime.grace,
+        Duration(StrCat("annotation ", config::kTimeoutGraceAnnotation), *grace, true));
   }
   return lifetime;
 }

@@ -13,8 +13,6 @@
 
 namespace vigil::runtime {
 
-inline constexpr std::string_view kTimeoutAnnotation = "dev.vigil.timeout";
-inline constexpr std::string_view kTimeoutGraceAnnotation = "dev.vigil.timeout-grace";
 // As `docker stop`'s default.
 inline constexpr std::chrono::milliseconds kDefaultTimeoutGrace{10'000};
 

@@ -9,6 +9,7 @@
 #include "base/file.h"
 #include "base/proc.h"
 #include "base/strings.h"
+#include "config/oci/vigil_annotations.h"
 #include "runtime/container/container_cgroup.h"
 #include "runtime/container/status.h"
 #include "runtime/container/supervisor_control.h"
@@ -37,10 +38,10 @@ std::optional<cgroup::MemoryRelease> ReadNote(const std::string& path) {
 }  // namespace
 
 Result<bool> WantsMemoryRelease(const ContainerRecord& record, bool asked) {
-  auto it = record.annotations.find(std::string(kPauseReleaseMemoryAnnotation));
+  auto it = record.annotations.find(std::string(config::kPauseReleaseMemoryAnnotation));
   if (it == record.annotations.end() || it->second == "false") return asked;
   if (it->second == "true") return true;
-  return Fail(StrCat("annotation ", kPauseReleaseMemoryAnnotation, ": ", Quote(it->second),
+  return Fail(StrCat("annotation ", config::kPauseReleaseMemoryAnnotation, ": ", Quote(it->second),
                      " is neither \"true\" nor \"false\""));
 }
 

@@ -18,10 +18,6 @@
 
 namespace vigil::runtime {
 
-// The annotation that makes a plain `pause` release memory, for clients
-// that pass annotations but no flags (containerd, the Agent Sandbox).
-inline constexpr std::string_view kPauseReleaseMemoryAnnotation = "dev.vigil.pause-release-memory";
-
 // Whether a pause releases memory: asked by the flag (pause's or the global
 // one, for Docker's runtimeArgs), or by the annotation set to "true". An
 // annotation with another value than "true" or "false" is an error naming it.

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "base/strings.h"
+#include "config/oci/vigil_annotations.h"
 #include "runtime/container/state_dir.h"
 
 namespace vigil::runtime {
@@ -27,7 +28,8 @@ TEST(AuditPathTest, TheAnnotationThenTheFlagThenTheStateDirectory) {
   ASSERT_NE(::mkdtemp(root), nullptr);
   Result<StateDir> dir = StateDir::Create(root, "c1");
   ASSERT_TRUE(dir) << dir.error().message;
-  const config::Spec annotated = WithAnnotations({{std::string(kAuditAnnotation), "pod.jsonl"}});
+  const config::Spec annotated =
+      WithAnnotations({{std::string(config::kAuditAnnotation), "pod.jsonl"}});
   EXPECT_EQ(ResolveAuditPath(annotated, "/srv/all.jsonl", *dir).value_or(""),
             StrCat(kAuditAnnotationDir, "/pod.jsonl"));
   EXPECT_EQ(ResolveAuditPath(config::Spec{}, "/srv/all.jsonl", *dir).value_or(""),

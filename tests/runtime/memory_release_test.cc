@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "config/oci/vigil_annotations.h"
+
 namespace vigil::runtime {
 namespace {
 
@@ -13,7 +15,7 @@ using ::testing::HasSubstr;
 ContainerRecord Annotated(std::string value) {
   ContainerRecord record;
   record.id = "c";
-  record.annotations[std::string(kPauseReleaseMemoryAnnotation)] = std::move(value);
+  record.annotations[std::string(config::kPauseReleaseMemoryAnnotation)] = std::move(value);
   return record;
 }
 
