@@ -8,7 +8,7 @@
 #include "base/strings.h"
 #include "config/oci/mount_options.h"
 #include "config/oci/names.h"
-#include "runtime/cgroup/container_mount.h"
+#include "runtime/linux/cgroup_mount.h"
 #include "runtime/linux/path_in_root.h"
 
 namespace vigil::runtime {
@@ -65,7 +65,7 @@ Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup
                          int bind_source) {
   MountFlags f = ParseMountOptions(mount.options);
   if (mount.type == "cgroup" || mount.type == "cgroup2") {
-    return cgroup::MountCgroupFs(root_fd, mount, f.flags, in_cgroup_namespace);
+    return MountCgroupFs(root_fd, mount, f.flags, in_cgroup_namespace);
   }
   bool bind = f.bind || mount.type == "bind";
   std::string where = StrCat("mount ", Quote(mount.source), " on ", Quote(mount.destination));

@@ -30,7 +30,7 @@ unsigned long LockedMountFlags(int fd);
 
 // Mounts `mount` at its destination inside the rootfs open at `root_fd`,
 // creating the target (a directory, or a file for a file bind mount). A
-// cgroup mount shows the container's own cgroups (cgroup/container_mount.h).
+// cgroup mount shows the container's own cgroups (cgroup_mount.h).
 // `bind_source`, when not -1, is the bind mount's source taken beforehand
 // (bind_sources.h), attached instead of its path.
 Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup_namespace,

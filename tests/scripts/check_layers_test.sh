@@ -18,4 +18,21 @@ if out=$("$check" "$tree" 2>&1); then
 fi
 grep -q '^sentry/up.cc:1: .*sentry/ includes a layer above it' <<<"$out" ||
   { echo "FAIL: the error does not name sentry/up.cc:1: $out"; exit 1; }
+rm "$tree/sentry/up.cc"
+
+# Inside sentry/ and runtime/: a folder below includes one above.
+mkdir -p "$tree"/sentry/{core,handlers} "$tree"/runtime/{cgroup,container}
+echo '#include "sentry/core/a.h"' >"$tree/sentry/handlers/h.cc"
+echo '#include "runtime/cgroup/c.h"' >"$tree/runtime/container/k.cc"
+"$check" "$tree" >/dev/null || { echo "FAIL: sub-folders whose includes point down were refused"; exit 1; }
+echo '#include "sentry/handlers/h.h"' >"$tree/sentry/core/up.cc"
+echo '#include "runtime/container/k.h"' >"$tree/runtime/cgroup/up.cc"
+if out=$("$check" "$tree" 2>&1); then
+  echo "FAIL: sentry/core and runtime/cgroup include folders above them, and the check passed"
+  exit 1
+fi
+grep -q '^sentry/core/up.cc:1:.*sentry/core/ includes a layer above it' <<<"$out" ||
+  { echo "FAIL: the error does not name sentry/core/up.cc:1: $out"; exit 1; }
+grep -q '^runtime/cgroup/up.cc:1:.*runtime/cgroup/ includes a layer above it' <<<"$out" ||
+  { echo "FAIL: the error does not name runtime/cgroup/up.cc:1: $out"; exit 1; }
 echo "ok"

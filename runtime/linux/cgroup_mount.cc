@@ -1,4 +1,4 @@
-#include "runtime/cgroup/container_mount.h"
+#include "runtime/linux/cgroup_mount.h"
 
 #include <sys/mount.h>
 
@@ -6,7 +6,7 @@
 #include "runtime/cgroup/hierarchy.h"
 #include "runtime/linux/path_in_root.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime {
 namespace {
 
 std::string Join(const std::vector<std::string>& parts) {
@@ -19,7 +19,7 @@ std::string Join(const std::vector<std::string>& parts) {
 
 Result<void> MountCgroupFs(int root_fd, const config::Mount& mount, unsigned long flags,
                            bool in_cgroup_namespace) {
-  ASSIGN_OR_RETURN(std::vector<Hierarchy> hierarchies, DiscoverHierarchies());
+  ASSIGN_OR_RETURN(std::vector<cgroup::Hierarchy> hierarchies, cgroup::DiscoverHierarchies());
   std::string where = StrCat("mount cgroups on ", Quote(mount.destination));
   ASSIGN_OR_RETURN(UniqueFd target, MkdirAllInRoot(root_fd, mount.destination));
   unsigned long tmpfs_flags =
@@ -27,7 +27,7 @@ Result<void> MountCgroupFs(int root_fd, const config::Mount& mount, unsigned lon
   if (::mount("tmpfs", FdPath(target.Get()).c_str(), "tmpfs", tmpfs_flags, "mode=755") != 0) {
     return FailErrno(where);
   }
-  for (const Hierarchy& h : hierarchies) {
+  for (const cgroup::Hierarchy& h : hierarchies) {
     std::string name = h.mount_point.substr(h.mount_point.rfind('/') + 1);
     ASSIGN_OR_RETURN(UniqueFd dir, MkdirAllInRoot(root_fd, StrCat(mount.destination, "/", name)));
     std::string dir_path = FdPath(dir.Get());
@@ -57,4 +57,4 @@ Result<void> MountCgroupFs(int root_fd, const config::Mount& mount, unsigned lon
   return {};
 }
 
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime
