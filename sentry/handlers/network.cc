@@ -38,10 +38,6 @@ namespace {
 
 Verdict FromErrno(int error, Decision decision) { return Verdict::Fail(error, decision); }
 
-Verdict FromResult(const Error& error, Decision decision) {
-  return Verdict::Fail(error.code != 0 ? error.code : EIO, decision);
-}
-
 bool Blocking(int socket) { return (::fcntl(socket, F_GETFL) & O_NONBLOCK) == 0; }
 
 // The answer when a wait ended without the call done (waiting.h): the call
@@ -82,7 +78,7 @@ std::optional<Verdict> SocketFileVerdict(HandlerContext& context, const Destinat
     return std::nullopt;
   }
   Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return FromResult(root_path.error(), Decision::kAllow);
+  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
   std::variant<std::string, Verdict> decided =
       DecideOnFile(context, destination.anchor.Get(), *root_path, /*write=*/false);
   if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
@@ -98,18 +94,18 @@ std::optional<Verdict> SocketFileVerdict(HandlerContext& context, const Destinat
 // that a search for the host's daemons shows in the audit.
 Verdict UnanchoredVerdict(HandlerContext& context, const Error& error, const std::string& given) {
   const bool not_reached = error.code == ENOENT || error.code == ENOTDIR || error.code == EACCES;
-  if (!not_reached || given.empty()) return FromResult(error, Decision::kAllow);
+  if (!not_reached || given.empty()) return Failed(error, Decision::kAllow);
   Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return FromResult(error, Decision::kAllow);
+  if (!thread) return Failed(error, Decision::kAllow);
   Result<std::string> named = ContainerPath(context.tracee, *thread, AT_FDCWD, given);
-  if (!named) return FromResult(error, Decision::kAllow);
+  if (!named) return Failed(error, Decision::kAllow);
   const std::string name = LexicalName(*named);
   if (config::UnixPathAllowed(*context.sandbox.policy, name) &&
       Refusal(AccessFor(context, name), /*write=*/false) == 0) {
-    return FromResult(error, Decision::kAllow);
+    return Failed(error, Decision::kAllow);
   }
   context.AuditArg("resolved", name);
-  return FromResult(error, Decision::kDeny);
+  return Failed(error, Decision::kDeny);
 }
 
 // Decides the destination at `pointer`; fills `destination` when allowed.
@@ -118,7 +114,7 @@ Verdict UnanchoredVerdict(HandlerContext& context, const Error& error, const std
 std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer, std::uint64_t length,
                               Destination& destination, Egress use) {
   Result<Destination> copied = CopyDestination(context.tracee, pointer, length);
-  if (!copied) return FromResult(copied.error(), Decision::kAllow);
+  if (!copied) return Failed(copied.error(), Decision::kAllow);
   destination = std::move(*copied);
   context.AuditArg("address", DescribeDestination(destination));
   if (int refused = EgressVerdict(context.sandbox, destination, use); refused != 0) {
@@ -259,7 +255,7 @@ Verdict SendOnBehalf(HandlerContext& context, int socket, msghdr message,
     int error;
     {
       Result<ActingAs> identity = IdentityFor(context, unix_socket, vouch);
-      if (!identity) return FromResult(identity.error(), Decision::kAllow);
+      if (!identity) return Failed(identity.error(), Decision::kAllow);
       sent = ::sendmsg(socket, &message, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
       error = errno;
     }
@@ -291,7 +287,7 @@ Verdict SendMessage(HandlerContext& context, int socket_number, std::uint64_t he
   if (Result<void> read =
           context.tracee.Read(header, std::as_writable_bytes(std::span(&theirs, 1)));
       !read) {
-    return FromResult(read.error(), Decision::kAllow);
+    return Failed(read.error(), Decision::kAllow);
   }
   Destination destination;
   if (theirs.msg_name != nullptr && theirs.msg_namelen != 0) {
@@ -304,24 +300,24 @@ Verdict SendMessage(HandlerContext& context, int socket_number, std::uint64_t he
     return Verdict::Continue();
   }
   Result<std::vector<char>> payload = CopyPayload(context.tracee, theirs);
-  if (!payload) return FromResult(payload.error(), Decision::kAllow);
+  if (!payload) return Failed(payload.error(), Decision::kAllow);
   Result<std::vector<char>> control = CopyControl(context.tracee, theirs);
-  if (!control) return FromResult(control.error(), Decision::kAllow);
+  if (!control) return Failed(control.error(), Decision::kAllow);
   // The destination decided on must be where the packet goes first.
   if (context.sandbox.policy->egress_default_deny && ControlRoutesElsewhere(*control)) {
     context.AuditArg("control", "a route through another address");
     return FromErrno(EPERM, Decision::kDeny);
   }
   Result<UniqueFd> socket = context.tracee.Descriptor(socket_number);
-  if (!socket) return FromResult(socket.error(), Decision::kAllow);
+  if (!socket) return Failed(socket.error(), Decision::kAllow);
   const bool unix_socket = IsUnixSocket(socket->Get());
   std::vector<UniqueFd> held;
   control = ControlToSend(context, std::move(*control), held, unix_socket);
   if (!control) {
     // Refusing credentials is the sentry's decision; the rest are the
     // workload's mistakes (EINVAL, EBADF), answered as the kernel would.
-    return FromResult(control.error(),
-                      control.error().code == EPERM ? Decision::kDeny : Decision::kAllow);
+    return Failed(control.error(),
+                  control.error().code == EPERM ? Decision::kDeny : Decision::kAllow);
   }
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
@@ -340,7 +336,7 @@ Verdict HandleConnect(HandlerContext& context) {
     return *stop;
   }
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
-  if (!socket) return FromResult(socket.error(), Decision::kAllow);
+  if (!socket) return Failed(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, false)) return *stop;
   // Connect without blocking the loop: the workload's socket is switched to
@@ -358,7 +354,7 @@ Verdict HandleConnect(HandlerContext& context) {
       Result<ActingAs> identity = IdentityFor(context, unix_socket);
       if (!identity) {
         if (blocking) ::fcntl(fd, F_SETFL, flags);
-        return FromResult(identity.error(), Decision::kAllow);
+        return Failed(identity.error(), Decision::kAllow);
       }
       rc = ::connect(fd, destination.get(), destination.length);
       error = rc == 0 ? 0 : errno;
@@ -407,10 +403,10 @@ Verdict HandleSendto(HandlerContext& context) {
   if (Result<void> copied = CopyBytes(context.tracee, args[1],
                                       std::min<std::uint64_t>(args[2], kMaxPayload), payload);
       !copied) {
-    return FromResult(copied.error(), Decision::kAllow);
+    return Failed(copied.error(), Decision::kAllow);
   }
   Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
-  if (!socket) return FromResult(socket.error(), Decision::kAllow);
+  if (!socket) return Failed(socket.error(), Decision::kAllow);
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
   iovec iov{.iov_base = payload.data(), .iov_len = payload.size()};
@@ -418,7 +414,7 @@ Verdict HandleSendto(HandlerContext& context) {
   const bool unix_socket = IsUnixSocket(socket->Get());
   std::vector<UniqueFd> held;
   Result<std::vector<char>> control = ControlToSend(context, {}, held, unix_socket);
-  if (!control) return FromResult(control.error(), Decision::kAllow);
+  if (!control) return Failed(control.error(), Decision::kAllow);
   return SendOnBehalf(context, socket->Get(), message, *control, static_cast<int>(args[3]),
                       unix_socket);
 }

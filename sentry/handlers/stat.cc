@@ -53,15 +53,11 @@ Verdict Answer(HandlerContext& context, const StatRequest& request, int file) {
     if (::statx(file, "", AT_EMPTY_PATH | sync, request.mask, &result) != 0) {
       return Verdict::Fail(errno, Decision::kAllow);
     }
-    Verdict verdict = AnswerWithObject(context, request.buffer, result);
-    verdict.decision = Decision::kAllow;
-    return verdict;
+    return AnswerWithObject(context, request.buffer, result, Decision::kAllow);
   }
   struct stat result {};
   if (::fstat(file, &result) != 0) return Verdict::Fail(errno, Decision::kAllow);
-  Verdict verdict = AnswerWithObject(context, request.buffer, result);
-  verdict.decision = Decision::kAllow;
-  return verdict;
+  return AnswerWithObject(context, request.buffer, result, Decision::kAllow);
 }
 
 // EINVAL for flags (or a statx mask) the kernel would refuse, which it
@@ -114,9 +110,7 @@ Verdict HandleStatfs(HandlerContext& context) {
   if (::fstatfs(std::get<UniqueFd>(file).Get(), &result) != 0) {
     return Verdict::Fail(errno, Decision::kAllow);
   }
-  Verdict verdict = AnswerWithObject(context, context.event.args[1], result);
-  verdict.decision = Decision::kAllow;
-  return verdict;
+  return AnswerWithObject(context, context.event.args[1], result, Decision::kAllow);
 }
 
 }  // namespace vigil::sentry

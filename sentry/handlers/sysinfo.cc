@@ -39,7 +39,7 @@ Verdict HandleSysinfo(HandlerContext& context) {
   }
   context.AuditNumber("totalram", static_cast<std::int64_t>(
                                       info.totalram * (info.mem_unit == 0 ? 1 : info.mem_unit)));
-  return AnswerWithObject(context, context.event.args[0], info);
+  return AnswerWithObject(context, context.event.args[0], info, Decision::kEmulate);
 }
 
 }  // namespace vigil::sentry

@@ -27,7 +27,7 @@ Verdict HandleUname(HandlerContext& context) {
     std::strcpy(names->machine, "i686");
   }
   context.AuditArg("release", names->release);
-  return AnswerWithObject(context, context.event.args[0], *names);
+  return AnswerWithObject(context, context.event.args[0], *names, Decision::kEmulate);
 }
 
 }  // namespace vigil::sentry
