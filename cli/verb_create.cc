@@ -44,12 +44,15 @@ Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
 }
 
 // `run` in the foreground of a terminal container without a console
-// socket: vigil is the console socket's other end itself, as runc is.
-bool RelaysTerminal(const Invocation& invocation, const runtime::CreateOptions& options) {
+// socket: vigil is the console socket's other end itself, as runc is. The
+// bundle it loads to know is the one create then uses (`options.spec`).
+bool RelaysTerminal(const Invocation& invocation, runtime::CreateOptions& options) {
   if (invocation.flags.IsSet("detach") || !options.console_socket.empty()) return false;
   // A bundle that does not load is create's to report.
   Result<config::Spec> spec = config::LoadBundle(options.bundle);
-  return spec && spec->process && spec->process->terminal;
+  if (!spec) return false;
+  options.spec = std::move(*spec);
+  return options.spec->process && options.spec->process->terminal;
 }
 
 }  // namespace

@@ -177,7 +177,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options, SupervisorMain super
   ASSIGN_OR_RETURN(StateDir dir, StateDir::Create(options.root, options.id));
   ScopeGuard remove_dir([&] { (void)dir.Remove(); });
 
-  ASSIGN_OR_RETURN(config::Spec spec, config::LoadBundle(options.bundle));
+  ASSIGN_OR_RETURN(config::Spec spec, options.spec ? Result<config::Spec>(*options.spec)
+                                                   : config::LoadBundle(options.bundle));
   RETURN_IF_ERROR(CheckSupported(spec, options));
   ContainerRecord record{
       .id = options.id,

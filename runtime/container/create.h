@@ -36,6 +36,9 @@ struct CreateOptions {
   bool foreground = false;
   bool keep = false;
   bool interrupt_ends = false;  // SupervisorArgs::interrupt_ends (`vigil do`)
+  // The bundle's config when the caller loaded it already (`run`, to know
+  // whether it relays the terminal); otherwise create loads it.
+  std::optional<config::Spec> spec;
 };
 
 // linux.seccomp compiled (nullopt without one); unknown syscall names are
