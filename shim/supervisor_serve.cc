@@ -27,7 +27,6 @@ namespace vigil::shim {
 namespace {
 
 using config::ContainerStatus;
-using runtime::Channel;
 using runtime::MessageType;
 
 // Whether the process at the other end of `conn` runs in an execution domain
