@@ -60,8 +60,8 @@ constexpr std::pair<const char*, int> kDeputyNamespaces[] = {
 Result<UniqueFd> JoinIfOther(pid_t init_pid, const char* name, int type) {
   const std::string own_path = StrCat("/proc/thread-self/ns/", name);
   const std::string path = StrCat("/proc/", init_pid, "/ns/", name);
-  struct stat own {
-  }, theirs{};
+  struct stat own {};
+  struct stat theirs {};
   if (::stat(own_path.c_str(), &own) != 0 || ::stat(path.c_str(), &theirs) != 0) {
     return FailErrno(StrCat("stat the ", name, " namespaces"));
   }

@@ -88,8 +88,8 @@ Result<std::vector<std::string>> AuditTail::ReadNewLines() {
     RETURN_IF_ERROR(ReadAppended(lines));
     // Replaced (rotated, or written anew by rename): the old file is read to
     // its end above, the new one from its start below.
-    struct stat now {
-    }, open{};
+    struct stat now {};
+    struct stat open {};
     if (::stat(path_.c_str(), &now) == 0 && ::fstat(fd_.Get(), &open) == 0 &&
         (now.st_ino != open.st_ino || now.st_dev != open.st_dev)) {
       fd_.Reset();

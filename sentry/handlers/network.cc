@@ -183,8 +183,8 @@ bool MayVouchForPids() {
     UniqueFd pid_namespace(::open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC));
     if (!pid_namespace) return false;
     UniqueFd owner(::ioctl(pid_namespace.Get(), NS_GET_USERNS));
-    struct stat theirs {
-    }, ours{};
+    struct stat theirs {};
+    struct stat ours {};
     return owner && ::fstat(owner.Get(), &theirs) == 0 &&
            ::stat("/proc/self/ns/user", &ours) == 0 && theirs.st_dev == ours.st_dev &&
            theirs.st_ino == ours.st_ino;

@@ -15,8 +15,8 @@ namespace {
 
 // Whether `a` and `b` are the same file reached through the same mount.
 bool SameFile(int a, int b) {
-  struct statx x {
-  }, y{};
+  struct statx x {};
+  struct statx y {};
   constexpr unsigned int kMask = STATX_INO | STATX_MNT_ID;
   if (::statx(a, "", AT_EMPTY_PATH, kMask, &x) != 0 ||
       ::statx(b, "", AT_EMPTY_PATH, kMask, &y) != 0) {

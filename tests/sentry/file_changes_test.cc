@@ -184,8 +184,8 @@ TEST_F(FileChanges, ALinkNeedsAFileTheWorkloadMayWrite) {
   EXPECT_EQ(Link("/etc/hostname", "/tmp/alias").error, EACCES);
   EXPECT_FALSE(Exists("/tmp/alias"));
   EXPECT_EQ(Link("/tmp/mine", "/work/alias").error, 0);
-  struct stat a {
-  }, b{};
+  struct stat a {};
+  struct stat b {};
   ASSERT_EQ(::stat((root_ + "/tmp/mine").c_str(), &a), 0);
   ASSERT_EQ(::stat((root_ + "/work/alias").c_str(), &b), 0);
   EXPECT_EQ(a.st_ino, b.st_ino);

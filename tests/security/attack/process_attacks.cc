@@ -131,8 +131,8 @@ Outcome CwdCheck(const Context& c) {
 // /proc/PID/exe of every process that is not a container binary and try to
 // reopen it for writing (O_WRONLY without O_TRUNC, nothing written).
 Outcome ExeOverwrite(const Context&) {
-  struct stat self {
-  }, busybox{};
+  struct stat self {};
+  struct stat busybox {};
   ::stat("/proc/self/exe", &self);
   ::stat("/bin/busybox", &busybox);
   auto container_binary = [&](const struct stat& st) {
