@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
 

@@ -20,8 +20,8 @@
 #include <variant>
 
 #include "base/strings.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/core/thread_status.h"
-#include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"

@@ -11,7 +11,7 @@
 #include <variant>
 
 #include "base/strings.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/caller.h"
 #include "sentry/handlers/exec_argv.h"
 #include "sentry/handlers/exec_image.h"

@@ -12,7 +12,7 @@
 #include <variant>
 
 #include "base/strings.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/lookup.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"

@@ -18,7 +18,7 @@
 #include <span>
 #include <variant>
 
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/resolve.h"
 
 namespace vigil::sentry {

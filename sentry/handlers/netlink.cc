@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/handler.h"
 
 namespace vigil::sentry {

@@ -24,7 +24,7 @@
 
 #include "base/strings.h"
 #include "config/policy/policy.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/destination.h"
 #include "sentry/handlers/message.h"
 #include "sentry/handlers/netlink.h"

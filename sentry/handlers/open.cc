@@ -24,7 +24,7 @@
 #include "base/file.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/open_how.h"
 #include "sentry/handlers/open_walk.h"

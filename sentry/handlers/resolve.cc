@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "base/syscalls.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/paths.h"
 
 namespace vigil::sentry {

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "base/strings.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/answer.h"
 
 namespace vigil::sentry {

@@ -22,7 +22,7 @@
 #include <variant>
 #include <vector>
 
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/caller.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/handlers/paths.h"

@@ -9,7 +9,7 @@
 
 #include "base/file.h"
 #include "base/strings.h"
-#include "sentry/ptrace/stops.h"
+#include "sentry/serve/ptrace_stops.h"
 
 namespace vigil::sentry {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "base/log.h"
 #include "base/strings.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/notify/unotify.h"
 
 namespace vigil::sentry {

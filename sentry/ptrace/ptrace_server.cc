@@ -13,12 +13,12 @@
 #include "base/log.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/core/platform.h"
 #include "sentry/core/thread_status.h"
-#include "sentry/handlers/acting_as.h"
 #include "sentry/handlers/exec.h"
 #include "sentry/ptrace/channel_guard.h"
-#include "sentry/ptrace/stops.h"
+#include "sentry/serve/ptrace_stops.h"
 
 namespace vigil::sentry {
 namespace {

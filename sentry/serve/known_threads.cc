@@ -9,7 +9,7 @@
 
 #include "base/strings.h"
 #include "base/syscalls.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 
 namespace vigil::sentry {
 namespace {

@@ -5,7 +5,7 @@
 #include "base/file.h"
 #include "base/log.h"
 #include "base/strings.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/handler.h"
 #include "sentry/serve/thread_tracee.h"
 #include "sentry/table/syscall_table.h"

@@ -10,7 +10,7 @@
 #include "base/file.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 
 namespace vigil::sentry {
 

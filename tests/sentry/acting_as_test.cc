@@ -1,7 +1,7 @@
 // The sentry taking a workload thread's credentials for an operation,
 // keeping them (but the umask) for the next until it asks for its own, and
 // starting every change from what it holds.
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

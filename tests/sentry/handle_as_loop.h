@@ -4,7 +4,7 @@
 // before anything else.
 #pragma once
 
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 #include "sentry/handlers/handler.h"
 
 namespace vigil::sentry {

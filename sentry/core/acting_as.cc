@@ -1,4 +1,4 @@
-#include "sentry/handlers/acting_as.h"
+#include "sentry/core/acting_as.h"
 
 #include <grp.h>
 #include <linux/capability.h>

@@ -1,4 +1,4 @@
-#include "sentry/ptrace/stops.h"
+#include "sentry/serve/ptrace_stops.h"
 
 #include <sys/ptrace.h>
 
