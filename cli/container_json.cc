@@ -5,7 +5,7 @@
 
 namespace vigil::cli {
 
-void WritePausedMemory(json::Writer& w, const runtime::PausedMemory& memory) {
+void WritePausedMemory(json::Writer& w, const lifecycle::PausedMemory& memory) {
   w.BeginObject();
   w.Key("resident");
   w.Uint(memory.resident);
@@ -27,8 +27,8 @@ void WritePausedMemory(json::Writer& w, const runtime::PausedMemory& memory) {
   w.EndObject();
 }
 
-void WriteContainerView(json::Writer& w, const runtime::ContainerView& view, bool detailed,
-                        const runtime::PausedMemory* paused_memory) {
+void WriteContainerView(json::Writer& w, const lifecycle::ContainerView& view, bool detailed,
+                        const lifecycle::PausedMemory* paused_memory) {
   const runtime::ContainerRecord& r = view.record;
   w.BeginObject();
   w.Key("ociVersion");

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "base/json/json_writer.h"
-#include "runtime/container/lifecycle.h"
-#include "runtime/container/memory_release.h"
+#include "lifecycle/lifecycle.h"
+#include "lifecycle/memory_release.h"
 
 namespace vigil::cli {
 
@@ -12,13 +12,13 @@ namespace vigil::cli {
 // `detailed` (state, not list) annotations, then the sentry's policy in
 // force (as `vigil policy show` prints it) and platform, and a paused
 // container's `memory` when given.
-void WriteContainerView(json::Writer& w, const runtime::ContainerView& view, bool detailed,
-                        const runtime::PausedMemory* paused_memory = nullptr);
+void WriteContainerView(json::Writer& w, const lifecycle::ContainerView& view, bool detailed,
+                        const lifecycle::PausedMemory* paused_memory = nullptr);
 
 // A paused container's memory: {"resident": BYTES, "swapped": BYTES} and,
 // after pause --release-memory, "release": {"before": BYTES, "after":
 // BYTES}; "note" says why memory stayed resident when the host explains it
 // (no swap, swap full).
-void WritePausedMemory(json::Writer& w, const runtime::PausedMemory& memory);
+void WritePausedMemory(json::Writer& w, const lifecycle::PausedMemory& memory);
 
 }  // namespace vigil::cli

@@ -5,10 +5,9 @@
 
 #include <optional>
 
-#include "runtime/container/lifecycle.h"
+#include "lifecycle/lifecycle.h"
 #include "runtime/process/terminal_relay.h"
 #include "runtime/process/wait.h"
-#include "shim/supervisor.h"
 
 namespace vigil::cli {
 namespace {
@@ -22,7 +21,7 @@ void ReapOrphans() {
 
 }  // namespace
 
-Result<int> RunContainer(runtime::CreateOptions options, const RunMode& mode) {
+Result<int> RunContainer(lifecycle::CreateOptions options, const RunMode& mode) {
   options.foreground = !mode.detach;
   options.keep = mode.keep;
   // As runc: in the foreground the container's init (which state.pid
@@ -34,9 +33,9 @@ Result<int> RunContainer(runtime::CreateOptions options, const RunMode& mode) {
     console.emplace(std::move(receiver));
     options.console_socket = console->path();
   }
-  ASSIGN_OR_RETURN(pid_t supervisor, runtime::CreateContainer(options, shim::RunSupervisor));
+  ASSIGN_OR_RETURN(pid_t supervisor, lifecycle::CreateContainer(options));
   auto abandon = [&](Error error) -> Result<int> {
-    (void)runtime::DeleteContainer(options.root, options.id, /*force=*/true);
+    (void)lifecycle::DeleteContainer(options.root, options.id, /*force=*/true);
     ::waitpid(supervisor, nullptr, 0);
     ReapOrphans();
     return tl::unexpected(std::move(error));
@@ -47,7 +46,7 @@ Result<int> RunContainer(runtime::CreateOptions options, const RunMode& mode) {
     if (!received) return abandon(std::move(received).error());
     master = *std::move(received);
   }
-  if (Result<void> started = runtime::StartContainer(options.root, options.id); !started) {
+  if (Result<void> started = lifecycle::StartContainer(options.root, options.id); !started) {
     return abandon(std::move(started).error());
   }
   if (mode.detach) return 0;
@@ -55,7 +54,7 @@ Result<int> RunContainer(runtime::CreateOptions options, const RunMode& mode) {
                             : runtime::WaitForwardingSignals(supervisor);
   ReapOrphans();
   if (!mode.keep)
-    RETURN_IF_ERROR(runtime::DeleteContainer(options.root, options.id, /*force=*/true));
+    RETURN_IF_ERROR(lifecycle::DeleteContainer(options.root, options.id, /*force=*/true));
   return status;
 }
 

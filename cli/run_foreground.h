@@ -4,7 +4,7 @@
 #pragma once
 
 #include "base/result.h"
-#include "runtime/container/create.h"
+#include "lifecycle/create.h"
 
 namespace vigil::cli {
 
@@ -17,6 +17,6 @@ struct RunMode {
 
 // The container's exit status as a shell reports it (0 when detached).
 // A container that cannot be started is deleted before the error returns.
-Result<int> RunContainer(runtime::CreateOptions options, const RunMode& mode);
+Result<int> RunContainer(lifecycle::CreateOptions options, const RunMode& mode);
 
 }  // namespace vigil::cli

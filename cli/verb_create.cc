@@ -7,17 +7,16 @@
 #include "cli/run_foreground.h"
 #include "cli/verbs.h"
 #include "config/oci/config.h"
-#include "runtime/container/create.h"
-#include "shim/supervisor.h"
+#include "lifecycle/create.h"
 
 namespace vigil::cli {
 namespace {
 
-Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
+Result<lifecycle::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
   const auto& args = invocation.flags.positional;
   if (args.empty()) return Fail("container id required");
   if (args.size() > 1) return Fail(StrCat("unexpected argument ", Quote(args[1])));
-  runtime::CreateOptions options{
+  lifecycle::CreateOptions options{
       .root = invocation.global.root,
       .id = args[0],
       .bundle = invocation.flags.Value("bundle").value_or("."),
@@ -46,7 +45,7 @@ Result<runtime::CreateOptions> ReadCreateOptions(const Invocation& invocation) {
 // `run` in the foreground of a terminal container without a console
 // socket: vigil is the console socket's other end itself, as runc is. The
 // bundle it loads to know is the one create then uses (`options.spec`).
-bool RelaysTerminal(const Invocation& invocation, runtime::CreateOptions& options) {
+bool RelaysTerminal(const Invocation& invocation, lifecycle::CreateOptions& options) {
   if (invocation.flags.IsSet("detach") || !options.console_socket.empty()) return false;
   // A bundle that does not load is create's to report.
   Result<config::Spec> spec = config::LoadBundle(options.bundle);
@@ -83,13 +82,13 @@ const FlagSpec kRunFlags[10] = {
 };
 
 Result<int> RunCreate(const Invocation& invocation) {
-  ASSIGN_OR_RETURN(runtime::CreateOptions options, ReadCreateOptions(invocation));
-  RETURN_IF_ERROR(runtime::CreateContainer(options, shim::RunSupervisor));
+  ASSIGN_OR_RETURN(lifecycle::CreateOptions options, ReadCreateOptions(invocation));
+  RETURN_IF_ERROR(lifecycle::CreateContainer(options));
   return 0;
 }
 
 Result<int> RunRun(const Invocation& invocation) {
-  ASSIGN_OR_RETURN(runtime::CreateOptions options, ReadCreateOptions(invocation));
+  ASSIGN_OR_RETURN(lifecycle::CreateOptions options, ReadCreateOptions(invocation));
   const RunMode mode{.detach = invocation.flags.IsSet("detach"),
                      .keep = invocation.flags.IsSet("keep"),
                      .subreaper = !invocation.flags.IsSet("no-subreaper"),

@@ -1,5 +1,5 @@
 // vigil do: one command in a fresh sandbox of the host's own filesystem,
-// without a bundle, as root or as a user (runtime/container/host_sandbox.h).
+// without a bundle, as root or as a user (lifecycle/host_sandbox.h).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/random.h>
@@ -17,7 +17,7 @@
 #include "cli/verbs.h"
 #include "config/oci/config.h"
 #include "config/policy/policy.h"
-#include "runtime/container/host_sandbox.h"
+#include "lifecycle/host_sandbox.h"
 #include "sentry/audit/reader.h"
 
 extern char** environ;
@@ -42,9 +42,10 @@ Result<std::string> NewId() {
   return id;
 }
 
-Result<runtime::DoNetwork> ParseNetwork(const std::string& value, std::vector<std::string>* allow) {
-  if (value == "none") return runtime::DoNetwork::kNone;
-  if (value == "host") return runtime::DoNetwork::kHost;
+Result<lifecycle::DoNetwork> ParseNetwork(const std::string& value,
+                                          std::vector<std::string>* allow) {
+  if (value == "none") return lifecycle::DoNetwork::kNone;
+  if (value == "host") return lifecycle::DoNetwork::kHost;
   if (value.starts_with("allow=")) {
     std::string_view rest = std::string_view(value).substr(6);
     while (!rest.empty()) {
@@ -53,7 +54,7 @@ Result<runtime::DoNetwork> ParseNetwork(const std::string& value, std::vector<st
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
     if (allow->empty()) return Fail("--net allow= names no HOST:PORT");
-    return runtime::DoNetwork::kAllow;
+    return lifecycle::DoNetwork::kAllow;
   }
   return Fail(StrCat("--net ", Quote(value), ": wanted none, host or allow=HOST:PORT,..."));
 }
@@ -70,8 +71,8 @@ bool HostPathExists(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0;
 }
 
-Result<runtime::DoRequest> ReadRequest(const Invocation& invocation) {
-  runtime::DoRequest request;
+Result<lifecycle::DoRequest> ReadRequest(const Invocation& invocation) {
+  lifecycle::DoRequest request;
   request.command = invocation.flags.positional;
   if (request.command.empty()) return Fail("no command: vigil do [flags] -- CMD [ARGS...]");
   ASSIGN_OR_RETURN(request.cwd, Absolute(".", "the working directory"));
@@ -188,18 +189,18 @@ const FlagSpec kDoFlags[10] = {
 };
 
 Result<int> RunDo(const Invocation& invocation) {
-  ASSIGN_OR_RETURN(runtime::DoRequest request, ReadRequest(invocation));
+  ASSIGN_OR_RETURN(lifecycle::DoRequest request, ReadRequest(invocation));
   std::vector<std::string> allow;
   ASSIGN_OR_RETURN(request.network,
                    ParseNetwork(invocation.flags.Value("net").value_or("none"), &allow));
   ASSIGN_OR_RETURN(config::Policy policy,
                    config::PolicyFromFlag(invocation.flags.Value("policy").value_or(
                        invocation.global.policy.empty() ? "agent" : invocation.global.policy)));
-  RETURN_IF_ERROR(runtime::ApplyNetworkFlag(request.network, allow, policy));
-  if (request.network == runtime::DoNetwork::kAllow) {
-    runtime::AllowResolvers(ReadFile("/etc/resolv.conf", 64 * 1024).value_or(""), policy);
+  RETURN_IF_ERROR(lifecycle::ApplyNetworkFlag(request.network, allow, policy));
+  if (request.network == lifecycle::DoNetwork::kAllow) {
+    lifecycle::AllowResolvers(ReadFile("/etc/resolv.conf", 64 * 1024).value_or(""), policy);
   }
-  runtime::ProtectHost(request, policy);
+  lifecycle::ProtectHost(request, policy);
 
   const std::string& root = invocation.global.root;
   ASSIGN_OR_RETURN(const std::string id, NewId());
@@ -208,18 +209,18 @@ Result<int> RunDo(const Invocation& invocation) {
   std::filesystem::create_directories(bundle + "/rootfs", ec);
   if (ec) return FailErrno(ec.value(), StrCat("create ", bundle));
   ScopeGuard remove_bundle([&] { std::filesystem::remove_all(bundle, ec); });
-  ASSIGN_OR_RETURN(std::vector<runtime::HostRootEntry> host_root, runtime::ReadHostRoot());
-  RETURN_IF_ERROR(runtime::MakeHostRootLinks(bundle + "/rootfs", host_root));
+  ASSIGN_OR_RETURN(std::vector<lifecycle::HostRootEntry> host_root, lifecycle::ReadHostRoot());
+  RETURN_IF_ERROR(lifecycle::MakeHostRootLinks(bundle + "/rootfs", host_root));
   ASSIGN_OR_RETURN(config::Spec spec,
-                   runtime::HostSandboxSpec(request, host_root, bundle + "/rootfs", HostPathExists,
-                                            runtime::ReadHostDirectory));
+                   lifecycle::HostSandboxSpec(request, host_root, bundle + "/rootfs",
+                                              HostPathExists, lifecycle::ReadHostDirectory));
   RETURN_IF_ERROR(WriteFileAtomic(bundle + "/config.json", config::DumpSpec(spec), 0600,
                                   /*overwrite=*/false));
 
   const bool summary = invocation.flags.IsSet("summary");
   std::string audit = invocation.flags.Value("audit").value_or(invocation.global.audit);
   if (audit.empty()) audit = bundle + "/audit.jsonl";  // gone with the bundle
-  runtime::CreateOptions options{
+  lifecycle::CreateOptions options{
       .root = root,
       .id = id,
       .bundle = bundle,

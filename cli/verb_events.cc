@@ -14,8 +14,8 @@
 #include "base/units.h"
 #include "cli/container_json.h"
 #include "cli/verbs.h"
-#include "runtime/container/inspect.h"
-#include "runtime/container/memory_release.h"
+#include "lifecycle/inspect.h"
+#include "lifecycle/memory_release.h"
 #include "runtime/container/state_dir.h"
 
 namespace vigil::cli {
@@ -112,7 +112,7 @@ std::string OomEvent(const std::string& id) {
 // `paused_memory`: a paused container's (container_json.h), appended to
 // runc's fields.
 std::string StatsEvent(const std::string& id, const runtime::cgroup::Stats& stats,
-                       const runtime::PausedMemory* paused_memory = nullptr) {
+                       const lifecycle::PausedMemory* paused_memory = nullptr) {
   json::Writer w;
   w.BeginObject();
   w.Key("type");
@@ -168,15 +168,15 @@ Result<int> RunEvents(const Invocation& invocation) {
   if (interval.count() <= 0) return Fail("duration interval must be greater than 0");
   const std::string& root = invocation.global.root;
   if (invocation.flags.IsSet("stats")) {
-    ASSIGN_OR_RETURN(runtime::cgroup::Stats stats, runtime::ContainerStats(root, id));
-    std::optional<runtime::PausedMemory> memory;
+    ASSIGN_OR_RETURN(runtime::cgroup::Stats stats, lifecycle::ContainerStats(root, id));
+    std::optional<lifecycle::PausedMemory> memory;
     if (Result<runtime::ContainerRecord> record = runtime::ReadRecord(root, id)) {
-      memory = runtime::MemoryIfPaused(root, *record);
+      memory = lifecycle::MemoryIfPaused(root, *record);
     }
     Print(StatsEvent(id, stats, memory ? &*memory : nullptr));
     return 0;
   }
-  RETURN_IF_ERROR(runtime::WatchContainerEvents(
+  RETURN_IF_ERROR(lifecycle::WatchContainerEvents(
       root, id, interval,
       {.stats = [&](const runtime::cgroup::Stats& stats) { Print(StatsEvent(id, stats)); },
        .oom = [&] { Print(OomEvent(id)); }}));

@@ -6,7 +6,7 @@
 #include "cli/verbs.h"
 #include "config/oci/config.h"
 #include "config/oci/validate.h"
-#include "runtime/container/exec.h"
+#include "lifecycle/exec.h"
 
 namespace vigil::cli {
 namespace {
@@ -42,7 +42,8 @@ Result<config::Process> BuildProcess(const Invocation& invocation, const std::st
     if (!process) return tl::unexpected(std::move(process).error().Wrap(*file));
     return process;
   }
-  ASSIGN_OR_RETURN(config::Process process, runtime::ContainerProcess(invocation.global.root, id));
+  ASSIGN_OR_RETURN(config::Process process,
+                   lifecycle::ContainerProcess(invocation.global.root, id));
   process.args.assign(flags.positional.begin() + 1, flags.positional.end());
   for (const std::string& env : flags.Values("env")) process.env.push_back(env);
   if (auto cwd = flags.Value("cwd")) process.cwd = *cwd;
@@ -66,8 +67,8 @@ Result<config::Process> BuildProcess(const Invocation& invocation, const std::st
 }
 
 // "[CONTROLLER[,...]:]SUB", as runc's exec --cgroup takes it.
-runtime::ExecOptions::SubCgroup ParseSubCgroup(std::string_view value) {
-  runtime::ExecOptions::SubCgroup sub;
+lifecycle::ExecOptions::SubCgroup ParseSubCgroup(std::string_view value) {
+  lifecycle::ExecOptions::SubCgroup sub;
   const std::size_t colon = value.find(':');
   sub.path = std::string(colon == std::string_view::npos ? value : value.substr(colon + 1));
   if (colon == std::string_view::npos) return sub;
@@ -108,7 +109,7 @@ Result<int> RunExec(const Invocation& invocation) {
   if (has_process_file && args.size() > 1) {
     return Fail(StrCat("unexpected argument ", Quote(args[1]), " with --process"));
   }
-  runtime::ExecOptions options{
+  lifecycle::ExecOptions options{
       .root = invocation.global.root,
       .id = args[0],
       .detach = invocation.flags.IsSet("detach"),
@@ -121,7 +122,7 @@ Result<int> RunExec(const Invocation& invocation) {
   for (const std::string& value : invocation.flags.Values("cgroup")) {
     options.sub_cgroups.push_back(ParseSubCgroup(value));
   }
-  return runtime::ExecInContainer(options);
+  return lifecycle::ExecInContainer(options);
 }
 
 }  // namespace vigil::cli

@@ -7,8 +7,8 @@
 #include "cli/container_json.h"
 #include "cli/verbs.h"
 #include "config/oci/spec.h"
-#include "runtime/container/lifecycle.h"
-#include "runtime/container/signals.h"
+#include "lifecycle/lifecycle.h"
+#include "lifecycle/signals.h"
 
 namespace vigil::cli {
 namespace {
@@ -39,29 +39,29 @@ const FlagSpec kDeleteFlags[1] = {
 
 Result<int> RunStart(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
-  RETURN_IF_ERROR(runtime::StartContainer(invocation.global.root, id));
+  RETURN_IF_ERROR(lifecycle::StartContainer(invocation.global.root, id));
   return 0;
 }
 
 Result<int> RunKill(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 2));
   const auto& args = invocation.flags.positional;
-  ASSIGN_OR_RETURN(int sig, runtime::ParseSignal(args.size() > 1 ? args[1] : "SIGTERM"));
+  ASSIGN_OR_RETURN(int sig, lifecycle::ParseSignal(args.size() > 1 ? args[1] : "SIGTERM"));
   RETURN_IF_ERROR(
-      runtime::KillContainer(invocation.global.root, id, sig, invocation.flags.IsSet("all")));
+      lifecycle::KillContainer(invocation.global.root, id, sig, invocation.flags.IsSet("all")));
   return 0;
 }
 
 Result<int> RunDelete(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
   RETURN_IF_ERROR(
-      runtime::DeleteContainer(invocation.global.root, id, invocation.flags.IsSet("force")));
+      lifecycle::DeleteContainer(invocation.global.root, id, invocation.flags.IsSet("force")));
   return 0;
 }
 
 Result<int> RunPause(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
-  RETURN_IF_ERROR(runtime::PauseContainer(
+  RETURN_IF_ERROR(lifecycle::PauseContainer(
       invocation.global.root, id,
       invocation.flags.IsSet("release-memory") || invocation.global.pause_release_memory));
   return 0;
@@ -69,18 +69,19 @@ Result<int> RunPause(const Invocation& invocation) {
 
 Result<int> RunResume(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
-  RETURN_IF_ERROR(runtime::ResumeContainer(invocation.global.root, id));
+  RETURN_IF_ERROR(lifecycle::ResumeContainer(invocation.global.root, id));
   return 0;
 }
 
 Result<int> RunState(const Invocation& invocation) {
   ASSIGN_OR_RETURN(std::string id, ContainerId(invocation, 1));
-  ASSIGN_OR_RETURN(runtime::ContainerView view, runtime::ViewContainer(invocation.global.root, id));
+  ASSIGN_OR_RETURN(lifecycle::ContainerView view,
+                   lifecycle::ViewContainer(invocation.global.root, id));
   json::Writer w(json::Writer::Style::kPretty);
   // A paused container's memory, where the platform keeping it idle looks
   // (pause --release-memory).
-  const std::optional<runtime::PausedMemory> memory =
-      runtime::MemoryIfPaused(invocation.global.root, view.record);
+  const std::optional<lifecycle::PausedMemory> memory =
+      lifecycle::MemoryIfPaused(invocation.global.root, view.record);
   WriteContainerView(w, view, /*detailed=*/true, memory ? &*memory : nullptr);
   std::fputs(w.Take().c_str(), stdout);
   return 0;

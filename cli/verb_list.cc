@@ -10,7 +10,7 @@
 #include "cli/container_json.h"
 #include "cli/verbs.h"
 #include "config/oci/spec.h"
-#include "runtime/container/lifecycle.h"
+#include "lifecycle/lifecycle.h"
 
 namespace vigil::cli {
 namespace {
@@ -30,20 +30,20 @@ std::vector<std::string> ContainerIds(const std::string& root) {
   return ids;
 }
 
-void WriteJson(const std::vector<runtime::ContainerView>& views) {
+void WriteJson(const std::vector<lifecycle::ContainerView>& views) {
   json::Writer w(json::Writer::Style::kPretty);
   w.BeginArray();
-  for (const runtime::ContainerView& v : views) WriteContainerView(w, v, /*detailed=*/false);
+  for (const lifecycle::ContainerView& v : views) WriteContainerView(w, v, /*detailed=*/false);
   w.EndArray();
   std::fputs(w.Take().c_str(), stdout);
 }
 
 // runc's table: Go's tabwriter with a minimum width of 12 and a padding of
 // 3, so scripts that cut columns by position read both alike.
-void WriteTable(const std::vector<runtime::ContainerView>& views) {
+void WriteTable(const std::vector<lifecycle::ContainerView>& views) {
   std::vector<std::vector<std::string>> rows = {
       {"ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER"}};
-  for (const runtime::ContainerView& v : views) {
+  for (const lifecycle::ContainerView& v : views) {
     rows.push_back({v.record.id, std::to_string(v.pid), std::string(config::NameOf(v.status)),
                     v.record.bundle, v.record.created,
                     v.record.owner.empty() ? "root" : v.record.owner});
@@ -82,16 +82,17 @@ Result<int> RunList(const Invocation& invocation) {
   if (format != "table" && format != "json") {
     return Fail(StrCat("--format: expected \"table\" or \"json\", got ", Quote(format)));
   }
-  std::vector<runtime::ContainerView> views;
+  std::vector<lifecycle::ContainerView> views;
   for (const std::string& id : ContainerIds(invocation.global.root)) {
     // A container being created or deleted right now has no readable record
     // yet (or any more): leave it out rather than fail the listing.
-    if (Result<runtime::ContainerView> view = runtime::ViewContainer(invocation.global.root, id)) {
+    if (Result<lifecycle::ContainerView> view =
+            lifecycle::ViewContainer(invocation.global.root, id)) {
       views.push_back(std::move(*view));
     }
   }
   if (invocation.flags.IsSet("quiet")) {
-    for (const runtime::ContainerView& v : views) std::printf("%s\n", v.record.id.c_str());
+    for (const lifecycle::ContainerView& v : views) std::printf("%s\n", v.record.id.c_str());
   } else if (format == "json") {
     WriteJson(views);
   } else {

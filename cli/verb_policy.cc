@@ -12,7 +12,7 @@
 #include "config/oci/config.h"
 #include "config/oci/default_spec.h"
 #include "config/policy/policy.h"
-#include "runtime/container/policy_compiler.h"
+#include "runtime/policy/policy_compiler.h"
 
 namespace vigil::cli {
 namespace {

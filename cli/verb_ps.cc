@@ -18,7 +18,7 @@
 #include "base/strings.h"
 #include "base/unique_fd.h"
 #include "cli/verbs.h"
-#include "runtime/container/inspect.h"
+#include "lifecycle/inspect.h"
 
 namespace vigil::cli {
 namespace {
@@ -119,7 +119,7 @@ Result<int> RunPs(const Invocation& invocation) {
     return Fail(StrCat("--format: expected \"table\" or \"json\", got ", Quote(format)));
   }
   ASSIGN_OR_RETURN(std::vector<pid_t> pids,
-                   runtime::ContainerProcesses(invocation.global.root, args[0]));
+                   lifecycle::ContainerProcesses(invocation.global.root, args[0]));
   if (format == "json") {
     // An empty list is "[]"; runc prints Go's nil slice as "null" for a
     // stopped container, which every []int decoder reads the same way.

@@ -16,7 +16,7 @@
 #include "base/units.h"
 #include "cli/verbs.h"
 #include "config/oci/sections.h"
-#include "runtime/container/update.h"
+#include "lifecycle/update.h"
 
 namespace vigil::cli {
 namespace {
@@ -168,7 +168,7 @@ Result<int> RunUpdate(const Invocation& invocation) {
     }
   }
   RETURN_IF_ERROR(ApplyFlags(invocation.flags, changes));
-  RETURN_IF_ERROR(runtime::UpdateContainer(invocation.global.root, args[0], changes));
+  RETURN_IF_ERROR(lifecycle::UpdateContainer(invocation.global.root, args[0], changes));
   return 0;
 }
 

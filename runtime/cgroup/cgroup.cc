@@ -176,7 +176,7 @@ Result<Cgroup> Cgroup::Create(const std::vector<Hierarchy>& hierarchies, const s
   // Processes already there (another container's, a job's) would share the
   // container's limits and stats. runc 1.1 warns and goes on, and scripts
   // rely on it; so does vigil, and `delete` leaves those processes alone
-  // (runtime/container/delete.cc).
+  // (lifecycle/delete.cc).
   Result<std::vector<pid_t>> present = cgroup.Processes();
   if (present && !present->empty()) {
     log::Warning(StrCat("cgroup ", path, " is not empty: ", present->size(),

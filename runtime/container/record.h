@@ -13,7 +13,7 @@
 
 #include "base/result.h"
 #include "config/oci/state.h"
-#include "runtime/container/compiled_policy.h"
+#include "runtime/policy/compiled_policy.h"
 #include "sentry/core/platform.h"
 
 namespace vigil::runtime {

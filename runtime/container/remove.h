@@ -1,6 +1,6 @@
 // Removing what a stopped container leaves on the host: its cgroup and its
 // state directory. `delete` does it (then runs the poststop hooks), and so
-// does a supervisor whose foreground client is gone (shim/).
+// does a supervisor whose foreground client is gone (supervisor/).
 #pragma once
 
 #include <optional>

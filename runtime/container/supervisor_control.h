@@ -2,7 +2,7 @@
 // reach a container's running supervisor. One SOCK_SEQPACKET message per
 // request and one per reply ("ok" or "error <one line>"); a request is one
 // of the typed ControlRequests below, and this file is its only codec.
-// The server side is shim/supervisor_serve.cc.
+// The server side is supervisor/supervisor_serve.cc.
 #pragma once
 
 #include <string>

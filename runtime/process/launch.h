@@ -35,7 +35,7 @@ struct LaunchOptions {
   // loads it.
   const PtracePlatform* ptrace = nullptr;
   // The policy's Landlock rulesets, applied in order (the compiled
-  // policy's, runtime/container/compiled_policy.h), resolved in the
+  // policy's, runtime/policy/compiled_policy.h), resolved in the
   // container's root; null or empty: none.
   const std::vector<config::LandlockRuleset>* landlock = nullptr;
   // Where the sentry's listener is announced (kSentryListener), or the

@@ -31,7 +31,7 @@ struct Sandbox {
   // The container's network namespace is not the host's (a new one, or a
   // pod's), so its loopback (127.0.0.0/8, ::1) is its own and always
   // reachable; in the host's, loopback is judged as any other address
-  // (shim::SharesHostNetwork decides).
+  // (supervisor::SharesHostNetwork decides).
   bool own_network = false;
   // The container has a user namespace: its capabilities count for nothing
   // on the host's files.

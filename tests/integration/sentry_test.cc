@@ -126,7 +126,7 @@ TEST_P(SentryTest, KillingTheSupervisorKillsTheWorkload) {
 
 // Each mediated syscall leaves one record, which `vigil audit` prints.
 // Once the container runs, the supervisor serves under its own seccomp
-// filter (shim/self_confinement.h), and still serves: exec works.
+// filter (supervisor/self_confinement.h), and still serves: exec works.
 TEST_P(SentryTest, TheRunningSupervisorIsConfined) {
   BundleConfig config;
   config.args = {"sleep", "1000"};

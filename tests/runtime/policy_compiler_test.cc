@@ -1,7 +1,7 @@
 // The policy compiler: what each layer gets from a policy and a config, the
 // host facts it asks for, the compiled result's JSON, and the same result
 // for a container recorded before the compiler.
-#include "runtime/container/policy_compiler.h"
+#include "runtime/policy/policy_compiler.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

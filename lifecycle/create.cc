@@ -1,0 +1,321 @@
+#include "lifecycle/create.h"
+
+#include <pwd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <filesystem>
+
+#include "base/file.h"
+#include "base/log.h"
+#include "base/proc.h"
+#include "base/scope_guard.h"
+#include "base/strings.h"
+#include "base/time.h"
+#include "config/oci/config.h"
+#include "config/oci/vigil_annotations.h"
+#include "config/policy/policy.h"
+#include "lifecycle/audit_settings.h"
+#include "lifecycle/egress_hosts.h"
+#include "lifecycle/lifetime.h"
+#include "lifecycle/memory_release.h"
+#include "runtime/cgroup/attach_primer.h"
+#include "runtime/cgroup/cgroup.h"
+#include "runtime/cgroup/path.h"
+#include "runtime/container/container_cgroup.h"
+#include "runtime/container/engine_scratch.h"
+#include "runtime/container/state_dir.h"
+#include "runtime/policy/policy_compiler.h"
+#include "runtime/policy/sentry_filters.h"
+#include "runtime/process/console.h"
+#include "supervisor/supervisor.h"
+
+namespace vigil::lifecycle {
+namespace {
+
+Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& options) {
+  if (!spec.process) return Fail("process: required to create a container");
+  // Without its own mount namespace a container would mount over the host.
+  if (!spec.linux_spec || !spec.linux_spec->FindNamespace(config::NamespaceType::kMount)) {
+    return Fail("linux.namespaces: a \"mount\" namespace is required");
+  }
+  // Security modules and features this host or vigil lacks: refused, not
+  // silently dropped. runc 1.1.5 fails too when a profile or label is set
+  // on a host without the module (it tries to apply it); where the module
+  // is on, runc applies it and vigil cannot yet.
+  if (!spec.process->apparmor_profile.empty()) {
+    const bool on =
+        ReadFile("/sys/module/apparmor/parameters/enabled", 8).value_or("").starts_with("Y");
+    return Fail(on ? "process.apparmorProfile: AppArmor profiles are not supported by vigil yet"
+                   : "process.apparmorProfile: AppArmor is not enabled on this host");
+  }
+  const bool labelled = !spec.process->selinux_label.empty() ||
+                        (spec.linux_spec && !spec.linux_spec->mount_label.empty());
+  if (labelled) {
+    const bool on = ::access("/sys/fs/selinux/enforce", F_OK) == 0;
+    const char* field =
+        spec.process->selinux_label.empty() ? "linux.mountLabel" : "process.selinuxLabel";
+    return Fail(StrCat(field, on ? ": SELinux labels are not supported by vigil yet"
+                                 : ": SELinux is not enabled on this host"));
+  }
+  if (spec.linux_spec && spec.linux_spec->intel_rdt) {
+    return Fail("linux.intelRdt: Intel RDT (resctrl) is not supported by vigil");
+  }
+  for (std::size_t i = 0; i < spec.mounts.size(); ++i) {
+    if (!spec.mounts[i].uid_mappings.empty()) {
+      return Fail(
+          StrCat("mounts[", i, "].uidMappings: idmapped mounts are not supported by vigil yet"));
+    }
+  }
+  if (spec.process->terminal && options.console_socket.empty()) {
+    return Fail(
+        "process.terminal is true: cannot allocate a terminal if vigil detaches without "
+        "--console-socket");
+  }
+  return {};
+}
+
+// The sentry's policy: --policy (the operator's, e.g. from Docker's
+// runtimeArgs), which an annotation may only repeat; without it the
+// annotation (so that a pod can choose); else the "default" profile.
+// The user a container belongs to, as `state` and `list` show it (runc's
+// "owner"): empty for root, whose containers list as "root".
+std::string OwnerName() {
+  const uid_t uid = ::geteuid();
+  if (uid == 0) return "";
+  passwd entry{};
+  passwd* found = nullptr;
+  char buffer[1024];
+  if (::getpwuid_r(uid, &entry, buffer, sizeof buffer, &found) == 0 && found != nullptr) {
+    return found->pw_name;
+  }
+  return StrCat(uid);
+}
+
+Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string& flag) {
+  const std::string* annotation = spec.FindAnnotation(config::kPolicyAnnotation);
+  if (flag.empty()) {
+    if (annotation == nullptr) return config::BuiltinPolicy("default");
+    return config::PolicyFromAnnotation(*annotation);
+  }
+  // --policy is the operator's (Docker's runtimeArgs, a RuntimeClass
+  // handler): whoever writes the bundle may repeat it, not replace it.
+  ASSIGN_OR_RETURN(config::Policy chosen, config::PolicyFromFlag(flag));
+  if (annotation != nullptr) {
+    ASSIGN_OR_RETURN(config::Policy asked, config::PolicyFromAnnotation(*annotation));
+    if (config::DumpPolicy(asked) != config::DumpPolicy(chosen)) {
+      return Fail(StrCat("annotation ", config::kPolicyAnnotation, ": asks for policy ",
+                         Quote(asked.name), ", but --policy chose ", Quote(chosen.name),
+                         " and an annotation cannot replace it"));
+    }
+  }
+  return chosen;
+}
+
+// The sentry's backend: the annotation, else --platform, else unotify.
+Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::string& flag) {
+  sentry::Platform platform = sentry::Platform::kUnotify;
+  if (const std::string* asked = spec.FindAnnotation(config::kPlatformAnnotation)) {
+    ASSIGN_OR_RETURN(platform, sentry::ParsePlatform(
+                                   StrCat("annotation ", config::kPlatformAnnotation), *asked));
+  } else if (!flag.empty()) {
+    ASSIGN_OR_RETURN(platform, sentry::ParsePlatform("--platform", flag));
+  }
+  return platform;
+}
+
+// The bundle as runc records it: absolute, normal, without a trailing "/"
+// ("." in /srv/b is "/srv/b", not "/srv/b/").
+std::string BundlePath(const std::string& bundle) {
+  std::filesystem::path path = std::filesystem::absolute(bundle).lexically_normal();
+  if (!path.has_filename() && path.has_relative_path()) path = path.parent_path();
+  return path.string();
+}
+
+// The container's cgroup in every hierarchy, if it exists, removed; errors
+// only logged (the create has failed already).
+void RemoveCgroupOf(const config::Spec& spec, const CreateOptions& options) {
+  const std::string requested = spec.linux_spec ? spec.linux_spec->cgroups_path : "";
+  Result<std::vector<runtime::cgroup::Hierarchy>> hierarchies =
+      runtime::cgroup::DiscoverHierarchies();
+  Result<std::string> path =
+      runtime::cgroup::ResolveCgroupPath(requested, options.id, options.systemd_cgroup);
+  if (!hierarchies || !path) return;
+  if (Result<void> removed = runtime::cgroup::Cgroup::Open(*hierarchies, *path).Destroy();
+      !removed) {
+    log::Warning(StrCat("remove the cgroup of the failed container: ", removed.error().message));
+  }
+}
+
+}  // namespace
+
+Result<std::optional<seccomp::CompiledFilter>> CompileProfile(const config::Spec& spec) {
+  if (!spec.linux_spec || !spec.linux_spec->seccomp) return std::nullopt;
+  const config::Seccomp& profile = *spec.linux_spec->seccomp;
+  // The kernel gives a process one seccomp listener, and the sentry's is it.
+  for (std::size_t i = 0; i < profile.syscalls.size(); ++i) {
+    if (profile.syscalls[i].action == config::SeccompAction::kNotify) {
+      return Fail(StrCat("linux.seccomp.syscalls[", i,
+                         "].action: SCMP_ACT_NOTIFY is not supported: the sentry holds the "
+                         "container's seccomp listener (the kernel allows one per process)"));
+    }
+  }
+  ASSIGN_OR_RETURN(seccomp::CompiledFilter filter, seccomp::CompileSeccomp(profile));
+  if (!filter.skipped_names.empty()) {
+    std::string names;
+    for (const std::string& name : filter.skipped_names)
+      names += (names.empty() ? "" : ", ") + name;
+    log::Warning(StrCat("linux.seccomp: syscalls unknown to libseccomp left out: ", names));
+  }
+  return filter;
+}
+
+Result<pid_t> CreateContainer(const CreateOptions& options) {
+  // First: the grace period the init's cgroup join waits for then passes
+  // while everything below runs.
+  const runtime::cgroup::AttachPrimer primer = runtime::cgroup::AttachPrimer::Start();
+  ASSIGN_OR_RETURN(runtime::StateDir dir, runtime::StateDir::Create(options.root, options.id));
+  ScopeGuard remove_dir([&] { (void)dir.Remove(); });
+
+  ASSIGN_OR_RETURN(config::Spec spec, options.spec ? Result<config::Spec>(*options.spec)
+                                                   : config::LoadBundle(options.bundle));
+  RETURN_IF_ERROR(CheckSupported(spec, options));
+  runtime::ContainerRecord record{
+      .id = options.id,
+      .bundle = BundlePath(options.bundle),
+      .rootfs = spec.root->path,
+      .created = Rfc3339NanoNow(),
+      .owner = OwnerName(),
+      .annotations = spec.annotations,
+      .status = config::ContainerStatus::kCreating,
+  };
+  // A pause-release annotation no pause could honour is refused now, not
+  // at the first pause.
+  RETURN_IF_ERROR(WantsMemoryRelease(record, /*asked=*/false));
+  ASSIGN_OR_RETURN(config::Policy policy, ResolvePolicy(spec, options.policy));
+  // Before the policy is recorded: `exec` takes the addresses create found.
+  RETURN_IF_ERROR(ResolveEgressHosts(policy));
+  record.policy = config::DumpPolicy(policy);
+  ASSIGN_OR_RETURN(sentry::Platform platform, ResolvePlatform(spec, options.platform));
+  record.platform = platform;
+  // The config's own limits, before the policy adds its defaults: a user's
+  // container that may not make a cgroup fails on those only.
+  const std::string config_limit(spec.linux_spec && spec.linux_spec->resources
+                                     ? runtime::FirstLimitSet(*spec.linux_spec->resources)
+                                     : std::string_view());
+  // Once for the container: the config it shapes is saved, and what it
+  // made recorded, for exec and the supervisor.
+  record.compiled = runtime::CompilePolicy(std::move(policy), spec, platform, runtime::ThisHost());
+  // Before the config is saved: it may set no_new_privileges.
+  const sentry::FilterOptions filter_options =
+      runtime::LaunchFilterFor(*record.compiled, *spec.process);
+  ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options.audit_path, dir));
+  // A create that fails leaves no log of its own behind (one that had
+  // records before, of an earlier container of that id, stays).
+  ScopeGuard remove_empty_log([&] {
+    struct stat st {};
+    if (record.audit_path == runtime::KeptAuditLogPath(options.root, options.id) &&
+        ::stat(record.audit_path.c_str(), &st) == 0 && st.st_size == 0) {
+      ::unlink(record.audit_path.c_str());
+    }
+  });
+  ASSIGN_OR_RETURN(const sentry::audit::Rotation rotation,
+                   ResolveAuditRotation(spec, options.audit_max_size, options.audit_max_files));
+  record.audit_max_bytes = rotation.max_bytes;
+  record.audit_max_files = rotation.max_files;
+  ASSIGN_OR_RETURN(const Lifetime lifetime,
+                   ResolveLifetime(spec, options.timeout, options.global_timeout));
+  record.timeout_ms = static_cast<std::uint64_t>(lifetime.timeout.count());
+  record.timeout_grace_ms = static_cast<std::uint64_t>(lifetime.grace.count());
+  log::Debug(StrCat("create ", options.id, ": bundle ", options.bundle, ", platform ",
+                    sentry::PlatformName(record.platform), ", audit ", record.audit_path,
+                    ", policy ", record.policy));
+  // The policy's scratch tmpfs, where an engine copies files through them
+  // (not for a foreground `run`: no engine drives one, and its supervisor,
+  // which removes the container when the client is killed, may not unmount).
+  if (!options.foreground) {
+    ASSIGN_OR_RETURN(record.engine_scratch, runtime::MountEngineScratch(spec));
+  }
+  ScopeGuard unmount_scratch(
+      [&] { runtime::UnmountEngineScratch(spec.root->path, record.engine_scratch); });
+  RETURN_IF_ERROR(dir.SaveConfig(spec));
+  RETURN_IF_ERROR(dir.SaveRecord(record));
+
+  ASSIGN_OR_RETURN(std::optional<seccomp::CompiledFilter> seccomp, CompileProfile(spec));
+  ASSIGN_OR_RETURN(std::unique_ptr<runtime::SentryFilters> sentry,
+                   runtime::SentryFilters::Compile(filter_options));
+  // The init's own (the record moves to the supervisor).
+  const std::vector<config::LandlockRuleset> landlock = record.compiled->landlock;
+  UniqueFd console;
+  if (spec.process->terminal) {
+    ASSIGN_OR_RETURN(console, runtime::ConnectConsoleSocket(options.console_socket));
+  }
+  ASSIGN_OR_RETURN(auto channels, runtime::Channel::Pair());
+  auto& [ours, theirs] = channels;
+  pid_t pid = ::fork();
+  if (pid < 0) return FailErrno("fork the supervisor");
+  if (pid == 0) {
+    ours.Close();
+    std::vector<std::string> premounted = record.engine_scratch;  // before record moves
+    record.supervisor_pid = ::getpid();
+    record.supervisor_start = ProcessStartTime(record.supervisor_pid).value_or(0);
+    supervisor::RunSupervisor(
+        supervisor::SupervisorArgs{.dir = std::move(dir),
+                                   .record = std::move(record),
+                                   .spec = std::move(spec),
+                                   .init = {.no_pivot = options.no_pivot,
+                                            .preserve_fds = options.preserve_fds,
+                                            .console_socket = console.Get(),
+                                            .seccomp = seccomp ? &*seccomp : nullptr,
+                                            .sentry = &sentry->sentry(),
+                                            .ptrace = sentry->ptrace(),
+                                            .landlock = &landlock,
+                                            .premounted = premounted},
+                                   .systemd_cgroup = options.systemd_cgroup,
+                                   .config_limit = config_limit,
+                                   .foreground = options.foreground,
+                                   .keep = options.keep,
+                                   .interrupt_ends = options.interrupt_ends},
+        std::move(theirs));
+    ::_exit(1);  // not reached: the supervisor exits on its own
+  }
+  theirs.Close();
+  Result<runtime::Message> created = ours.Expect(runtime::MessageType::kCreated);
+  if (!created) {
+    // The supervisor exits after reporting; reap it before removing its
+    // directory so no process outlives the failed create.
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (created.error().code == EPIPE) {
+      // Killed before it could report (and undo): its init died with it,
+      // but the cgroup it may have made is still there.
+      RemoveCgroupOf(spec, options);
+      return Fail("the supervisor exited during create");
+    }
+    return tl::unexpected(created.error());
+  }
+  // The init's pid, as runc reports its own: /proc/PID is the container's
+  // namespaces and cgroups to every client (docs/processes.md).
+  pid_t init_pid = 0;
+  std::from_chars(created->text.data(), created->text.data() + created->text.size(), init_pid);
+  if (!options.pid_file.empty()) {
+    Result<void> written = WriteFileAtomic(options.pid_file, StrCat(init_pid), 0644,
+                                           /*overwrite=*/true, Durability::kSkipFsync);
+    if (!written) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+      return tl::unexpected(written.error());
+    }
+  }
+  remove_dir.Dismiss();
+  remove_empty_log.Dismiss();
+  unmount_scratch.Dismiss();
+  log::Debug(StrCat("create ", options.id, ": supervisor ", pid, ", init ", init_pid));
+  return pid;
+}
+
+}  // namespace vigil::lifecycle

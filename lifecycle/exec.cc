@@ -1,0 +1,281 @@
+#include "lifecycle/exec.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <optional>
+
+#include "base/file.h"
+#include "base/proc.h"
+#include "base/strings.h"
+#include "base/syscalls.h"
+#include "config/policy/policy.h"
+#include "lifecycle/create.h"
+#include "runtime/cgroup/attach_primer.h"
+#include "runtime/container/container_cgroup.h"
+#include "runtime/container/state_dir.h"
+#include "runtime/container/status.h"
+#include "runtime/container/supervisor_control.h"
+#include "runtime/linux/exec.h"
+#include "runtime/linux/namespaces.h"
+#include "runtime/linux/rlimits.h"
+#include "runtime/linux/scheduling.h"
+#include "runtime/linux/session.h"
+#include "runtime/policy/policy_compiler.h"
+#include "runtime/policy/sentry_filters.h"
+#include "runtime/process/channel.h"
+#include "runtime/process/console.h"
+#include "runtime/process/launch.h"
+#include "runtime/process/terminal_relay.h"
+#include "runtime/process/wait.h"
+
+namespace vigil::lifecycle {
+namespace {
+
+// The exec'd process after it joined the container: waits for the go-ahead,
+// then prepares and execs. Errors go back over `channel`.
+// `launch` names the filters; its channel is `channel`.
+[[noreturn]] void RunExecProcess(const ExecOptions& options, const runtime::Channel& channel,
+                                 int console_socket, const runtime::LaunchOptions& launch) {
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  Result<void> result = [&]() -> Result<void> {
+    RETURN_IF_ERROR(channel.Expect(runtime::MessageType::kProceed));
+    const config::Process& process = options.process;
+    // Never in the caller's session, terminal or not: there /dev/tty and
+    // TIOCSTI on an inherited descriptor reach the operator's terminal.
+    RETURN_IF_ERROR(runtime::LeaveTerminalSession());
+    if (process.terminal)
+      RETURN_IF_ERROR(runtime::SetupConsole(console_socket, process.console_size));
+    RETURN_IF_ERROR(runtime::ApplyRlimits(process.rlimits));
+    if (process.scheduler) RETURN_IF_ERROR(runtime::ApplyScheduler(*process.scheduler));
+    if (process.io_priority) RETURN_IF_ERROR(runtime::ApplyIoPriority(*process.io_priority));
+    // execCPUAffinity.final: once in the container's cgroup (where the
+    // initial affinity may not be allowed any more).
+    if (process.exec_cpu_affinity && !process.exec_cpu_affinity->final.empty()) {
+      RETURN_IF_ERROR(runtime::ApplyCpuAffinity(process.exec_cpu_affinity->final));
+    }
+    if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));
+    ASSIGN_OR_RETURN(std::string executable, runtime::LookPath(process.args[0], process.env));
+    return runtime::BecomeAndExec(process, executable, launch);
+  }();
+  (void)channel.Send(runtime::MessageType::kError, result.error().message);
+  ::_exit(127);
+}
+
+// Joins every namespace of the init (pidfd setns, Linux 5.8) and forks the
+// process that lives in them; the fork is a sibling (CLONE_PARENT), so the
+// `vigil exec` process can wait for it. Runs in a short-lived child.
+[[noreturn]] void JoinAndSpawn(const ExecOptions& options, int init_pidfd, int ns_flags,
+                               const runtime::Channel& channel, int console_socket,
+                               const runtime::LaunchOptions& launch) {
+  if (::setns(init_pidfd, ns_flags) != 0) {
+    (void)channel.Send(runtime::MessageType::kError,
+                       FailErrno("join the container's namespaces").value().message);
+    ::_exit(1);
+  }
+  // execCPUAffinity.initial: the new process starts with it and keeps it
+  // until it is in the container's cgroup.
+  if (options.process.exec_cpu_affinity && !options.process.exec_cpu_affinity->initial.empty()) {
+    if (Result<void> set = runtime::ApplyCpuAffinity(options.process.exec_cpu_affinity->initial);
+        !set) {
+      (void)channel.Send(runtime::MessageType::kError, set.error().message);
+      ::_exit(1);
+    }
+  }
+  UniqueFd unused;
+  Result<pid_t> pid = CloneWithPidfd(CLONE_PARENT, &unused);
+  if (!pid) {
+    (void)channel.Send(runtime::MessageType::kError, pid.error().message);
+    ::_exit(1);
+  }
+  if (*pid == 0) RunExecProcess(options, channel, console_socket, launch);
+  (void)channel.Send(runtime::MessageType::kReady, StrCat(*pid));
+  ::_exit(0);
+}
+
+// Gives the exec'd process to the container's supervisor, whose sentry
+// serves it: a copy of its listener (descriptor `number` in it), or on the
+// ptrace platform a pidfd, for the supervisor to trace it by, and the
+// number of the sentry's end of its descriptor channel in it.
+Result<void> HandToSupervisor(const runtime::StateDir& dir, pid_t pid,
+                              const runtime::Message& announcement) {
+  ASSIGN_OR_RETURN(UniqueFd process, PidfdOpen(pid));
+  if (announcement.type == runtime::MessageType::kSentryTracee) {
+    RETURN_IF_ERROR_WRAP(runtime::CallSupervisor(dir.ControlSocketPath(),
+                                                 {.verb = runtime::ControlVerb::kTracee,
+                                                  .channel_number = announcement.text},
+                                                 process.Get()),
+                         "hand the exec'd process to the sentry");
+    return {};
+  }
+  ASSIGN_OR_RETURN(int fd, runtime::AnnouncedDescriptor(announcement.text));
+  ASSIGN_OR_RETURN(UniqueFd listener, PidfdGetfd(process.Get(), fd));
+  RETURN_IF_ERROR_WRAP(
+      runtime::CallSupervisor(dir.ControlSocketPath(), {.verb = runtime::ControlVerb::kListener},
+                              listener.Get()),
+      "hand the exec'd process to the sentry");
+  return {};
+}
+
+// The process started when a later step failed: it must not run
+// on unmanaged.
+tl::unexpected<Error> Abandon(pid_t pid, Error error) {
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  return tl::unexpected(std::move(error));
+}
+
+}  // namespace
+
+Result<config::Process> ContainerProcess(const std::string& root, const std::string& id) {
+  ASSIGN_OR_RETURN(runtime::StateDir dir, runtime::StateDir::Open(root, id));
+  ASSIGN_OR_RETURN(config::Spec spec, dir.LoadConfig());
+  return *spec.process;
+}
+
+namespace {
+
+// What create compiled; for a container created before the compiler, the
+// same compiled now from what it recorded.
+Result<runtime::CompiledPolicy> CompiledPolicyOf(const runtime::ContainerRecord& record,
+                                                 const config::Spec& spec) {
+  if (record.compiled) return *record.compiled;
+  ASSIGN_OR_RETURN(config::Policy chosen, record.policy.empty()
+                                              ? config::BuiltinPolicy("default")
+                                              : config::ParsePolicy(record.policy));
+  return runtime::CompileRecorded(std::move(chosen), spec, record.platform, runtime::ThisHost());
+}
+
+}  // namespace
+
+Result<int> ExecInContainer(const ExecOptions& requested) {
+  ASSIGN_OR_RETURN(runtime::StateDir dir, runtime::StateDir::Open(requested.root, requested.id));
+  ASSIGN_OR_RETURN(runtime::ContainerRecord record, dir.LoadRecord());
+  const config::ContainerStatus status = CurrentStatus(record);
+  if (status != config::ContainerStatus::kPaused) {
+    RETURN_IF_ERROR(runtime::CheckTransition(runtime::Verb::kExec, status, requested.id));
+  } else if (!requested.ignore_paused) {
+    return Fail(StrCat("container ", Quote(requested.id),
+                       " is paused: cannot exec in it (--ignore-paused to do it anyway)"));
+  }
+  ASSIGN_OR_RETURN(config::Spec spec, dir.LoadConfig());
+  ASSIGN_OR_RETURN(UniqueFd init, PidfdOpen(record.init_pid));
+  if (!ProcessAlive(record.init_pid, record.init_start)) {
+    return Fail(StrCat("container ", Quote(requested.id), " is stopped: container not running"));
+  }
+  // The grace period the process's cgroup join waits for passes meanwhile.
+  const runtime::cgroup::AttachPrimer primer = runtime::cgroup::AttachPrimer::Start();
+  // In the foreground without a console socket, vigil relays the terminal
+  // itself (as runc's exec -t does); detached, someone must take it.
+  std::optional<runtime::ConsoleReceiver> own_console;
+  if (requested.process.terminal && requested.console_socket.empty()) {
+    if (requested.detach) {
+      return Fail(
+          "process.terminal is true: cannot allocate a terminal if vigil detaches without "
+          "--console-socket");
+    }
+    ASSIGN_OR_RETURN(runtime::ConsoleReceiver receiver, runtime::ConsoleReceiver::Open());
+    own_console.emplace(std::move(receiver));
+  }
+  ASSIGN_OR_RETURN(std::optional<seccomp::CompiledFilter> seccomp, CompileProfile(spec));
+  ASSIGN_OR_RETURN(const runtime::CompiledPolicy compiled, CompiledPolicyOf(record, spec));
+  ExecOptions options = requested;
+  if (own_console) options.console_socket = own_console->path();
+  ASSIGN_OR_RETURN(
+      std::unique_ptr<runtime::SentryFilters> sentry,
+      runtime::SentryFilters::Compile(runtime::LaunchFilterFor(compiled, options.process)));
+  const std::vector<config::LandlockRuleset>& landlock = compiled.landlock;
+  UniqueFd console;
+  if (options.process.terminal) {
+    ASSIGN_OR_RETURN(console, runtime::ConnectConsoleSocket(options.console_socket));
+  }
+  ASSIGN_OR_RETURN(auto channels, runtime::Channel::Pair());
+  auto& [ours, theirs] = channels;
+  pid_t joiner = ::fork();
+  if (joiner < 0) return FailErrno("fork");
+  if (joiner == 0) {
+    ours.Close();
+    // The lock stays with this verb alone: a copy kept by the process (a
+    // shared open file description) would hold it for as long as the
+    // process waits before its exec, frozen in a paused container.
+    dir.Unlock();
+    JoinAndSpawn(options, init.Get(),
+                 spec.linux_spec ? runtime::NamespaceFlags(*spec.linux_spec) : 0, theirs,
+                 console.Get(),
+                 runtime::LaunchOptions{.preserve_fds = options.preserve_fds,
+                                        .seccomp = seccomp ? &*seccomp : nullptr,
+                                        .sentry = &sentry->sentry(),
+                                        .ptrace = sentry->ptrace(),
+                                        .landlock = &landlock,
+                                        .channel = &theirs});
+  }
+  theirs.Close();
+  Result<runtime::Message> spawned = ours.Expect(runtime::MessageType::kReady);
+  ::waitpid(joiner, nullptr, 0);
+  if (!spawned) return tl::unexpected(spawned.error());
+  pid_t pid = 0;
+  std::from_chars(spawned->text.data(), spawned->text.data() + spawned->text.size(), pid);
+
+  // Into the container's cgroup before it runs anything: its limits and
+  // `kill --all`, `pause` and `delete` must reach exec'd processes too.
+  ASSIGN_OR_RETURN(std::optional<runtime::cgroup::Cgroup> cg, runtime::ContainerCgroup(record));
+  if (cg) {
+    Result<void> joined = cg->AddProcess(pid);
+    for (const ExecOptions::SubCgroup& sub : options.sub_cgroups) {
+      if (joined) joined = cg->AddProcessBeneath(pid, sub.path, sub.controllers);
+    }
+    if (!joined) {
+      return Abandon(pid, std::move(joined).error());
+    }
+  } else if (!options.sub_cgroups.empty()) {
+    return Abandon(pid, Error{.message = "--cgroup: the container has no cgroup"});
+  }
+  // In a paused container the process now sits frozen until `resume`,
+  // which must not wait behind this exec's lock.
+  if (status == config::ContainerStatus::kPaused) dir.Unlock();
+  RETURN_IF_ERROR(ours.Send(runtime::MessageType::kProceed));
+  // End of file means the program runs (the channel closes on exec). Before
+  // that the process announces the sentry's listener (or asks to be
+  // traced), which goes to the supervisor before the process may go on.
+  Result<runtime::Message> outcome = ours.Receive();
+  if (outcome && (outcome->type == runtime::MessageType::kSentryListener ||
+                  outcome->type == runtime::MessageType::kSentryTracee)) {
+    if (Result<void> handed = HandToSupervisor(dir, pid, *outcome); !handed) {
+      return Abandon(pid, std::move(handed).error());
+    }
+    RETURN_IF_ERROR(ours.Send(runtime::MessageType::kProceed));
+    outcome = ours.Receive();
+  }
+  if (outcome || outcome.error().code != EPIPE) {
+    ::waitpid(pid, nullptr, 0);
+    if (outcome) return Fail(outcome->text);
+    return tl::unexpected(outcome.error());
+  }
+  if (!options.pid_file.empty()) {
+    // A caller that cannot learn the pid cannot manage the process either.
+    if (Result<void> written = WriteFileAtomic(options.pid_file, StrCat(pid), 0644,
+                                               /*overwrite=*/true, Durability::kSkipFsync);
+        !written) {
+      return Abandon(pid, std::move(written).error());
+    }
+  }
+  if (options.detach) return 0;
+  dir.Unlock();  // other verbs (kill, state) must not wait behind a long exec
+  if (own_console) {
+    Result<UniqueFd> master = own_console->Receive();
+    if (!master) {
+      return Abandon(pid, std::move(master).error());
+    }
+    return runtime::RelayTerminal(master->Get(), pid);
+  }
+  return runtime::WaitForwardingSignals(pid);
+}
+
+}  // namespace vigil::lifecycle
