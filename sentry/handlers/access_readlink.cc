@@ -24,7 +24,8 @@ namespace {
 
 // The file (dirfd, path at `pointer`) names, resolved as the workload and
 // decided by the policy (`write`: asked for write access), with its path in
-// the container; or the verdict to answer with.
+// the container; or the verdict to answer with; or the error of a step that
+// failed.
 struct Target {
   UniqueFd file;
   std::string path;
@@ -33,36 +34,33 @@ struct Target {
 
 // `empty_path`: AT_EMPTY_PATH was given, so "" names the file `dirfd` holds
 // (or the working directory).
-std::variant<Target, Verdict> Resolve(HandlerContext& context, const ThreadStatus& thread,
-                                      int dirfd, std::uint64_t pointer, int flags, bool write,
-                                      bool empty_path = false) {
+Result<std::variant<Target, Verdict>> Resolve(HandlerContext& context, const ThreadStatus& thread,
+                                              int dirfd, std::uint64_t pointer, int flags,
+                                              bool write, bool empty_path = false) {
   Result<std::string> given = CopyPath(context.tracee, pointer);
   const bool empty = !given && given.error().code == ENOENT && empty_path;
   if (!given && !empty) return Failed(given.error(), Decision::kAllow);
   if (given) context.AuditArg("path", *given);
   if (!context.tracee.Valid()) return Verdict::Stale();
-  Result<SharedFd> root = context.tracee.Root();
-  if (!root) return Failed(root.error(), Decision::kAllow);
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
-  Result<UniqueFd> file = UniqueFd();
+  ASSIGN_OR_RETURN(SharedFd root, context.tracee.Root());
+  ASSIGN_OR_RETURN(std::string root_path, context.tracee.RootPath());
+  UniqueFd file;
   if (empty) {
-    file = HeldFile(context.tracee, dirfd);
-    if (!file) return Failed(file.error(), Decision::kAllow);
+    ASSIGN_OR_RETURN(file, HeldFile(context.tracee, dirfd));
   } else {
-    Result<std::string> path = ContainerPath(context.tracee, thread, dirfd, *given);
-    if (!path) return Failed(path.error(), Decision::kAllow);
-    file = ResolveAs(context, thread, root->Get(), *path, O_PATH | flags);
-    if (!file) return FailedLookup(context, file.error(), *path);
+    ASSIGN_OR_RETURN(std::string path, ContainerPath(context.tracee, thread, dirfd, *given));
+    Result<UniqueFd> resolved = ResolveAs(context, thread, root.Get(), path, O_PATH | flags);
+    if (!resolved) return FailedLookup(context, resolved.error(), path);
+    file = std::move(*resolved);
   }
-  Result<std::string> where = PathInRoot(file->Get(), *root_path);
+  Result<std::string> where = PathInRoot(file.Get(), root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   // A held pipe or socket has no path to decide on: the workload has it.
-  if (empty && where->empty()) return Target{std::move(*file), std::move(*where), ""};
+  if (empty && where->empty()) return Target{std::move(file), std::move(*where), ""};
   const config::FileAccess access = AccessFor(context, *where);
   if (int refused = Refusal(access, write)) return Verdict::Fail(refused, Decision::kDeny);
-  return Target{std::move(*file), std::move(*where), given ? *given : ""};
+  return Target{std::move(file), std::move(*where), given ? *given : ""};
 }
 
 // The text of one of procfs's links to the caller's own (`link`, from
@@ -77,7 +75,7 @@ std::string SelfLinkText(const std::string& link, const ThreadStatus& thread) {
 
 }  // namespace
 
-Verdict HandleAccess(HandlerContext& context) {
+Result<Verdict> HandleAccess(HandlerContext& context) {
   const auto& a = context.event.args;
   const bool plain = context.event.number == SYS_access;
   const int dirfd = plain ? AT_FDCWD : static_cast<int>(a[0]);
@@ -89,31 +87,29 @@ Verdict HandleAccess(HandlerContext& context) {
   if ((mode & ~S_IRWXO) != 0 || (flags & ~kKnownFlags) != 0) {
     return Verdict::Fail(EINVAL, Decision::kAllow);
   }
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
   const int follow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
-  auto resolved = Resolve(context, *thread, dirfd, pointer, follow, (mode & W_OK) != 0,
-                          (flags & AT_EMPTY_PATH) != 0);
+  ASSIGN_OR_RETURN(auto resolved, Resolve(context, thread, dirfd, pointer, follow,
+                                          (mode & W_OK) != 0, (flags & AT_EMPTY_PATH) != 0));
   if (Verdict* verdict = std::get_if<Verdict>(&resolved)) return std::move(*verdict);
   const Target& target = std::get<Target>(resolved);
   // The kernel checks access(2) with the real ids (with AT_EACCESS, the
   // effective ones): act as those, with the capabilities the kernel would
   // leave (none for a real uid other than 0).
-  ThreadStatus as = *thread;
+  ThreadStatus as = thread;
   if ((flags & AT_EACCESS) == 0) {
-    as.fsuid = thread->ruid;
-    as.fsgid = thread->rgid;
-    as.cap_effective = thread->ruid == 0 ? thread->cap_permitted : 0;
+    as.fsuid = thread.ruid;
+    as.fsgid = thread.rgid;
+    as.cap_effective = thread.ruid == 0 ? thread.cap_permitted : 0;
   }
-  Result<ActingAs> acting = ActingAs::Begin(as, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(as, context.sandbox.user_namespace));
   if (::faccessat(target.file.Get(), "", mode, AT_EMPTY_PATH | AT_EACCESS) != 0) {
     return Verdict::Fail(errno, Decision::kAllow);
   }
   return Verdict::Return(0, Decision::kAllow);
 }
 
-Verdict HandleReadlink(HandlerContext& context) {
+Result<Verdict> HandleReadlink(HandlerContext& context) {
   const auto& a = context.event.args;
   const bool plain = context.event.number == SYS_readlink;
   const int dirfd = plain ? AT_FDCWD : static_cast<int>(a[0]);
@@ -121,12 +117,11 @@ Verdict HandleReadlink(HandlerContext& context) {
   const std::uint64_t buffer = plain ? a[1] : a[2];
   const auto size = static_cast<std::int64_t>(plain ? a[2] : a[3]);
   if (size <= 0) return Verdict::Fail(EINVAL, Decision::kAllow);
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
   // An empty path names what `dirfd` holds (the kernel's readlinkat looks
   // up with LOOKUP_EMPTY): a symlink an O_PATH | O_NOFOLLOW open holds.
-  auto resolved = Resolve(context, *thread, dirfd, pointer, O_NOFOLLOW, /*write=*/false,
-                          /*empty_path=*/true);
+  ASSIGN_OR_RETURN(auto resolved, Resolve(context, thread, dirfd, pointer, O_NOFOLLOW,
+                                          /*write=*/false, /*empty_path=*/true));
   if (Verdict* verdict = std::get_if<Verdict>(&resolved)) return std::move(*verdict);
   const Target& target = std::get<Target>(resolved);
   struct stat st {};
@@ -135,7 +130,7 @@ Verdict HandleReadlink(HandlerContext& context) {
   ssize_t n = 0;
   if (std::optional<std::string> link = SelfLink(target.given)) {
     // Rewritten to the caller's own (paths.h): the link's own text.
-    const std::string self = SelfLinkText(*link, *thread);
+    const std::string self = SelfLinkText(*link, thread);
     n = static_cast<ssize_t>(self.size());
     std::copy(self.begin(), self.end(), text.begin());
   } else {
@@ -150,11 +145,7 @@ Verdict HandleReadlink(HandlerContext& context) {
   const std::size_t copy =
       std::min<std::size_t>(static_cast<std::size_t>(n), static_cast<std::size_t>(size));
   if (!context.tracee.Valid()) return Verdict::Stale();
-  if (Result<void> written =
-          context.tracee.Write(buffer, std::as_bytes(std::span(text.data(), copy)));
-      !written) {
-    return Failed(written.error(), Decision::kAllow);
-  }
+  RETURN_IF_ERROR(context.tracee.Write(buffer, std::as_bytes(std::span(text.data(), copy))));
   return Verdict::Return(static_cast<std::int64_t>(copy), Decision::kAllow);
 }
 

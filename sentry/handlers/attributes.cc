@@ -175,7 +175,7 @@ int Apply(const Request& request, const std::optional<std::array<timespec, 2>>& 
 
 }  // namespace
 
-Verdict HandleAttributes(HandlerContext& context) {
+Result<Verdict> HandleAttributes(HandlerContext& context) {
   const std::optional<Request> request = RequestOf(context.event);
   if (!request) return Verdict::Fail(EINVAL, Decision::kAllow);
   if (request->change == Change::kSize && request->size < 0) {
@@ -183,9 +183,7 @@ Verdict HandleAttributes(HandlerContext& context) {
   }
   std::optional<std::array<timespec, 2>> times;
   if (request->change == Change::kTimes) {
-    auto copied = CopyTimes(context.tracee, context.event.number, request->times);
-    if (!copied) return Failed(copied.error(), Decision::kAllow);
-    times = *copied;
+    ASSIGN_OR_RETURN(times, CopyTimes(context.tracee, context.event.number, request->times));
     // utimensat told to leave both times: the kernel returns at once,
     // without even looking at the path.
     if (context.event.number == SYS_utimensat && times && (*times)[0].tv_nsec == UTIME_OMIT &&
@@ -211,37 +209,27 @@ Verdict HandleAttributes(HandlerContext& context) {
   if (!given && !no_path && !empty_path) return Failed(given.error(), Decision::kAllow);
   const bool empty = no_path || empty_path;
   if (!context.tracee.Valid()) return Verdict::Stale();
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
   UniqueFd file;
-  Result<SharedFd> root = context.tracee.Root();
-  if (!root) return Failed(root.error(), Decision::kAllow);
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(SharedFd root, context.tracee.Root());
+  ASSIGN_OR_RETURN(std::string root_path, context.tracee.RootPath());
   std::string path;
   if (empty) {
     // fchmod, fchown, futimens: the descriptor itself, not an O_PATH one
     // (OpenFileOf); an empty path: the descriptor or the cwd (HeldFile).
-    Result<UniqueFd> held = empty_path ? HeldFile(context.tracee, request->dirfd)
-                                       : OpenFileOf(context.tracee, request->dirfd);
-    if (!held) return Failed(held.error(), Decision::kAllow);
-    file = std::move(*held);
+    ASSIGN_OR_RETURN(file, empty_path ? HeldFile(context.tracee, request->dirfd)
+                                      : OpenFileOf(context.tracee, request->dirfd));
   } else {
     context.AuditArg("path", *given);
-    Result<std::string> absolute = ContainerPath(context.tracee, *thread, request->dirfd, *given);
-    if (!absolute) return Failed(absolute.error(), Decision::kAllow);
-    path = std::move(*absolute);
+    ASSIGN_OR_RETURN(path, ContainerPath(context.tracee, thread, request->dirfd, *given));
   }
-  Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
   if (!empty) {
-    Result<UniqueFd> resolved =
-        ResolveInRoot(root->Get(), path, O_PATH | (request->follow ? 0 : O_NOFOLLOW));
-    if (!resolved) return Failed(resolved.error(), Decision::kAllow);
-    file = std::move(*resolved);
+    ASSIGN_OR_RETURN(file,
+                     ResolveInRoot(root.Get(), path, O_PATH | (request->follow ? 0 : O_NOFOLLOW)));
   }
   std::variant<std::string, Verdict> decided =
-      DecideOnFile(context, file.Get(), *root_path, /*write=*/true);
+      DecideOnFile(context, file.Get(), root_path, /*write=*/true);
   if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
   if (KernelMakesFileCalls(context)) return Verdict::Continue();
   bool over_size_limit = false;
@@ -250,9 +238,9 @@ Verdict HandleAttributes(HandlerContext& context) {
       // Sent as the sentry: what ActingAs leaves on this thread (the
       // sentry's euid, the workload's capabilities) passes kill(2)'s check
       // only with CAP_KILL.
-      { ActingAs ended = std::move(*acting); }
+      { ActingAs ended = std::move(acting); }
       if (Result<void> own = ActingAs::AsSentry(); own) {
-        ::syscall(SYS_tgkill, thread->tgid, context.event.tid, SIGXFSZ);
+        ::syscall(SYS_tgkill, thread.tgid, context.event.tid, SIGXFSZ);
       }
     }
     return Verdict::Fail(error, Decision::kAllow);

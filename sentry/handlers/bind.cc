@@ -76,26 +76,22 @@ SocketName Split(std::string path) {
   return socket_name;
 }
 
-Verdict BindUnixPath(HandlerContext& context, int socket, Destination& address,
-                     const std::string& path) {
+Result<Verdict> BindUnixPath(HandlerContext& context, int socket, Destination& address,
+                             const std::string& path) {
   // unix_validate_addr's bound: the rewritten address would be shorter.
   if (address.length > sizeof(sockaddr_un)) return Verdict::Fail(EINVAL, Decision::kAllow);
-  auto caller_or = CallerOf(context);
-  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
-  const Caller& caller = std::get<Caller>(caller_or);
+  ASSIGN_OR_RETURN(const Caller caller, CallerOf(context));
   // Made absolute before acting as the workload: /proc/TID/cwd is the
   // sentry's to read, not the workload's.
-  Result<std::string> absolute = ContainerPath(context.tracee, caller.thread, AT_FDCWD, path);
-  if (!absolute) return Failed(absolute.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(std::string absolute,
+                   ContainerPath(context.tracee, caller.thread, AT_FDCWD, path));
   // The directory's search and write permission, the file's owner and its
   // mode (the umask) are the workload's. Nothing here waits.
-  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
-  const SocketName socket_name = Split(*absolute);
-  Result<UniqueFd> directory =
-      ResolveInRoot(caller.root.Get(), socket_name.parent, O_PATH | O_DIRECTORY);
-  if (!directory) return Failed(directory.error(), Decision::kAllow);
-  Result<std::string> where = PathInRoot(directory->Get(), caller.root_path);
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(caller.thread, context.sandbox.user_namespace));
+  const SocketName socket_name = Split(absolute);
+  ASSIGN_OR_RETURN(UniqueFd directory,
+                   ResolveInRoot(caller.root.Get(), socket_name.parent, O_PATH | O_DIRECTORY));
+  Result<std::string> where = PathInRoot(directory.Get(), caller.root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   const std::string resolved =
       *where == "/" ? "/" + socket_name.name : *where + "/" + socket_name.name;
@@ -106,7 +102,7 @@ Verdict BindUnixPath(HandlerContext& context, int socket, Destination& address,
     }
   }
   // sun_path holds 108 bytes; the rewritten path keeps its NUL in them.
-  const std::string reach = StrCat("/proc/self/fd/", directory->Get(), "/", socket_name.call_name);
+  const std::string reach = StrCat("/proc/self/fd/", directory.Get(), "/", socket_name.call_name);
   auto* un = reinterpret_cast<sockaddr_un*>(&address.address);
   if (reach.size() >= sizeof un->sun_path) return Verdict::Fail(ENAMETOOLONG, Decision::kAllow);
   std::memset(un->sun_path, 0, sizeof un->sun_path);
@@ -140,15 +136,13 @@ std::optional<Destination> AsTheWorkloadsPortId(int socket, const Destination& a
 }
 
 // An IP, netlink or abstract/unnamed unix address: nothing to resolve.
-Verdict BindAddress(HandlerContext& context, int socket, const Destination& address) {
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
+Result<Verdict> BindAddress(HandlerContext& context, int socket, const Destination& address) {
+  ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
   const std::optional<Destination> named =
-      IsNetlinkSocket(socket) ? AsTheWorkloadsPortId(socket, address, *thread) : std::nullopt;
+      IsNetlinkSocket(socket) ? AsTheWorkloadsPortId(socket, address, thread) : std::nullopt;
   const bool capabilities_count = !context.sandbox.user_namespace || context.sandbox.own_network;
-  Result<ActingAs> acting =
-      ActingAs::ForBind(*thread, context.sandbox.user_namespace, capabilities_count);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(ActingAs acting,
+                   ActingAs::ForBind(thread, context.sandbox.user_namespace, capabilities_count));
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (named && ::bind(socket, named->get(), named->length) == 0) return Bound(0, 0);
   if (named && errno != EADDRINUSE) return Bound(-1, errno);
@@ -170,17 +164,14 @@ bool KernelMayBind(const HandlerContext& context) {
 
 }  // namespace
 
-Verdict HandleBind(HandlerContext& context) {
+Result<Verdict> HandleBind(HandlerContext& context) {
   const auto& args = context.event.args;
   // The kernel looks the descriptor up before it copies the address.
-  Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
-  if (!socket) return Failed(socket.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(UniqueFd socket, context.tracee.Descriptor(static_cast<int>(args[0])));
   struct stat st {};
-  if (::fstat(socket->Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
+  if (::fstat(socket.Get(), &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
   if (!S_ISSOCK(st.st_mode)) return Verdict::Fail(ENOTSOCK, Decision::kAllow);
-  Result<Destination> copied = CopyDestination(context.tracee, args[1], args[2]);
-  if (!copied) return Failed(copied.error(), Decision::kAllow);
-  Destination address = std::move(*copied);
+  ASSIGN_OR_RETURN(Destination address, CopyDestination(context.tracee, args[1], args[2]));
   context.AuditArg("address", DescribeDestination(address));
   if (int refused = BindVerdict(context.sandbox, address); refused != 0) {
     return Verdict::Fail(refused, refused == EINVAL ? Decision::kAllow : Decision::kDeny);
@@ -190,10 +181,10 @@ Verdict HandleBind(HandlerContext& context) {
   // A unix path on a unix socket creates a file; on any other socket the
   // family is refused (EAFNOSUPPORT, EINVAL) and nothing is looked up.
   const std::string path = UnixPath(address);
-  if (!path.empty() && SocketDomain(socket->Get()) == AF_UNIX) {
-    return BindUnixPath(context, socket->Get(), address, path);
+  if (!path.empty() && SocketDomain(socket.Get()) == AF_UNIX) {
+    return BindUnixPath(context, socket.Get(), address, path);
   }
-  return BindAddress(context, socket->Get(), address);
+  return BindAddress(context, socket.Get(), address);
 }
 
 }  // namespace vigil::sentry

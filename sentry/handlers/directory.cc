@@ -72,27 +72,24 @@ std::size_t Filter(const HandlerContext& context, const Layout& layout, const st
 
 }  // namespace
 
-Verdict HandleGetdents(HandlerContext& context) {
+Result<Verdict> HandleGetdents(HandlerContext& context) {
   const auto& a = context.event.args;
   const bool legacy = context.event.number == SYS_getdents;
   const Layout& layout = legacy ? kDirent : kDirent64;
   const int fd = static_cast<int>(a[0]);
   const std::uint64_t buffer = a[1];
   const std::size_t count = std::min<std::size_t>(static_cast<unsigned int>(a[2]), kMaxBatch);
-  Result<UniqueFd> directory = context.tracee.Descriptor(fd);
-  if (!directory) return Failed(directory.error(), Decision::kAllow);
-  Result<SharedFd> root = context.tracee.Root();
-  if (!root) return Failed(root.error(), Decision::kAllow);
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
-  Result<std::string> where = PathInRoot(directory->Get(), *root_path);
+  ASSIGN_OR_RETURN(UniqueFd directory, context.tracee.Descriptor(fd));
+  RETURN_IF_ERROR(context.tracee.Root());
+  ASSIGN_OR_RETURN(std::string root_path, context.tracee.RootPath());
+  Result<std::string> where = PathInRoot(directory.Get(), root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   const bool filter = !where->empty() && MayHideIn(*context.sandbox.policy, *where);
   std::vector<char> batch(count);
   int hidden = 0;
   for (;;) {
-    const long n = ::syscall(legacy ? SYS_getdents : SYS_getdents64, directory->Get(), batch.data(),
+    const long n = ::syscall(legacy ? SYS_getdents : SYS_getdents64, directory.Get(), batch.data(),
                              batch.size());
     if (n < 0) return Verdict::Fail(errno, Decision::kAllow);
     std::size_t kept = static_cast<std::size_t>(n);
@@ -101,9 +98,7 @@ Verdict HandleGetdents(HandlerContext& context) {
     if (hidden > 0) context.AuditNumber("hidden", static_cast<std::int64_t>(hidden));
     if (!context.tracee.Valid()) return Verdict::Stale();
     if (kept > 0) {
-      Result<void> written =
-          context.tracee.Write(buffer, std::as_bytes(std::span(batch.data(), kept)));
-      if (!written) return Failed(written.error(), Decision::kAllow);
+      RETURN_IF_ERROR(context.tracee.Write(buffer, std::as_bytes(std::span(batch.data(), kept))));
     }
     return Verdict::Return(static_cast<std::int64_t>(kept), Decision::kAllow);
   }

@@ -67,7 +67,7 @@ std::optional<Verdict> RefuseLoader(HandlerContext& context, int image,
 
 }  // namespace
 
-Verdict CheckExec(HandlerContext& context) {
+Result<Verdict> CheckExec(HandlerContext& context) {
   const auto& a = context.event.args;
   const bool at = context.event.number == SYS_execveat;
   const int dirfd = at ? static_cast<int>(a[0]) : AT_FDCWD;
@@ -78,27 +78,22 @@ Verdict CheckExec(HandlerContext& context) {
   if (given) context.AuditArg("path", *given);
   AuditArgv(context, at ? a[2] : a[1]);
   if (!context.tracee.Valid()) return Verdict::Stale();
-  auto caller_or = CallerOf(context);
-  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
-  const Caller& caller = std::get<Caller>(caller_or);
-  Result<std::string> path =
-      descriptor ? std::string() : ContainerPath(context.tracee, caller.thread, dirfd, *given);
-  if (!path) return Failed(path.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(const Caller caller, CallerOf(context));
+  ASSIGN_OR_RETURN(
+      const std::string path,
+      descriptor ? std::string() : ContainerPath(context.tracee, caller.thread, dirfd, *given));
   UniqueFd file;
   if (descriptor) {
     // fexecve: the file the workload holds.
-    Result<UniqueFd> held = context.tracee.Descriptor(dirfd);
-    if (!held) return Failed(held.error(), Decision::kAllow);
-    file = std::move(*held);
+    ASSIGN_OR_RETURN(file, context.tracee.Descriptor(dirfd));
   }
   // As the workload from here: the kernel resolves the file and its
   // interpreter with the caller's permissions.
-  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(caller.thread, context.sandbox.user_namespace));
   if (!descriptor) {
     const int follow = (flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0;
-    Result<UniqueFd> resolved = ResolveInRoot(caller.root.Get(), *path, O_PATH | follow);
-    if (!resolved) return FailedLookup(context, resolved.error(), *path);
+    Result<UniqueFd> resolved = ResolveInRoot(caller.root.Get(), path, O_PATH | follow);
+    if (!resolved) return FailedLookup(context, resolved.error(), path);
     file = std::move(*resolved);
   }
   if (std::optional<Verdict> refused =
@@ -107,23 +102,21 @@ Verdict CheckExec(HandlerContext& context) {
   }
   // Every file the kernel opens to run the program meets the same check:
   // a "#!" line or PT_INTERP could otherwise run what the policy refuses.
-  Result<ExecPlan> plan = PlanExec(caller.root.Get(), file.Get());
-  if (!plan) return Failed(plan.error(), Decision::kAllow);
-  for (std::size_t i = 0; i < plan->interpreters.size(); ++i) {
+  ASSIGN_OR_RETURN(const ExecPlan plan, PlanExec(caller.root.Get(), file.Get()));
+  for (std::size_t i = 0; i < plan.interpreters.size(); ++i) {
     const std::string audit_as = i == 0 ? "interpreter" : StrCat("interpreter", i + 1);
-    if (std::optional<Verdict> refused = RefuseExecutable(context, plan->interpreters[i].file.Get(),
+    if (std::optional<Verdict> refused = RefuseExecutable(context, plan.interpreters[i].file.Get(),
                                                           caller.root_path, audit_as)) {
       return std::move(*refused);
     }
   }
-  if (plan->shared_object) {
-    const int image =
-        plan->interpreters.empty() ? file.Get() : plan->interpreters.back().file.Get();
+  if (plan.shared_object) {
+    const int image = plan.interpreters.empty() ? file.Get() : plan.interpreters.back().file.Get();
     if (std::optional<Verdict> refused = RefuseLoader(context, image, caller.root_path)) {
       return std::move(*refused);
     }
   }
-  return Verdict::ContinueExec(plan->image, plan->elf_interpreter);
+  return Verdict::ContinueExec(plan.image, plan.elf_interpreter);
 }
 
 }  // namespace vigil::sentry

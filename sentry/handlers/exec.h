@@ -10,6 +10,7 @@
 // PTRACE_EVENT_EXEC, sentry/notify/exec_watch.h): another file is killed.
 #pragma once
 
+#include "base/result.h"
 #include "config/policy/policy.h"
 #include "sentry/handlers/handler.h"
 
@@ -20,7 +21,8 @@ namespace vigil::sentry {
 bool ExecRestricted(const config::Policy& policy);
 
 // The decision for one execve/execveat: refused with the policy's errno, or
-// let through as asked with the image to verify.
-Verdict CheckExec(HandlerContext& context);
+// let through as asked with the image to verify; or the error of a step
+// that failed.
+Result<Verdict> CheckExec(HandlerContext& context);
 
 }  // namespace vigil::sentry

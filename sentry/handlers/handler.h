@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/result.h"
 #include "sentry/core/sandbox.h"
 #include "sentry/core/tracee.h"
 #include "sentry/core/verdict.h"
@@ -36,12 +37,14 @@ struct HandlerContext {
   }
 };
 
-// Runs the handler the table names for the event's syscall. A syscall
+// Runs the handler the table names for the event's syscall, and answers
+// an error it returns with the error's errno (EIO if none). A syscall
 // without a handler fails with ENOSYS (it should never have been mediated).
 Verdict Handle(Handler handler, HandlerContext& context);
 
-// One function per row of handlers.def.
-#define VIGIL_HANDLER(id, ...) Verdict Handle##id(HandlerContext& context);
+// One function per row of handlers.def: the verdict, or the error of a step
+// that failed, which Handle answers with its errno.
+#define VIGIL_HANDLER(id, ...) Result<Verdict> Handle##id(HandlerContext& context);
 #include "sentry/table/handlers.def"
 
 }  // namespace vigil::sentry

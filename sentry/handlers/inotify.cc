@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <string>
 #include <variant>
 
 #include "base/strings.h"
@@ -19,16 +20,15 @@
 
 namespace vigil::sentry {
 
-Verdict HandleInotifyWatch(HandlerContext& context) {
+Result<Verdict> HandleInotifyWatch(HandlerContext& context) {
   const auto& args = context.event.args;
   const int instance_fd = static_cast<int>(args[0]);
   const auto mask = static_cast<std::uint32_t>(args[2]);
-  Result<std::string> given = CopyPath(context.tracee, args[1]);
-  if (!given) return Failed(given.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(std::string given, CopyPath(context.tracee, args[1]));
   if (!context.tracee.Valid()) return Verdict::Stale();
-  context.AuditArg("path", *given);
-  std::variant<UniqueFd, Verdict> file =
-      LookUpDecided(context, AT_FDCWD, *given, (mask & IN_DONT_FOLLOW) == 0);
+  context.AuditArg("path", given);
+  ASSIGN_OR_RETURN(auto file,
+                   LookUpDecided(context, AT_FDCWD, given, (mask & IN_DONT_FOLLOW) == 0));
   if (Verdict* refused = std::get_if<Verdict>(&file)) return std::move(*refused);
   const int target = std::get<UniqueFd>(file).Get();
   if (mask & IN_ONLYDIR) {
@@ -36,18 +36,15 @@ Verdict HandleInotifyWatch(HandlerContext& context) {
     if (::fstat(target, &st) != 0) return Verdict::Fail(errno, Decision::kAllow);
     if (!S_ISDIR(st.st_mode)) return Verdict::Fail(ENOTDIR, Decision::kAllow);
   }
-  Result<UniqueFd> instance = context.tracee.Descriptor(instance_fd);
-  if (!instance) return Failed(instance.error(), Decision::kAllow);
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(UniqueFd instance, context.tracee.Descriptor(instance_fd));
+  ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
   if (!context.tracee.Valid()) return Verdict::Stale();
   int watch;
   {
-    Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
-    if (!acting) return Failed(acting.error(), Decision::kAllow);
+    ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
     // The link is followed to the resolved file, a symlink included; the
     // workload's IN_DONT_FOLLOW was honoured by the lookup.
-    watch = ::inotify_add_watch(instance->Get(), StrCat("/proc/self/fd/", target).c_str(),
+    watch = ::inotify_add_watch(instance.Get(), StrCat("/proc/self/fd/", target).c_str(),
                                 mask & ~IN_DONT_FOLLOW);
   }
   if (watch < 0) return Verdict::Fail(errno, Decision::kAllow);

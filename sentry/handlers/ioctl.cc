@@ -59,7 +59,7 @@ Command CommandOf(unsigned int number) {
 
 }  // namespace
 
-Verdict HandleIoctl(HandlerContext& context) {
+Result<Verdict> HandleIoctl(HandlerContext& context) {
   const int fd = static_cast<int>(context.event.args[0]);
   const auto number = static_cast<unsigned int>(context.event.args[1]);
   const Command command = CommandOf(number);
@@ -71,24 +71,18 @@ Verdict HandleIoctl(HandlerContext& context) {
   std::array<std::byte, sizeof(fsxattr)> argument{};
   const std::span<std::byte> copied(argument.data(), command.argument);
   if (!copied.empty()) {
-    if (Result<void> read = context.tracee.Read(context.event.args[2], copied); !read) {
-      return Failed(read.error(), Decision::kAllow);
-    }
+    RETURN_IF_ERROR(context.tracee.Read(context.event.args[2], copied));
     if (!context.tracee.Valid()) return Verdict::Stale();
   }
-  Result<UniqueFd> file = context.tracee.Descriptor(fd);
-  if (!file) return Failed(file.error(), Decision::kAllow);
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(UniqueFd file, context.tracee.Descriptor(fd));
+  ASSIGN_OR_RETURN(std::string root_path, context.tracee.RootPath());
   std::variant<std::string, Verdict> decided =
-      DecideOnFile(context, file->Get(), *root_path, /*write=*/true);
+      DecideOnFile(context, file.Get(), root_path, /*write=*/true);
   if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
   if (!context.tracee.Valid()) return Verdict::Stale();
-  Result<ActingAs> acting = ActingAs::Begin(*thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
-  if (::ioctl(file->Get(), number, argument.data()) != 0)
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(thread, context.sandbox.user_namespace));
+  if (::ioctl(file.Get(), number, argument.data()) != 0)
     return Verdict::Fail(errno, Decision::kAllow);
   return Verdict::Return(0, Decision::kAllow);
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <variant>
 
+#include "base/result.h"
 #include "base/unique_fd.h"
 #include "sentry/handlers/handler.h"
 
@@ -17,8 +18,9 @@ namespace vigil::sentry {
 // when `follow` says so; the caller's /proc/self and own descriptors and
 // executable as the kernel would name them. Audited as "resolved". A
 // refusal of the file policy (hidden: ENOENT, denied: EACCES) or a failed
-// lookup is the verdict to answer with.
-std::variant<UniqueFd, Verdict> LookUpDecided(HandlerContext& context, int dirfd,
-                                              const std::string& given, bool follow);
+// lookup is the verdict to answer with; a step that failed before the
+// lookup, the error.
+Result<std::variant<UniqueFd, Verdict>> LookUpDecided(HandlerContext& context, int dirfd,
+                                                      const std::string& given, bool follow);
 
 }  // namespace vigil::sentry

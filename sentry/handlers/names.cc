@@ -33,17 +33,16 @@ namespace {
 
 // A path the workload named, made absolute in the container (read before
 // the sentry takes the workload's credentials: /proc/TID/cwd is the
-// sentry's to read, not the workload's).
-std::variant<std::string, Verdict> NamedPath(HandlerContext& context, const Caller& caller,
-                                             int dirfd, std::uint64_t pointer,
-                                             std::string_view audit_name) {
-  Result<std::string> given = CopyPath(context.tracee, pointer);
-  if (!given) return Failed(given.error(), Decision::kAllow);
-  context.AuditArg(audit_name, *given);
+// sentry's to read, not the workload's). A stale notification's verdict
+// ends the call.
+Result<std::variant<std::string, Verdict>> NamedPath(HandlerContext& context, const Caller& caller,
+                                                     int dirfd, std::uint64_t pointer,
+                                                     std::string_view audit_name) {
+  ASSIGN_OR_RETURN(std::string given, CopyPath(context.tracee, pointer));
+  context.AuditArg(audit_name, given);
   if (!context.tracee.Valid()) return Verdict::Stale();
-  Result<std::string> path = ContainerPath(context.tracee, caller.thread, dirfd, *given);
-  if (!path) return Failed(path.error(), Decision::kAllow);
-  return std::move(*path);
+  ASSIGN_OR_RETURN(std::string path, ContainerPath(context.tracee, caller.thread, dirfd, given));
+  return path;
 }
 
 // A name in a resolved directory.
@@ -62,9 +61,10 @@ struct Entry {
 };
 
 // Resolves the directory of `path` (absolute, in the container). The
-// caller acts as the workload.
-std::variant<Entry, Verdict> ResolveEntry(HandlerContext& context, const Caller& caller,
-                                          std::string path, std::string_view audit_name) {
+// caller acts as the workload. A directory the sentry cannot name in the
+// container is refused.
+Result<std::variant<Entry, Verdict>> ResolveEntry(HandlerContext& context, const Caller& caller,
+                                                  std::string path, std::string_view audit_name) {
   const bool trailing_slash = path.size() > 1 && path.ends_with('/');
   while (path.size() > 1 && path.ends_with('/')) path.pop_back();
   Entry entry;
@@ -78,11 +78,9 @@ std::variant<Entry, Verdict> ResolveEntry(HandlerContext& context, const Caller&
   }
   entry.dot = entry.name == "." || entry.name == "..";
   entry.call_name = trailing_slash && !entry.dot ? entry.name + "/" : entry.name;
-  Result<UniqueFd> directory = ResolveInRoot(caller.root.Get(), parent, O_PATH | O_DIRECTORY);
-  if (!directory) return Failed(directory.error(), Decision::kAllow);
-  Result<std::string> where = PathInRoot(directory->Get(), caller.root_path);
+  ASSIGN_OR_RETURN(entry.directory, ResolveInRoot(caller.root.Get(), parent, O_PATH | O_DIRECTORY));
+  Result<std::string> where = PathInRoot(entry.directory.Get(), caller.root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
-  entry.directory = std::move(*directory);
   entry.path = *where == "/" ? "/" + entry.name : *where + "/" + entry.name;
   if (!entry.dot) context.AuditArg(audit_name, entry.path);
   return entry;
@@ -120,15 +118,13 @@ bool TreeMovable(const HandlerContext& context, const Entry& entry) {
 // the workload change it runs `act` (a syscall's return) on it as the
 // workload — or leaves the call to the kernel (KernelMakesFileCalls).
 template <typename Act>
-Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer, Act act) {
-  auto caller_or = CallerOf(context);
-  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
-  Caller& caller = std::get<Caller>(caller_or);
-  auto path = NamedPath(context, caller, dirfd, pointer, "path");
+Result<Verdict> ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer, Act act) {
+  ASSIGN_OR_RETURN(Caller caller, CallerOf(context));
+  ASSIGN_OR_RETURN(auto path, NamedPath(context, caller, dirfd, pointer, "path"));
   if (Verdict* verdict = std::get_if<Verdict>(&path)) return std::move(*verdict);
-  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
-  auto entry = ResolveEntry(context, caller, std::get<std::string>(path), "resolved");
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(caller.thread, context.sandbox.user_namespace));
+  ASSIGN_OR_RETURN(auto entry,
+                   ResolveEntry(context, caller, std::get<std::string>(path), "resolved"));
   if (Verdict* verdict = std::get_if<Verdict>(&entry)) return std::move(*verdict);
   const Entry& e = std::get<Entry>(entry);
   if (int refused = ChangeRefusal(context, e)) return Refused(refused);
@@ -138,7 +134,7 @@ Verdict ChangeOneName(HandlerContext& context, int dirfd, std::uint64_t pointer,
 
 }  // namespace
 
-Verdict HandleCreate(HandlerContext& context) {
+Result<Verdict> HandleCreate(HandlerContext& context) {
   const auto& a = context.event.args;
   int dirfd = AT_FDCWD;
   std::uint64_t pointer = a[0];
@@ -184,9 +180,7 @@ Verdict HandleCreate(HandlerContext& context) {
   if (device_node && !KernelMakesFileCalls(context)) return Refused(EPERM);
   std::string contents;
   if (type == S_IFLNK) {
-    Result<std::string> copied = CopyPath(context.tracee, target);
-    if (!copied) return Failed(copied.error(), Decision::kAllow);
-    contents = std::move(*copied);
+    ASSIGN_OR_RETURN(contents, CopyPath(context.tracee, target));
     context.AuditArg("target", contents);
   }
   return ChangeOneName(context, dirfd, pointer, [&](int at, const char* name) {
@@ -196,7 +190,7 @@ Verdict HandleCreate(HandlerContext& context) {
   });
 }
 
-Verdict HandleRemove(HandlerContext& context) {
+Result<Verdict> HandleRemove(HandlerContext& context) {
   const auto& a = context.event.args;
   int dirfd = AT_FDCWD;
   std::uint64_t pointer = a[0];
@@ -208,7 +202,7 @@ Verdict HandleRemove(HandlerContext& context) {
                        [&](int at, const char* name) { return ::unlinkat(at, name, flags); });
 }
 
-Verdict HandleRename(HandlerContext& context) {
+Result<Verdict> HandleRename(HandlerContext& context) {
   const auto& a = context.event.args;
   int from_dirfd = AT_FDCWD, to_dirfd = AT_FDCWD;
   std::uint64_t from = a[0], to = a[1];
@@ -217,18 +211,17 @@ Verdict HandleRename(HandlerContext& context) {
     from_dirfd = static_cast<int>(a[0]), from = a[1], to_dirfd = static_cast<int>(a[2]), to = a[3];
     if (context.event.number == SYS_renameat2) flags = static_cast<unsigned int>(a[4]);
   }
-  auto caller_or = CallerOf(context);
-  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
-  Caller& caller = std::get<Caller>(caller_or);
-  auto from_path = NamedPath(context, caller, from_dirfd, from, "from");
+  ASSIGN_OR_RETURN(Caller caller, CallerOf(context));
+  ASSIGN_OR_RETURN(auto from_path, NamedPath(context, caller, from_dirfd, from, "from"));
   if (Verdict* verdict = std::get_if<Verdict>(&from_path)) return std::move(*verdict);
-  auto to_path = NamedPath(context, caller, to_dirfd, to, "to");
+  ASSIGN_OR_RETURN(auto to_path, NamedPath(context, caller, to_dirfd, to, "to"));
   if (Verdict* verdict = std::get_if<Verdict>(&to_path)) return std::move(*verdict);
-  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
-  auto source = ResolveEntry(context, caller, std::get<std::string>(from_path), "resolved_from");
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(caller.thread, context.sandbox.user_namespace));
+  ASSIGN_OR_RETURN(auto source, ResolveEntry(context, caller, std::get<std::string>(from_path),
+                                             "resolved_from"));
   if (Verdict* verdict = std::get_if<Verdict>(&source)) return std::move(*verdict);
-  auto target = ResolveEntry(context, caller, std::get<std::string>(to_path), "resolved_to");
+  ASSIGN_OR_RETURN(auto target,
+                   ResolveEntry(context, caller, std::get<std::string>(to_path), "resolved_to"));
   if (Verdict* verdict = std::get_if<Verdict>(&target)) return std::move(*verdict);
   const Entry& s = std::get<Entry>(source);
   const Entry& t = std::get<Entry>(target);
@@ -244,7 +237,7 @@ Verdict HandleRename(HandlerContext& context) {
 // A new name for a file is a new way to reach it: the file itself must be
 // one the workload may write, or a read-only or denied file would become
 // writable (or readable) under its new name.
-Verdict HandleLink(HandlerContext& context) {
+Result<Verdict> HandleLink(HandlerContext& context) {
   const auto& a = context.event.args;
   int from_dirfd = AT_FDCWD, to_dirfd = AT_FDCWD;
   std::uint64_t from = a[0], to = a[1];
@@ -255,9 +248,7 @@ Verdict HandleLink(HandlerContext& context) {
   }
   if ((flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) != 0)
     return Verdict::Fail(EINVAL, Decision::kAllow);
-  auto caller_or = CallerOf(context);
-  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
-  Caller& caller = std::get<Caller>(caller_or);
+  ASSIGN_OR_RETURN(Caller caller, CallerOf(context));
   UniqueFd file;
   Result<std::string> given = CopyPath(context.tracee, from);
   if (!given && !(given.error().code == ENOENT && (flags & AT_EMPTY_PATH))) {
@@ -272,7 +263,7 @@ Verdict HandleLink(HandlerContext& context) {
     // can: any name the new link may get is one the policy lets be written.
     // Under other policies the older rule holds.
     if (KernelMakesFileCalls(context)) {
-      auto to_path = NamedPath(context, caller, to_dirfd, to, "to");
+      ASSIGN_OR_RETURN(auto to_path, NamedPath(context, caller, to_dirfd, to, "to"));
       if (Verdict* verdict = std::get_if<Verdict>(&to_path)) return std::move(*verdict);
       return Verdict::Continue();
     }
@@ -280,31 +271,25 @@ Verdict HandleLink(HandlerContext& context) {
         context.sandbox.user_namespace) {
       return Verdict::Fail(ENOENT, Decision::kAllow);
     }
-    Result<UniqueFd> held = context.tracee.Descriptor(from_dirfd);
-    if (!held) return Failed(held.error(), Decision::kAllow);
-    file = std::move(*held);
+    ASSIGN_OR_RETURN(file, context.tracee.Descriptor(from_dirfd));
   }
   if (given) context.AuditArg("from", *given);
-  auto to_path = NamedPath(context, caller, to_dirfd, to, "to");
+  ASSIGN_OR_RETURN(auto to_path, NamedPath(context, caller, to_dirfd, to, "to"));
   if (Verdict* verdict = std::get_if<Verdict>(&to_path)) return std::move(*verdict);
   std::string from_path;
   if (given) {
-    Result<std::string> path = ContainerPath(context.tracee, caller.thread, from_dirfd, *given);
-    if (!path) return Failed(path.error(), Decision::kAllow);
-    from_path = std::move(*path);
+    ASSIGN_OR_RETURN(from_path, ContainerPath(context.tracee, caller.thread, from_dirfd, *given));
   }
-  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(caller.thread, context.sandbox.user_namespace));
   if (given) {
     const int follow = (flags & AT_SYMLINK_FOLLOW) ? 0 : O_NOFOLLOW;
-    Result<UniqueFd> resolved = ResolveInRoot(caller.root.Get(), from_path, O_PATH | follow);
-    if (!resolved) return Failed(resolved.error(), Decision::kAllow);
-    file = std::move(*resolved);
+    ASSIGN_OR_RETURN(file, ResolveInRoot(caller.root.Get(), from_path, O_PATH | follow));
   }
   std::variant<std::string, Verdict> decided =
       DecideOnFile(context, file.Get(), caller.root_path, /*write=*/true, "resolved_from");
   if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
-  auto target = ResolveEntry(context, caller, std::get<std::string>(to_path), "resolved_to");
+  ASSIGN_OR_RETURN(auto target,
+                   ResolveEntry(context, caller, std::get<std::string>(to_path), "resolved_to"));
   if (Verdict* verdict = std::get_if<Verdict>(&target)) return std::move(*verdict);
   const Entry& t = std::get<Entry>(target);
   if (int refused = ChangeRefusal(context, t)) return Refused(refused);

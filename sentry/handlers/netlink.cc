@@ -46,7 +46,7 @@ int NetlinkDestinationVerdict(int socket, const Destination& destination) {
   return IsKernel(peer) ? 0 : EPERM;
 }
 
-Verdict HandleSocket(HandlerContext& context) {
+Result<Verdict> HandleSocket(HandlerContext& context) {
   const auto& args = context.event.args;
   const auto domain = static_cast<int>(args[0]);
   const auto type = static_cast<int>(args[1]);

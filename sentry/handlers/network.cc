@@ -72,15 +72,15 @@ bool KernelMaySend(HandlerContext& context) {
 // (EACCES for a socket it does not list). A connect or send asks no more
 // of the file than a lookup: a read-only rule guards the file, not the
 // server behind it. Audited as "resolved".
-std::optional<Verdict> SocketFileVerdict(HandlerContext& context, const Destination& destination) {
+Result<std::optional<Verdict>> SocketFileVerdict(HandlerContext& context,
+                                                 const Destination& destination) {
   const config::Policy& policy = *context.sandbox.policy;
   if (!destination.anchor || (!config::HidesOrDeniesFiles(policy) && policy.unix_paths.empty())) {
     return std::nullopt;
   }
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(std::string root_path, context.tracee.RootPath());
   std::variant<std::string, Verdict> decided =
-      DecideOnFile(context, destination.anchor.Get(), *root_path, /*write=*/false);
+      DecideOnFile(context, destination.anchor.Get(), root_path, /*write=*/false);
   if (Verdict* refused = std::get_if<Verdict>(&decided)) return std::move(*refused);
   if (!config::UnixPathAllowed(policy, std::get<std::string>(decided))) {
     return FromErrno(EACCES, Decision::kDeny);
@@ -110,12 +110,11 @@ Verdict UnanchoredVerdict(HandlerContext& context, const Error& error, const std
 
 // Decides the destination at `pointer`; fills `destination` when allowed.
 // Returns a verdict to answer with when the call must stop here: a
-// refusal, a failure, or CONTINUE where the kernel may make the call.
-std::optional<Verdict> Decide(HandlerContext& context, std::uint64_t pointer, std::uint64_t length,
-                              Destination& destination, Egress use) {
-  Result<Destination> copied = CopyDestination(context.tracee, pointer, length);
-  if (!copied) return Failed(copied.error(), Decision::kAllow);
-  destination = std::move(*copied);
+// refusal, a failure, or CONTINUE where the kernel may make the call; or
+// the error of a step that failed.
+Result<std::optional<Verdict>> Decide(HandlerContext& context, std::uint64_t pointer,
+                                      std::uint64_t length, Destination& destination, Egress use) {
+  ASSIGN_OR_RETURN(destination, CopyDestination(context.tracee, pointer, length));
   context.AuditArg("address", DescribeDestination(destination));
   if (int refused = EgressVerdict(context.sandbox, destination, use); refused != 0) {
     return FromErrno(refused, Decision::kDeny);
@@ -240,8 +239,8 @@ void SetControl(msghdr& message, const std::vector<char>& control) {
 // on a stream socket until all is sent (the descriptors with the first
 // part, the credentials with each), ended by a signal as the kernel's send
 // is (what was sent so far, or kRestartSys before anything was).
-Verdict SendOnBehalf(HandlerContext& context, int socket, msghdr message,
-                     const std::vector<char>& control, int flags, bool unix_socket) {
+Result<Verdict> SendOnBehalf(HandlerContext& context, int socket, msghdr message,
+                             const std::vector<char>& control, int flags, bool unix_socket) {
   const bool wait = Blocking(socket) && (flags & MSG_DONTWAIT) == 0;
   const bool stream = wait && IsStreamSocket(socket);
   const bool vouch = NeedsVouching(control);
@@ -254,8 +253,7 @@ Verdict SendOnBehalf(HandlerContext& context, int socket, msghdr message,
     ssize_t sent;
     int error;
     {
-      Result<ActingAs> identity = IdentityFor(context, unix_socket, vouch);
-      if (!identity) return Failed(identity.error(), Decision::kAllow);
+      ASSIGN_OR_RETURN(ActingAs identity, IdentityFor(context, unix_socket, vouch));
       sent = ::sendmsg(socket, &message, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
       error = errno;
     }
@@ -282,37 +280,31 @@ Verdict SendOnBehalf(HandlerContext& context, int socket, msghdr message,
 
 // One message of sendmsg or sendmmsg: the msghdr at `header` sent on the
 // workload's descriptor `socket_number` with `flags`.
-Verdict SendMessage(HandlerContext& context, int socket_number, std::uint64_t header, int flags) {
+Result<Verdict> SendMessage(HandlerContext& context, int socket_number, std::uint64_t header,
+                            int flags) {
   msghdr theirs{};
-  if (Result<void> read =
-          context.tracee.Read(header, std::as_writable_bytes(std::span(&theirs, 1)));
-      !read) {
-    return Failed(read.error(), Decision::kAllow);
-  }
+  RETURN_IF_ERROR(context.tracee.Read(header, std::as_writable_bytes(std::span(&theirs, 1))));
   Destination destination;
   if (theirs.msg_name != nullptr && theirs.msg_namelen != 0) {
-    if (std::optional<Verdict> stop =
-            Decide(context, reinterpret_cast<std::uint64_t>(theirs.msg_name), theirs.msg_namelen,
-                   destination, Egress::kSend)) {
-      return *stop;
-    }
+    ASSIGN_OR_RETURN(std::optional<Verdict> stop,
+                     Decide(context, reinterpret_cast<std::uint64_t>(theirs.msg_name),
+                            theirs.msg_namelen, destination, Egress::kSend));
+    if (stop) return *stop;
   } else if (KernelMaySend(context)) {
     return Verdict::Continue();
   }
-  Result<std::vector<char>> payload = CopyPayload(context.tracee, theirs);
-  if (!payload) return Failed(payload.error(), Decision::kAllow);
-  Result<std::vector<char>> control = CopyControl(context.tracee, theirs);
-  if (!control) return Failed(control.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(std::vector<char> payload, CopyPayload(context.tracee, theirs));
+  ASSIGN_OR_RETURN(std::vector<char> their_control, CopyControl(context.tracee, theirs));
   // The destination decided on must be where the packet goes first.
-  if (context.sandbox.policy->egress_default_deny && ControlRoutesElsewhere(*control)) {
+  if (context.sandbox.policy->egress_default_deny && ControlRoutesElsewhere(their_control)) {
     context.AuditArg("control", "a route through another address");
     return FromErrno(EPERM, Decision::kDeny);
   }
-  Result<UniqueFd> socket = context.tracee.Descriptor(socket_number);
-  if (!socket) return Failed(socket.error(), Decision::kAllow);
-  const bool unix_socket = IsUnixSocket(socket->Get());
+  ASSIGN_OR_RETURN(UniqueFd socket, context.tracee.Descriptor(socket_number));
+  const bool unix_socket = IsUnixSocket(socket.Get());
   std::vector<UniqueFd> held;
-  control = ControlToSend(context, std::move(*control), held, unix_socket);
+  Result<std::vector<char>> control =
+      ControlToSend(context, std::move(their_control), held, unix_socket);
   if (!control) {
     // Refusing credentials is the sentry's decision; the rest are the
     // workload's mistakes (EINVAL, EBADF), answered as the kernel would.
@@ -320,29 +312,29 @@ Verdict SendMessage(HandlerContext& context, int socket_number, std::uint64_t he
                   control.error().code == EPERM ? Decision::kDeny : Decision::kAllow);
   }
   if (!context.tracee.Valid()) return Verdict::Stale();
-  if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
-  iovec iov{.iov_base = payload->data(), .iov_len = payload->size()};
-  return SendOnBehalf(context, socket->Get(), MessageTo(destination, iov), *control, flags,
+  if (std::optional<Verdict> stop = KernelOnly(socket.Get(), destination, true)) return *stop;
+  iovec iov{.iov_base = payload.data(), .iov_len = payload.size()};
+  return SendOnBehalf(context, socket.Get(), MessageTo(destination, iov), *control, flags,
                       unix_socket);
 }
 
 }  // namespace
 
-Verdict HandleConnect(HandlerContext& context) {
+Result<Verdict> HandleConnect(HandlerContext& context) {
   const auto& args = context.event.args;
   Destination destination;
-  if (std::optional<Verdict> stop =
-          Decide(context, args[1], args[2], destination, Egress::kConnect)) {
-    return *stop;
-  }
-  Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
-  if (!socket) return Failed(socket.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(std::optional<Verdict> stop,
+                   Decide(context, args[1], args[2], destination, Egress::kConnect));
+  if (stop) return *stop;
+  ASSIGN_OR_RETURN(UniqueFd socket, context.tracee.Descriptor(static_cast<int>(args[0])));
   if (!context.tracee.Valid()) return Verdict::Stale();
-  if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, false)) return *stop;
+  if (std::optional<Verdict> refused = KernelOnly(socket.Get(), destination, false)) {
+    return *refused;
+  }
   // Connect without blocking the loop: the workload's socket is switched to
   // non-blocking for the one call (other threads could observe that for
   // microseconds) and the fiber waits for the outcome instead.
-  const int fd = socket->Get();
+  const int fd = socket.Get();
   const int flags = ::fcntl(fd, F_GETFL);
   const bool blocking = flags >= 0 && (flags & O_NONBLOCK) == 0;
   const bool unix_socket = destination.family() == AF_UNIX;
@@ -393,33 +385,30 @@ Verdict HandleConnect(HandlerContext& context) {
   return Verdict::Return(0, Decision::kAllow);
 }
 
-Verdict HandleSendto(HandlerContext& context) {
+Result<Verdict> HandleSendto(HandlerContext& context) {
   const auto& args = context.event.args;
   Destination destination;
-  if (std::optional<Verdict> stop = Decide(context, args[4], args[5], destination, Egress::kSend)) {
-    return *stop;
-  }
+  ASSIGN_OR_RETURN(std::optional<Verdict> stop,
+                   Decide(context, args[4], args[5], destination, Egress::kSend));
+  if (stop) return *stop;
   std::vector<char> payload;
-  if (Result<void> copied = CopyBytes(context.tracee, args[1],
-                                      std::min<std::uint64_t>(args[2], kMaxPayload), payload);
-      !copied) {
-    return Failed(copied.error(), Decision::kAllow);
-  }
-  Result<UniqueFd> socket = context.tracee.Descriptor(static_cast<int>(args[0]));
-  if (!socket) return Failed(socket.error(), Decision::kAllow);
+  RETURN_IF_ERROR(
+      CopyBytes(context.tracee, args[1], std::min<std::uint64_t>(args[2], kMaxPayload), payload));
+  ASSIGN_OR_RETURN(UniqueFd socket, context.tracee.Descriptor(static_cast<int>(args[0])));
   if (!context.tracee.Valid()) return Verdict::Stale();
-  if (std::optional<Verdict> stop = KernelOnly(socket->Get(), destination, true)) return *stop;
+  if (std::optional<Verdict> refused = KernelOnly(socket.Get(), destination, true)) {
+    return *refused;
+  }
   iovec iov{.iov_base = payload.data(), .iov_len = payload.size()};
   const msghdr message = MessageTo(destination, iov);
-  const bool unix_socket = IsUnixSocket(socket->Get());
+  const bool unix_socket = IsUnixSocket(socket.Get());
   std::vector<UniqueFd> held;
-  Result<std::vector<char>> control = ControlToSend(context, {}, held, unix_socket);
-  if (!control) return Failed(control.error(), Decision::kAllow);
-  return SendOnBehalf(context, socket->Get(), message, *control, static_cast<int>(args[3]),
+  ASSIGN_OR_RETURN(std::vector<char> control, ControlToSend(context, {}, held, unix_socket));
+  return SendOnBehalf(context, socket.Get(), message, control, static_cast<int>(args[3]),
                       unix_socket);
 }
 
-Verdict HandleSendmsg(HandlerContext& context) {
+Result<Verdict> HandleSendmsg(HandlerContext& context) {
   const auto& args = context.event.args;
   return SendMessage(context, static_cast<int>(args[0]), args[1], static_cast<int>(args[2]));
 }
@@ -430,7 +419,7 @@ Verdict HandleSendmsg(HandlerContext& context) {
 // answer only when nothing was sent). glibc's resolver sends its A and
 // AAAA queries this way. Where the kernel may send (KernelMaySend), it
 // sends them all.
-Verdict HandleSendmmsg(HandlerContext& context) {
+Result<Verdict> HandleSendmmsg(HandlerContext& context) {
   if (KernelMaySend(context)) return Verdict::Continue();
   const auto& args = context.event.args;
   // The kernel's cap on one call (UIO_MAXIOV).
@@ -440,17 +429,17 @@ Verdict HandleSendmmsg(HandlerContext& context) {
   for (; sent < count; ++sent) {
     const std::uint64_t entry = args[1] + sent * sizeof(mmsghdr);
     const std::size_t args_before = context.audit_args.size();
-    Verdict one = SendMessage(context, static_cast<int>(args[0]), entry, flags);
+    Result<Verdict> one = SendMessage(context, static_cast<int>(args[0]), entry, flags);
     if (sent > 0) {  // each message's arguments named by its index after the first
       for (std::size_t i = args_before; i < context.audit_args.size(); ++i) {
         context.audit_args[i].name += StrCat("[", sent, "]");
       }
     }
-    if (one.kind != Verdict::Kind::kReturn || one.error != 0) {
+    if (!one || one->kind != Verdict::Kind::kReturn || one->error != 0) {
       if (sent == 0) return one;
       break;
     }
-    const auto length = static_cast<unsigned int>(one.value);
+    const auto length = static_cast<unsigned int>(one->value);
     if (!context.tracee.WriteObject(entry + offsetof(mmsghdr, msg_len), length)) {
       if (sent == 0) return Verdict::Fail(EFAULT, Decision::kAllow);
       break;

@@ -45,7 +45,7 @@ std::string InBase(std::uint64_t value, int base) {
 
 }  // namespace
 
-Verdict HandleExec(HandlerContext& context) {
+Result<Verdict> HandleExec(HandlerContext& context) {
   if (!ExecRestricted(*context.sandbox.policy)) {
     const bool at = context.event.number == SYS_execveat;
     AuditPathAsAsked(context, context.event.args[at ? 1 : 0]);
@@ -55,7 +55,7 @@ Verdict HandleExec(HandlerContext& context) {
   return CheckExec(context);
 }
 
-Verdict HandleCredentials(HandlerContext& context) {
+Result<Verdict> HandleCredentials(HandlerContext& context) {
   const SyscallEvent& event = context.event;
   switch (event.number) {
     case SYS_setuid:
@@ -90,12 +90,12 @@ Verdict HandleCredentials(HandlerContext& context) {
   return Verdict::Continue();
 }
 
-Verdict HandlePersonality(HandlerContext& context) {
+Result<Verdict> HandlePersonality(HandlerContext& context) {
   context.AuditArg("persona", InBase(context.event.args[0] & 0xffffffffu, 16));
   return Verdict::Continue();
 }
 
-Verdict HandleChroot(HandlerContext& context) {
+Result<Verdict> HandleChroot(HandlerContext& context) {
   AuditPathAsAsked(context, context.event.args[0]);
   return Verdict::Continue();
 }

@@ -245,9 +245,9 @@ bool KernelMayOpen(const HandlerContext& context, const OpenRequest& request,
 
 // `acting`: the workload's credentials if the caller took them to resolve
 // the path (kept for the reopen), else empty.
-Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
-                     const std::string& root_path, WalkedFile walked, const OpenRequest& request,
-                     std::optional<ActingAs>& acting) {
+Result<Verdict> OpenExisting(HandlerContext& context, const ThreadStatus& thread,
+                             const std::string& root_path, WalkedFile walked,
+                             const OpenRequest& request, std::optional<ActingAs>& acting) {
   Result<std::string> resolved = NameInRoot(walked, root_path);
   UniqueFd file = std::move(walked.file);
   if (!resolved) return Failed(resolved.error(), Decision::kDeny);
@@ -281,10 +281,9 @@ Verdict OpenExisting(HandlerContext& context, const ThreadStatus& thread,
       return std::move(*view);
     }
   }
-  Result<UniqueFd> opened = Reopen(context, thread, file.Get(), request.flags, request.mode,
-                                   S_ISFIFO(st.st_mode), acting);
-  if (!opened) return Failed(opened.error(), Decision::kAllow);
-  return Verdict::InstallFd(std::move(*opened), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
+  ASSIGN_OR_RETURN(UniqueFd opened, Reopen(context, thread, file.Get(), request.flags, request.mode,
+                                           S_ISFIFO(st.st_mode), acting));
+  return Verdict::InstallFd(std::move(opened), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
 }
 
 // How many dangling symlinks an O_CREAT follows before ELOOP, as the
@@ -294,15 +293,15 @@ constexpr int kMaxSymlinks = 40;
 // `path`: walked with `walk` (its path or a dangling symlink's target).
 // The caller acts as the workload (`acting`). `hops`: dangling symlinks
 // followed so far.
-Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const OpenWalk& walk,
-                  const std::string& root_path, const std::string& path, const OpenRequest& request,
-                  std::optional<ActingAs>& acting, int hops = 0) {
+Result<Verdict> CreateNew(HandlerContext& context, const ThreadStatus& thread, const OpenWalk& walk,
+                          const std::string& root_path, const std::string& path,
+                          const OpenRequest& request, std::optional<ActingAs>& acting,
+                          int hops = 0) {
   const std::string parent = ParentOf(path);
   const std::string name = LastComponentOf(path);
   if (name.empty() || name == "." || name == "..") return Verdict::Fail(EISDIR, Decision::kAllow);
-  Result<UniqueFd> directory = walk.Open(parent, O_PATH | O_DIRECTORY);
-  if (!directory) return Failed(directory.error(), Decision::kAllow);
-  Result<std::string> where = PathInRoot(directory->Get(), root_path);
+  ASSIGN_OR_RETURN(UniqueFd directory, walk.Open(parent, O_PATH | O_DIRECTORY));
+  Result<std::string> where = PathInRoot(directory.Get(), root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   const std::string target = *where == "/" ? "/" + name : *where + "/" + name;
   AuditResolved(context, target);
@@ -312,18 +311,17 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const Ope
   // By name in the verified parent, never through a symlink planted since;
   // exclusively, so that a file the workload cannot take is the sentry's
   // to remove again (Verdict::undo).
-  UniqueFd created(::openat(directory->Get(), name.c_str(),
+  UniqueFd created(::openat(directory.Get(), name.c_str(),
                             request.flags | O_EXCL | O_NOFOLLOW | O_CLOEXEC, request.mode));
   if (!created && errno == EEXIST && (request.flags & O_EXCL) == 0) {
     struct stat st {};
-    if (::fstatat(directory->Get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+    if (::fstatat(directory.Get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
         S_ISLNK(st.st_mode)) {
       errno = ELOOP;  // a dangling symlink, followed below as O_CREAT does
     } else {
       // Made since the walk: opened as the file it now is.
-      Result<UniqueFd> existing = walk.Open(path, O_PATH | O_NOFOLLOW);
-      if (!existing) return Failed(existing.error(), Decision::kAllow);
-      return OpenExisting(context, thread, root_path, WalkedFile{std::move(*existing), {}}, request,
+      ASSIGN_OR_RETURN(UniqueFd existing, walk.Open(path, O_PATH | O_NOFOLLOW));
+      return OpenExisting(context, thread, root_path, WalkedFile{std::move(existing), {}}, request,
                           acting);
     }
   }
@@ -334,7 +332,7 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const Ope
     // (resolved again with the same walk, so the link cannot lead out of
     // the root, nor out of a dirfd that openat2 scoped the walk to).
     std::vector<char> text(PATH_MAX);
-    const ssize_t n = ::readlinkat(directory->Get(), name.c_str(), text.data(), text.size());
+    const ssize_t n = ::readlinkat(directory.Get(), name.c_str(), text.data(), text.size());
     if (n <= 0 || static_cast<std::size_t>(n) >= text.size() || hops + 1 >= kMaxSymlinks) {
       return Verdict::Fail(ELOOP, Decision::kAllow);
     }
@@ -357,7 +355,7 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const Ope
   if (!created) return Verdict::Fail(errno, Decision::kAllow);
   Verdict verdict =
       Verdict::InstallFd(std::move(created), (request.flags & O_CLOEXEC) != 0, Decision::kAllow);
-  verdict.undo = [parent = std::make_shared<UniqueFd>(std::move(*directory)), name] {
+  verdict.undo = [parent = std::make_shared<UniqueFd>(std::move(directory)), name] {
     ::unlinkat(parent->Get(), name.c_str(), 0);
   };
   return verdict;
@@ -365,65 +363,54 @@ Verdict CreateNew(HandlerContext& context, const ThreadStatus& thread, const Ope
 
 }  // namespace
 
-Verdict HandleOpen(HandlerContext& context) {
-  const Result<OpenRequest> checked = RequestOf(context);
-  if (!checked) return Failed(checked.error(), Decision::kAllow);
-  const OpenRequest& request = *checked;
-  Result<std::string> given = CopyPath(context.tracee, request.path);
-  if (!given) return Failed(given.error(), Decision::kAllow);
-  context.AuditArg("path", *given);
+Result<Verdict> HandleOpen(HandlerContext& context) {
+  ASSIGN_OR_RETURN(const OpenRequest request, RequestOf(context));
+  ASSIGN_OR_RETURN(const std::string given, CopyPath(context.tracee, request.path));
+  context.AuditArg("path", given);
   char flags[16];
   std::snprintf(flags, sizeof flags, "0%o", static_cast<unsigned>(request.flags));
   context.AuditArg("flags", flags);
   if (!context.tracee.Valid()) return Verdict::Stale();
-  Result<ThreadStatus> thread = context.tracee.Status();
-  if (!thread) return Failed(thread.error(), Decision::kAllow);
-  Result<SharedFd> root = context.tracee.Root();
-  if (!root) return Failed(root.error(), Decision::kAllow);
-  Result<OpenWalk> planned =
-      PlanOpenWalk(context.tracee, *thread, *root, request.dirfd, *given, request.resolve);
-  if (!planned) return Failed(planned.error(), Decision::kAllow);
-  OpenWalk& walk = *planned;
+  ASSIGN_OR_RETURN(const ThreadStatus thread, context.tracee.Status());
+  ASSIGN_OR_RETURN(const SharedFd root, context.tracee.Root());
+  ASSIGN_OR_RETURN(OpenWalk walk, PlanOpenWalk(context.tracee, thread, root, request.dirfd, given,
+                                               request.resolve));
 
-  Result<std::string> root_path = context.tracee.RootPath();
-  if (!root_path) return Failed(root_path.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(const std::string root_path, context.tracee.RootPath());
   std::optional<ActingAs> acting;
   // The caller's own descriptors, working directory, root and executable
   // by their /proc names: magic links, which openat2's resolve flags other
   // than RESOLVE_CACHED forbid or confine (the walk then refuses them with
   // ELOOP or EXDEV, as the kernel would).
   if (walk.from_root && (request.resolve & ~RESOLVE_CACHED) == 0) {
-    if (std::optional<int> own = OwnDescriptor(walk.path, *thread)) {
-      Result<UniqueFd> file = context.tracee.Descriptor(*own);
-      if (!file) return Failed(file.error(), Decision::kAllow);
-      return OpenExisting(context, *thread, *root_path, WalkedFile{std::move(*file), {}}, request,
+    if (std::optional<int> own = OwnDescriptor(walk.path, thread)) {
+      ASSIGN_OR_RETURN(UniqueFd file, context.tracee.Descriptor(*own));
+      return OpenExisting(context, thread, root_path, WalkedFile{std::move(file), {}}, request,
                           acting);
     }
-    Result<std::optional<OwnLinkTarget>> own_link =
-        FollowOwnLink(context.tracee, *thread, walk.path, (request.flags & O_NOFOLLOW) == 0);
-    if (!own_link) return Failed(own_link.error(), Decision::kAllow);
-    if (*own_link && (*own_link)->file) {
-      return OpenExisting(context, *thread, *root_path,
-                          WalkedFile{std::move((*own_link)->file), {}}, request, acting);
+    ASSIGN_OR_RETURN(
+        std::optional<OwnLinkTarget> own_link,
+        FollowOwnLink(context.tracee, thread, walk.path, (request.flags & O_NOFOLLOW) == 0));
+    if (own_link && own_link->file) {
+      return OpenExisting(context, thread, root_path, WalkedFile{std::move(own_link->file), {}},
+                          request, acting);
     }
-    if (*own_link) walk.path = std::move((*own_link)->path);
+    if (own_link) walk.path = std::move(own_link->path);
   }
 
   // Held from resolving to reopening or creating: nothing between waits.
-  Result<ActingAs> begun = ActingAs::Begin(*thread, context.sandbox.user_namespace);
-  if (!begun) return Failed(begun.error(), Decision::kAllow);
-  acting.emplace(std::move(*begun));
+  ASSIGN_OR_RETURN(ActingAs begun, ActingAs::Begin(thread, context.sandbox.user_namespace));
+  acting.emplace(std::move(begun));
   const int follow = request.flags & (O_NOFOLLOW | O_DIRECTORY);
-  Result<bool> chrooted = context.tracee.Chrooted();
-  if (!chrooted) return Failed(chrooted.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(const bool chrooted, context.tracee.Chrooted());
   Result<WalkedFile> file = WalkNaming(
-      walk.path, walk.from_root && !*chrooted,
+      walk.path, walk.from_root && !chrooted,
       [&](std::uint64_t narrowing) { return walk.Open(walk.path, O_PATH | follow, narrowing); });
-  if (file) return OpenExisting(context, *thread, *root_path, std::move(*file), request, acting);
+  if (file) return OpenExisting(context, thread, root_path, std::move(*file), request, acting);
   if (file.error().code == ENOENT && (request.flags & O_CREAT)) {
-    return CreateNew(context, *thread, walk, *root_path, walk.path, request, acting);
+    return CreateNew(context, thread, walk, root_path, walk.path, request, acting);
   }
-  Result<std::string> named = ContainerPath(context.tracee, *thread, request.dirfd, *given);
+  Result<std::string> named = ContainerPath(context.tracee, thread, request.dirfd, given);
   return named ? FailedLookup(context, file.error(), *named)
                : Failed(file.error(), Decision::kAllow);
 }

@@ -13,7 +13,7 @@
 
 namespace vigil::sentry {
 
-Verdict HandleSetsockopt(HandlerContext& context) {
+Result<Verdict> HandleSetsockopt(HandlerContext& context) {
   const auto& args = context.event.args;
   const auto level = static_cast<int>(args[1]);
   const auto name = static_cast<int>(args[2]);

@@ -75,7 +75,7 @@ int FlagsRefusal(int number, const StatRequest& request) {
 
 }  // namespace
 
-Verdict HandleStat(HandlerContext& context) {
+Result<Verdict> HandleStat(HandlerContext& context) {
   const StatRequest request = RequestOf(context.event);
   if (int refused = FlagsRefusal(context.event.number, request)) {
     return Verdict::Fail(refused, Decision::kAllow);
@@ -88,23 +88,21 @@ Verdict HandleStat(HandlerContext& context) {
   if (!context.tracee.Valid()) return Verdict::Stale();
   if (empty) {
     // fstat: the workload's own descriptor (or its working directory).
-    Result<UniqueFd> held = HeldFile(context.tracee, request.dirfd);
-    if (!held) return Failed(held.error(), Decision::kAllow);
-    return Answer(context, request, held->Get());
+    ASSIGN_OR_RETURN(UniqueFd held, HeldFile(context.tracee, request.dirfd));
+    return Answer(context, request, held.Get());
   }
   context.AuditArg("path", *given);
-  std::variant<UniqueFd, Verdict> file =
-      LookUpDecided(context, request.dirfd, *given, (request.flags & AT_SYMLINK_NOFOLLOW) == 0);
+  ASSIGN_OR_RETURN(auto file, LookUpDecided(context, request.dirfd, *given,
+                                            (request.flags & AT_SYMLINK_NOFOLLOW) == 0));
   if (Verdict* refused = std::get_if<Verdict>(&file)) return std::move(*refused);
   return Answer(context, request, std::get<UniqueFd>(file).Get());
 }
 
-Verdict HandleStatfs(HandlerContext& context) {
-  Result<std::string> given = CopyPath(context.tracee, context.event.args[0]);
-  if (!given) return Failed(given.error(), Decision::kAllow);
+Result<Verdict> HandleStatfs(HandlerContext& context) {
+  ASSIGN_OR_RETURN(std::string given, CopyPath(context.tracee, context.event.args[0]));
   if (!context.tracee.Valid()) return Verdict::Stale();
-  context.AuditArg("path", *given);
-  std::variant<UniqueFd, Verdict> file = LookUpDecided(context, AT_FDCWD, *given, /*follow=*/true);
+  context.AuditArg("path", given);
+  ASSIGN_OR_RETURN(auto file, LookUpDecided(context, AT_FDCWD, given, /*follow=*/true));
   if (Verdict* refused = std::get_if<Verdict>(&file)) return std::move(*refused);
   struct statfs result {};
   if (::fstatfs(std::get<UniqueFd>(file).Get(), &result) != 0) {

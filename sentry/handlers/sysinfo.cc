@@ -11,7 +11,7 @@
 
 namespace vigil::sentry {
 
-Verdict HandleSysinfo(HandlerContext& context) {
+Result<Verdict> HandleSysinfo(HandlerContext& context) {
   // The container's cgroup, read as the sentry.
   if (Result<void> own = ActingAs::AsSentry(); !own)
     return Verdict::Fail(EPERM, Decision::kEmulate);

@@ -10,7 +10,7 @@
 
 namespace vigil::sentry {
 
-Verdict HandleUname(HandlerContext& context) {
+Result<Verdict> HandleUname(HandlerContext& context) {
   Result<utsname> names = context.sandbox.uts_names();
   if (!names) return Verdict::Fail(EIO, Decision::kEmulate);
   const std::string& release = context.sandbox.kernel_release;

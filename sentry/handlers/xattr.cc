@@ -130,56 +130,40 @@ long Perform(const Request& request, int file, const std::string& name, std::vec
 
 }  // namespace
 
-Verdict HandleXattr(HandlerContext& context) {
+Result<Verdict> HandleXattr(HandlerContext& context) {
   const Request request = RequestOf(context.event);
   const bool writes =
       request.operation == Operation::kSet || request.operation == Operation::kRemove;
   std::string name;
   if (request.operation != Operation::kList) {
-    Result<std::string> copied = CopyName(context.tracee, request.name);
-    if (!copied) return Failed(copied.error(), Decision::kAllow);
-    name = std::move(*copied);
+    ASSIGN_OR_RETURN(name, CopyName(context.tracee, request.name));
     context.AuditArg("name", name);
   }
   std::vector<char> value;
   if (request.operation == Operation::kSet) {
     if (request.size > kValueMax) return Verdict::Fail(E2BIG, Decision::kAllow);
     value.resize(request.size);
-    if (Result<void> read =
-            context.tracee.Read(request.value, std::as_writable_bytes(std::span(value)));
-        !read) {
-      return Failed(read.error(), Decision::kAllow);
-    }
+    RETURN_IF_ERROR(context.tracee.Read(request.value, std::as_writable_bytes(std::span(value))));
   } else if (request.operation != Operation::kRemove) {
     // A size of 0 asks how large the answer is.
     value.resize(
         std::min(request.size, request.operation == Operation::kList ? kListMax : kValueMax));
   }
-  auto caller_or = CallerOf(context);
-  if (Verdict* verdict = std::get_if<Verdict>(&caller_or)) return std::move(*verdict);
-  const Caller& caller = std::get<Caller>(caller_or);
+  ASSIGN_OR_RETURN(const Caller caller, CallerOf(context));
   UniqueFd file;
   std::string path;
   if (request.on_descriptor) {
-    Result<UniqueFd> held = OpenFileOf(context.tracee, static_cast<int>(request.target));
-    if (!held) return Failed(held.error(), Decision::kAllow);
-    file = std::move(*held);
+    ASSIGN_OR_RETURN(file, OpenFileOf(context.tracee, static_cast<int>(request.target)));
   } else {
-    Result<std::string> given = CopyPath(context.tracee, request.target);
-    if (!given) return Failed(given.error(), Decision::kAllow);
-    context.AuditArg("path", *given);
-    Result<std::string> absolute = ContainerPath(context.tracee, caller.thread, AT_FDCWD, *given);
-    if (!absolute) return Failed(absolute.error(), Decision::kAllow);
-    path = std::move(*absolute);
+    ASSIGN_OR_RETURN(std::string given, CopyPath(context.tracee, request.target));
+    context.AuditArg("path", given);
+    ASSIGN_OR_RETURN(path, ContainerPath(context.tracee, caller.thread, AT_FDCWD, given));
   }
   if (!context.tracee.Valid()) return Verdict::Stale();
-  Result<ActingAs> acting = ActingAs::Begin(caller.thread, context.sandbox.user_namespace);
-  if (!acting) return Failed(acting.error(), Decision::kAllow);
+  ASSIGN_OR_RETURN(ActingAs acting, ActingAs::Begin(caller.thread, context.sandbox.user_namespace));
   if (!request.on_descriptor) {
-    Result<UniqueFd> resolved =
-        ResolveInRoot(caller.root.Get(), path, O_PATH | (request.follow ? 0 : O_NOFOLLOW));
-    if (!resolved) return Failed(resolved.error(), Decision::kAllow);
-    file = std::move(*resolved);
+    ASSIGN_OR_RETURN(
+        file, ResolveInRoot(caller.root.Get(), path, O_PATH | (request.follow ? 0 : O_NOFOLLOW)));
   }
   std::variant<std::string, Verdict> decided =
       DecideOnFile(context, file.Get(), caller.root_path, writes);
@@ -189,9 +173,8 @@ Verdict HandleXattr(HandlerContext& context) {
   if (n < 0) return Verdict::Fail(static_cast<int>(-n), Decision::kAllow);
   if (!writes && request.size > 0 && n > 0) {
     if (!context.tracee.Valid()) return Verdict::Stale();
-    Result<void> written = context.tracee.Write(
-        request.value, std::as_bytes(std::span(value.data(), static_cast<std::size_t>(n))));
-    if (!written) return Failed(written.error(), Decision::kAllow);
+    RETURN_IF_ERROR(context.tracee.Write(
+        request.value, std::as_bytes(std::span(value.data(), static_cast<std::size_t>(n)))));
   }
   return Verdict::Return(n, Decision::kAllow);
 }
