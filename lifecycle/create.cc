@@ -29,8 +29,9 @@
 #include "runtime/container/engine_scratch.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/policy/policy_compiler.h"
-#include "runtime/policy/sentry_filters.h"
+#include "runtime/policy/process_filters.h"
 #include "runtime/process/console.h"
+#include "runtime/process/wait.h"
 #include "supervisor/supervisor.h"
 
 namespace vigil::lifecycle {
@@ -152,27 +153,6 @@ void RemoveCgroupOf(const config::Spec& spec, const CreateOptions& options) {
 
 }  // namespace
 
-Result<std::optional<seccomp::CompiledFilter>> CompileProfile(const config::Spec& spec) {
-  if (!spec.linux_spec || !spec.linux_spec->seccomp) return std::nullopt;
-  const config::Seccomp& profile = *spec.linux_spec->seccomp;
-  // The kernel gives a process one seccomp listener, and the sentry's is it.
-  for (std::size_t i = 0; i < profile.syscalls.size(); ++i) {
-    if (profile.syscalls[i].action == config::SeccompAction::kNotify) {
-      return Fail(StrCat("linux.seccomp.syscalls[", i,
-                         "].action: SCMP_ACT_NOTIFY is not supported: the sentry holds the "
-                         "container's seccomp listener (the kernel allows one per process)"));
-    }
-  }
-  ASSIGN_OR_RETURN(seccomp::CompiledFilter filter, seccomp::CompileSeccomp(profile));
-  if (!filter.skipped_names.empty()) {
-    std::string names;
-    for (const std::string& name : filter.skipped_names)
-      names += (names.empty() ? "" : ", ") + name;
-    log::Warning(StrCat("linux.seccomp: syscalls unknown to libseccomp left out: ", names));
-  }
-  return filter;
-}
-
 Result<pid_t> CreateContainer(const CreateOptions& options) {
   // First: the grace period the init's cgroup join waits for then passes
   // while everything below runs.
@@ -244,11 +224,10 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   RETURN_IF_ERROR(dir.SaveConfig(spec));
   RETURN_IF_ERROR(dir.SaveRecord(record));
 
-  ASSIGN_OR_RETURN(std::optional<seccomp::CompiledFilter> seccomp, CompileProfile(spec));
-  ASSIGN_OR_RETURN(std::unique_ptr<runtime::SentryFilters> sentry,
-                   runtime::SentryFilters::Compile(filter_options));
-  // The init's own (the record moves to the supervisor).
-  const std::vector<config::LandlockRuleset> landlock = record.compiled->landlock;
+  // The init's own Landlock layers (the record moves to the supervisor).
+  ASSIGN_OR_RETURN(
+      std::unique_ptr<runtime::ProcessFilters> filters,
+      runtime::ProcessFilters::Compile(spec, filter_options, record.compiled->landlock));
   UniqueFd console;
   if (spec.process->terminal) {
     ASSIGN_OR_RETURN(console, runtime::ConnectConsoleSocket(options.console_socket));
@@ -267,12 +246,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                    .record = std::move(record),
                                    .spec = std::move(spec),
                                    .init = {.no_pivot = options.no_pivot,
-                                            .preserve_fds = options.preserve_fds,
                                             .console_socket = console.Get(),
-                                            .seccomp = seccomp ? &*seccomp : nullptr,
-                                            .sentry = &sentry->sentry(),
-                                            .ptrace = sentry->ptrace(),
-                                            .landlock = &landlock,
+                                            .launch = filters->Launch(options.preserve_fds),
                                             .premounted = premounted},
                                    .systemd_cgroup = options.systemd_cgroup,
                                    .config_limit = config_limit,
@@ -306,8 +281,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
     Result<void> written = WriteFileAtomic(options.pid_file, StrCat(init_pid), 0644,
                                            /*overwrite=*/true, Durability::kSkipFsync);
     if (!written) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
+      runtime::KillAndReap(pid);
       return tl::unexpected(written.error());
     }
   }

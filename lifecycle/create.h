@@ -9,7 +9,6 @@
 
 #include "base/result.h"
 #include "config/oci/spec.h"
-#include "seccomp/profile.h"
 
 namespace vigil::lifecycle {
 
@@ -39,10 +38,6 @@ struct CreateOptions {
   // whether it relays the terminal); otherwise create loads it.
   std::optional<config::Spec> spec;
 };
-
-// linux.seccomp compiled (nullopt without one); unknown syscall names are
-// left out with a warning, as runc does. `exec` compiles the same profile.
-Result<std::optional<seccomp::CompiledFilter>> CompileProfile(const config::Spec& spec);
 
 // Creates the container and returns the supervisor's pid (a child of the
 // caller). On any failure nothing is left behind: no state directory, no

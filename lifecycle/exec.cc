@@ -21,13 +21,11 @@
 #include "runtime/container/state_dir.h"
 #include "runtime/container/status.h"
 #include "runtime/container/supervisor_control.h"
-#include "runtime/linux/exec.h"
 #include "runtime/linux/namespaces.h"
-#include "runtime/linux/rlimits.h"
 #include "runtime/linux/scheduling.h"
 #include "runtime/linux/session.h"
 #include "runtime/policy/policy_compiler.h"
-#include "runtime/policy/sentry_filters.h"
+#include "runtime/policy/process_filters.h"
 #include "runtime/process/channel.h"
 #include "runtime/process/console.h"
 #include "runtime/process/launch.h"
@@ -53,20 +51,15 @@ namespace {
     RETURN_IF_ERROR(runtime::LeaveTerminalSession());
     if (process.terminal)
       RETURN_IF_ERROR(runtime::SetupConsole(console_socket, process.console_size));
-    RETURN_IF_ERROR(runtime::ApplyRlimits(process.rlimits));
-    if (process.scheduler) RETURN_IF_ERROR(runtime::ApplyScheduler(*process.scheduler));
-    if (process.io_priority) RETURN_IF_ERROR(runtime::ApplyIoPriority(*process.io_priority));
     // execCPUAffinity.final: once in the container's cgroup (where the
     // initial affinity may not be allowed any more).
     if (process.exec_cpu_affinity && !process.exec_cpu_affinity->final.empty()) {
       RETURN_IF_ERROR(runtime::ApplyCpuAffinity(process.exec_cpu_affinity->final));
     }
-    if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));
-    ASSIGN_OR_RETURN(std::string executable, runtime::LookPath(process.args[0], process.env));
+    ASSIGN_OR_RETURN(std::string executable, runtime::PrepareProcess(process));
     return runtime::BecomeAndExec(process, executable, launch);
   }();
-  (void)channel.Send(runtime::MessageType::kError, result.error().message);
-  ::_exit(127);
+  channel.ExitWithError(result.error(), 127);
 }
 
 // Joins every namespace of the init (pidfd setns, Linux 5.8) and forks the
@@ -76,25 +69,19 @@ namespace {
                                const runtime::Channel& channel, int console_socket,
                                const runtime::LaunchOptions& launch) {
   if (::setns(init_pidfd, ns_flags) != 0) {
-    (void)channel.Send(runtime::MessageType::kError,
-                       FailErrno("join the container's namespaces").value().message);
-    ::_exit(1);
+    channel.ExitWithError(FailErrno("join the container's namespaces").value(), 1);
   }
   // execCPUAffinity.initial: the new process starts with it and keeps it
   // until it is in the container's cgroup.
   if (options.process.exec_cpu_affinity && !options.process.exec_cpu_affinity->initial.empty()) {
     if (Result<void> set = runtime::ApplyCpuAffinity(options.process.exec_cpu_affinity->initial);
         !set) {
-      (void)channel.Send(runtime::MessageType::kError, set.error().message);
-      ::_exit(1);
+      channel.ExitWithError(set.error(), 1);
     }
   }
   UniqueFd unused;
   Result<pid_t> pid = CloneWithPidfd(CLONE_PARENT, &unused);
-  if (!pid) {
-    (void)channel.Send(runtime::MessageType::kError, pid.error().message);
-    ::_exit(1);
-  }
+  if (!pid) channel.ExitWithError(pid.error(), 1);
   if (*pid == 0) RunExecProcess(options, channel, console_socket, launch);
   (void)channel.Send(runtime::MessageType::kReady, StrCat(*pid));
   ::_exit(0);
@@ -127,8 +114,7 @@ Result<void> HandToSupervisor(const runtime::StateDir& dir, pid_t pid,
 // The process started when a later step failed: it must not run
 // on unmanaged.
 tl::unexpected<Error> Abandon(pid_t pid, Error error) {
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
+  runtime::KillAndReap(pid);
   return tl::unexpected(std::move(error));
 }
 
@@ -184,14 +170,13 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
     ASSIGN_OR_RETURN(runtime::ConsoleReceiver receiver, runtime::ConsoleReceiver::Open());
     own_console.emplace(std::move(receiver));
   }
-  ASSIGN_OR_RETURN(std::optional<seccomp::CompiledFilter> seccomp, CompileProfile(spec));
   ASSIGN_OR_RETURN(const runtime::CompiledPolicy compiled, CompiledPolicyOf(record, spec));
   ExecOptions options = requested;
   if (own_console) options.console_socket = own_console->path();
   ASSIGN_OR_RETURN(
-      std::unique_ptr<runtime::SentryFilters> sentry,
-      runtime::SentryFilters::Compile(runtime::LaunchFilterFor(compiled, options.process)));
-  const std::vector<config::LandlockRuleset>& landlock = compiled.landlock;
+      std::unique_ptr<runtime::ProcessFilters> filters,
+      runtime::ProcessFilters::Compile(spec, runtime::LaunchFilterFor(compiled, options.process),
+                                       compiled.landlock));
   UniqueFd console;
   if (options.process.terminal) {
     ASSIGN_OR_RETURN(console, runtime::ConnectConsoleSocket(options.console_socket));
@@ -206,15 +191,11 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
     // shared open file description) would hold it for as long as the
     // process waits before its exec, frozen in a paused container.
     dir.Unlock();
+    runtime::LaunchOptions launch = filters->Launch(options.preserve_fds);
+    launch.channel = &theirs;
     JoinAndSpawn(options, init.Get(),
                  spec.linux_spec ? runtime::NamespaceFlags(*spec.linux_spec) : 0, theirs,
-                 console.Get(),
-                 runtime::LaunchOptions{.preserve_fds = options.preserve_fds,
-                                        .seccomp = seccomp ? &*seccomp : nullptr,
-                                        .sentry = &sentry->sentry(),
-                                        .ptrace = sentry->ptrace(),
-                                        .landlock = &landlock,
-                                        .channel = &theirs});
+                 console.Get(), launch);
   }
   theirs.Close();
   Result<runtime::Message> spawned = ours.Expect(runtime::MessageType::kReady);

@@ -59,15 +59,12 @@ void RunSupervisor(SupervisorArgs args, Channel to_create) {
   // No terminal of the caller's: whatever the sentry opens for the
   // workload (/dev/tty) must not lead to the operator's. A session of its
   // own also keeps terminal-generated signals away: `run` forwards them.
-  if (Result<void> left = runtime::LeaveTerminalSession(); !left) {
-    (void)to_create.Send(MessageType::kError, left.error().message);
-    ::_exit(1);
-  }
+  if (Result<void> left = runtime::LeaveTerminalSession(); !left)
+    to_create.ExitWithError(left.error(), 1);
   Supervisor supervisor(std::move(args));
   if (Result<void> created = supervisor.Create(); !created) {
     supervisor.Undo();
-    (void)to_create.Send(MessageType::kError, created.error().message);
-    ::_exit(1);
+    to_create.ExitWithError(created.error(), 1);
   }
   (void)to_create.Send(MessageType::kCreated, std::to_string(supervisor.init_pid()));
   to_create.Close();

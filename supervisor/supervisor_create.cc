@@ -26,6 +26,7 @@
 #include "runtime/linux/id_maps.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/process/hooks.h"
+#include "runtime/process/wait.h"
 #include "sentry/notify/unotify.h"
 #include "sentry/notify/unotify_server.h"
 #include "sentry/ptrace/ptrace_server.h"
@@ -241,11 +242,7 @@ runtime::HookPlacement Supervisor::HookPlacement() const {
 }
 
 void Supervisor::Undo() {
-  if (init_pidfd_) {
-    (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
-    siginfo_t info{};
-    ::waitid(P_PIDFD, init_pidfd_.Get(), &info, WEXITED);
-  }
+  if (init_pidfd_) runtime::KillAndReap(init_pid_);
   if (cgroup_) {
     LeaveContainerCgroups();
     (void)cgroup_->Destroy();

@@ -1,6 +1,7 @@
 #include "runtime/process/channel.h"
 
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
@@ -80,6 +81,11 @@ Result<Message> Channel::Expect(MessageType type) const {
         StrCat("unexpected message ", static_cast<std::uint32_t>(message.type), " on channel"));
   }
   return message;
+}
+
+void Channel::ExitWithError(const Error& error, int status) const {
+  (void)Send(MessageType::kError, error.message);
+  ::_exit(status);
 }
 
 }  // namespace vigil::runtime

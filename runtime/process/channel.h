@@ -47,6 +47,10 @@ class Channel {
   // Receives and expects `type`; a kError message becomes its Error.
   Result<Message> Expect(MessageType type) const;
 
+  // For a child of the runtime's whose step failed: reports `error` as a
+  // kError message (the peer's Expect returns it) and exits with `status`.
+  [[noreturn]] void ExitWithError(const Error& error, int status) const;
+
   int fd() const { return fd_.Get(); }
   void Close() { fd_.Reset(); }
 

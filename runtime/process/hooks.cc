@@ -14,6 +14,7 @@
 #include "base/syscalls.h"
 #include "base/unique_fd.h"
 #include "runtime/linux/exec.h"
+#include "runtime/process/wait.h"
 
 namespace vigil::runtime {
 namespace {
@@ -68,8 +69,7 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json,
 
   Result<bool> ended = wait(pidfd.Get(), hook.timeout ? *hook.timeout * 1000 : -1);
   if (!ended || !*ended) {
-    (void)PidfdSendSignal(pidfd.Get(), SIGKILL);
-    ::waitpid(pid, nullptr, __WALL);
+    KillAndReap(pid);
     if (!ended) return tl::unexpected(ended.error());
     return Fail(StrCat("timed out after ", *hook.timeout, " s"));
   }

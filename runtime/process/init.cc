@@ -9,10 +9,8 @@
 #include "base/file.h"
 #include "base/strings.h"
 #include "config/oci/sysctl.h"
-#include "runtime/linux/exec.h"
 #include "runtime/linux/loopback.h"
 #include "runtime/linux/namespaces.h"
-#include "runtime/linux/rlimits.h"
 #include "runtime/linux/rootfs.h"
 #include "runtime/linux/scheduling.h"
 #include "runtime/linux/session.h"
@@ -102,12 +100,8 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
   if (process.terminal) {
     RETURN_IF_ERROR(SetupConsole(options.console_socket, process.console_size));
   }
-  RETURN_IF_ERROR(ApplyRlimits(process.rlimits));
-  if (process.scheduler) RETURN_IF_ERROR(ApplyScheduler(*process.scheduler));
-  if (process.io_priority) RETURN_IF_ERROR(ApplyIoPriority(*process.io_priority));
   if (linux_spec.personality) RETURN_IF_ERROR(ApplyPersonality(*linux_spec.personality));
-  if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));
-  return LookPath(process.args[0], process.env);
+  return PrepareProcess(process);
 }
 
 // Whether the init can become the container's process at create and wait
@@ -135,10 +129,7 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   config::State state;
   Result<std::string> executable = Prepare(spec, channel, options, &state);
-  if (!executable) {
-    (void)channel.Send(MessageType::kError, executable.error().message);
-    ::_exit(1);
-  }
+  if (!executable) channel.ExitWithError(executable.error(), 1);
   bool started = false;
   auto await_start = [&]() -> Result<void> {
     RETURN_IF_ERROR(channel.Send(MessageType::kReady));
@@ -147,12 +138,8 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
     started = true;
     return {};
   };
-  LaunchOptions launch{.preserve_fds = options.preserve_fds,
-                       .seccomp = options.seccomp,
-                       .sentry = options.sentry,
-                       .ptrace = options.ptrace,
-                       .landlock = options.landlock,
-                       .channel = &channel};
+  LaunchOptions launch = options.launch;
+  launch.channel = &channel;
   Result<void> launched;
   if (BecomesProcessAtCreate(spec)) {
     launch.before_exec = await_start;
@@ -163,8 +150,7 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
     if (launched) launched = RunHooks("startContainer", HooksOf(spec, "startContainer"), state);
     if (launched) launched = BecomeAndExec(*spec.process, *executable, launch);
   }
-  (void)channel.Send(MessageType::kError, launched.error().message);
-  ::_exit(started ? 127 : 1);
+  channel.ExitWithError(launched.error(), started ? 127 : 1);
 }
 
 }  // namespace vigil::runtime

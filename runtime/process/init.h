@@ -24,12 +24,10 @@ namespace vigil::runtime {
 
 struct InitOptions {
   bool no_pivot = false;
-  int preserve_fds = 0;     // fds 3 .. 3+N-1 stay open across exec
   int console_socket = -1;  // connected --console-socket, for process.terminal
-  const seccomp::CompiledFilter* seccomp = nullptr;  // linux.seccomp, compiled; null for none
-  const seccomp::CompiledFilter* sentry = nullptr;   // the sentry's filter; null: no sentry
-  const PtracePlatform* ptrace = nullptr;            // LaunchOptions::ptrace
-  const std::vector<config::LandlockRuleset>* landlock = nullptr;  // LaunchOptions::landlock
+  // What the init loads before its exec (ProcessFilters::Launch); the
+  // channel is the init's own.
+  LaunchOptions launch;
   std::vector<int> bind_sources;        // RootfsOptions::bind_sources, inherited descriptors
   std::vector<std::string> premounted;  // RootfsOptions::premounted
 };

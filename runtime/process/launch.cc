@@ -8,6 +8,8 @@
 #include "runtime/linux/exec.h"
 #include "runtime/linux/identity.h"
 #include "runtime/linux/landlock.h"
+#include "runtime/linux/rlimits.h"
+#include "runtime/linux/scheduling.h"
 
 namespace vigil::runtime {
 
@@ -77,6 +79,14 @@ Result<void> InstallSeccomp(const LaunchOptions& options) {
 }
 
 }  // namespace
+
+Result<std::string> PrepareProcess(const config::Process& process) {
+  RETURN_IF_ERROR(ApplyRlimits(process.rlimits));
+  if (process.scheduler) RETURN_IF_ERROR(ApplyScheduler(*process.scheduler));
+  if (process.io_priority) RETURN_IF_ERROR(ApplyIoPriority(*process.io_priority));
+  if (::chdir(process.cwd.c_str()) != 0) return FailErrno(StrCat("chdir to cwd ", process.cwd));
+  return LookPath(process.args[0], process.env);
+}
 
 Result<void> BecomeAndExec(const config::Process& process, const std::string& executable,
                            const LaunchOptions& options) {

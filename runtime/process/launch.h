@@ -48,6 +48,12 @@ struct LaunchOptions {
   std::function<Result<void>()> before_exec;
 };
 
+// What the init and every exec'd process do in the container before
+// BecomeAndExec, in this order: process.rlimits, scheduler and ioPriority,
+// then the cwd. Returns the program, args[0] looked up on the process's
+// PATH from there.
+Result<std::string> PrepareProcess(const config::Process& process);
+
 // Applies the Landlock ruleset, drops the bounding set, switches user
 // keeping the configured capabilities, sets no_new_privs and the umask,
 // loads the seccomp filters, marks every fd >= 3 + preserve_fds

@@ -20,6 +20,13 @@ int ShellStatus(int wait_status) {
   return WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
 }
 
+void KillAndReap(pid_t pid) {
+  ::kill(pid, SIGKILL);
+  // __WALL: also a child cloned without SIGCHLD as its exit signal.
+  while (::waitpid(pid, nullptr, __WALL) < 0 && errno == EINTR) {
+  }
+}
+
 int WaitForwardingSignals(pid_t pid) {
   const sigset_t set = ForwardedSignals();
   sigset_t old;
