@@ -19,6 +19,7 @@
 #include "base/proc.h"
 #include "runtime/container/state_dir.h"
 #include "sentry/audit/record.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil::sentry::audit {
 namespace {
@@ -50,9 +51,6 @@ Record Make(std::string syscall, Decision decision, int error, pid_t pid) {
 class AuditCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/vigil-audit-cli-test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
     root_ = dir_ + "/root";
     allow_ = EncodeRecord(Make("openat", Decision::kAllow, 0, 10));
     deny_ = EncodeRecord(Make("openat", Decision::kDeny, EACCES, 11));
@@ -63,7 +61,6 @@ class AuditCliTest : public ::testing::Test {
       ::kill(supervisor_, SIGKILL);
       ::waitpid(supervisor_, nullptr, 0);
     }
-    std::filesystem::remove_all(dir_);
   }
 
   // A container record as `create` leaves it (its log the kept one unless
@@ -103,7 +100,9 @@ class AuditCliTest : public ::testing::Test {
     return Outcome{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, Slurp(out), Slurp(err)};
   }
 
-  std::string dir_, root_;
+  test::TempDir temp_{"audit-cli-test"};
+  const std::string dir_ = temp_.path();
+  std::string root_;
   std::string allow_, deny_, kill_;
   pid_t supervisor_ = 0;
 };

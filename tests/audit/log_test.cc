@@ -13,6 +13,7 @@
 
 #include "base/file.h"
 #include "sentry/audit/reader.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil::sentry::audit {
 namespace {
@@ -37,16 +38,11 @@ std::size_t LineSize() { return EncodeRecord(Sample(1)).size() + 1; }
 
 class AuditLogTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vigil-audit-log-test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    path_ = dir_ + "/audit.jsonl";
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void SetUp() override { path_ = dir_ + "/audit.jsonl"; }
   std::string Contents() { return ReadFile(path_, 64 << 20).value_or("<unreadable>"); }
 
-  std::string dir_;
+  test::TempDir temp_{"audit-log-test"};
+  const std::string dir_ = temp_.path();
   std::string path_;
 };
 

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "base/file.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil::sentry::audit {
 namespace {
@@ -32,13 +33,7 @@ Record Make(std::string syscall, Decision decision, int error, pid_t pid = 7) {
 
 class ReaderTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vigil-audit-reader-test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    path_ = dir_ + "/audit.jsonl";
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void SetUp() override { path_ = dir_ + "/audit.jsonl"; }
   void Append(const std::string& text) {
     FILE* f = std::fopen(path_.c_str(), "a");
     ASSERT_NE(f, nullptr);
@@ -46,7 +41,8 @@ class ReaderTest : public ::testing::Test {
     std::fclose(f);
   }
 
-  std::string dir_;
+  test::TempDir temp_{"audit-reader-test"};
+  const std::string dir_ = temp_.path();
   std::string path_;
 };
 

@@ -15,6 +15,7 @@
 #include "base/file.h"
 #include "base/strings.h"
 #include "sentry/audit/reader.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil::sentry::audit {
 namespace {
@@ -37,13 +38,7 @@ void Fill(Record& record, int n) {
 
 class AuditWriterTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vigil-audit-writer-test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    path_ = dir_ + "/audit.jsonl";
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void SetUp() override { path_ = dir_ + "/audit.jsonl"; }
 
   std::unique_ptr<AuditWriter> Start(milliseconds period, std::size_t slots) {
     Result<AuditLog> log = AuditLog::Open(path_);
@@ -79,7 +74,8 @@ class AuditWriterTest : public ::testing::Test {
     return false;
   }
 
-  std::string dir_;
+  test::TempDir temp_{"audit-writer-test"};
+  const std::string dir_ = temp_.path();
   std::string path_;
 };
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "base/unique_fd.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil {
 namespace {
@@ -18,13 +19,8 @@ using ::testing::HasSubstr;
 
 class FileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vigil-file-test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string dir_;
+  test::TempDir temp_{"file-test"};
+  const std::string dir_ = temp_.path();
 };
 
 TEST_F(FileTest, WriteThenReadBack) {

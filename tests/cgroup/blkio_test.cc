@@ -5,13 +5,12 @@
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/controllers.h"
 #include "tests/cgroup/fake_tree.h"
+#include "tests/cgroup/resources_fixture.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 
 config::BlockIo Everything() {
@@ -32,17 +31,7 @@ TEST(BlkioWeightToIoWeightTest, RuncMapping) {
   EXPECT_EQ(BlkioWeightToIoWeight(1000), 10000u);
 }
 
-class BlkioTest : public ::testing::Test {
- protected:
-  Result<void> Apply(const config::BlockIo& b) {
-    config::Resources r;
-    r.block_io = b;
-    return Cgroup::Open(hierarchies_, "/c", fs_).Apply(r);
-  }
-  FakeTree tree_;
-  FakeFs fs_;
-  std::vector<Hierarchy> hierarchies_;
-};
+class BlkioTest : public FamilyTest<&config::Resources::block_io> {};
 
 TEST_F(BlkioTest, V1WithBfqNames) {
   // Kernels without CFQ (5.0+) only have the bfq weight files.
@@ -136,4 +125,4 @@ TEST_F(BlkioTest, ZeroWeightIsUnset) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

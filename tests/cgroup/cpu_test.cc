@@ -7,13 +7,12 @@
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/controllers.h"
 #include "tests/cgroup/fake_tree.h"
+#include "tests/cgroup/resources_fixture.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 
 TEST(CpuSharesToWeightTest, RuncMapping) {
@@ -25,17 +24,7 @@ TEST(CpuSharesToWeightTest, RuncMapping) {
   EXPECT_EQ(CpuSharesToWeight(1 << 20), 10000u);
 }
 
-class CpuTest : public ::testing::Test {
- protected:
-  Result<void> Apply(const config::Cpu& c) {
-    config::Resources r;
-    r.cpu = c;
-    return Cgroup::Open(hierarchies_, "/c", fs_).Apply(r);
-  }
-  FakeTree tree_;
-  FakeFs fs_;
-  std::vector<Hierarchy> hierarchies_;
-};
+class CpuTest : public FamilyTest<&config::Resources::cpu> {};
 
 class CpuV1Test : public CpuTest {
  protected:
@@ -135,4 +124,4 @@ TEST_F(CpuV2Test, RealtimeIsRefused) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

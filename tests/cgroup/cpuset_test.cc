@@ -5,12 +5,10 @@
 #include "runtime/cgroup/controllers.h"
 #include "tests/cgroup/fake_tree.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
@@ -79,4 +77,4 @@ INSTANTIATE_TEST_SUITE_P(V1AndV2, CpusetTest, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "v2" : "v1"; });
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

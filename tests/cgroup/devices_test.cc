@@ -4,13 +4,12 @@
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/device_rules.h"
 #include "tests/cgroup/fake_tree.h"
+#include "tests/cgroup/resources_fixture.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
@@ -78,17 +77,7 @@ TEST(DeviceAccessAllowedTest, NoDenyAllowsAll) {
   EXPECT_FALSE(DeviceAccessAllowed({Rule(false, "c", 1, 11, "w")}, 'c', 1, 11, "w"));
 }
 
-class DevicesTest : public ::testing::Test {
- protected:
-  Result<void> Apply(std::vector<config::DeviceRule> rules) {
-    config::Resources r;
-    r.devices = std::move(rules);
-    return Cgroup::Open(hierarchies_, "/c", fs_).Apply(r);
-  }
-  FakeTree tree_;
-  FakeFs fs_;
-  std::vector<Hierarchy> hierarchies_;
-};
+class DevicesTest : public FamilyTest<&config::Resources::devices> {};
 
 TEST_F(DevicesTest, V1WritesEachRuleInOrder) {
   hierarchies_ = {tree_.V1("devices", {"devices"}), tree_.V2("unified", {"hugetlb"})};
@@ -145,4 +134,4 @@ TEST_F(DevicesTest, NoRulesNoWrites) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

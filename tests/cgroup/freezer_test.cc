@@ -6,12 +6,10 @@
 #include "runtime/cgroup/cgroup.h"
 #include "tests/cgroup/fake_tree.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 
 TEST(FreezerV1Test, FreezeThawAndState) {
@@ -80,4 +78,4 @@ TEST(FreezerTest, NoFreezerAnywhere) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

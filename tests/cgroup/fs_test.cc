@@ -8,10 +8,9 @@
 
 #include "tests/cgroup/fake_tree.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
-using testing::FakeTree;
 using ::testing::UnorderedElementsAre;
 
 TEST(RealFsTest, MkdirReportsWhetherItMadeTheDirectory) {
@@ -55,4 +54,4 @@ TEST(RealFsTest, WriteNeedsAnExistingFileAndReadReturnsIt) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

@@ -16,7 +16,7 @@
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/hierarchy.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::Contains;
@@ -147,4 +147,4 @@ TEST(HostCgroupTest, TheAttachPrimerLeavesTheProcessInItsCgroups) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

@@ -3,26 +3,15 @@
 
 #include "runtime/cgroup/cgroup.h"
 #include "tests/cgroup/fake_tree.h"
+#include "tests/cgroup/resources_fixture.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 
-class HugetlbTest : public ::testing::Test {
- protected:
-  Result<void> Apply(std::vector<config::HugepageLimit> limits) {
-    config::Resources r;
-    r.hugepage_limits = std::move(limits);
-    return Cgroup::Open(hierarchies_, "/c", fs_).Apply(r);
-  }
-  FakeTree tree_;
-  FakeFs fs_;
-  std::vector<Hierarchy> hierarchies_;
-};
+class HugetlbTest : public FamilyTest<&config::Resources::hugepage_limits> {};
 
 TEST_F(HugetlbTest, HybridWritesToCgroup2) {
   // This host: memory on v1, hugetlb only on the cgroup2 mount.
@@ -75,4 +64,4 @@ TEST_F(HugetlbTest, NoController) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

@@ -5,11 +5,9 @@
 
 #include "tests/cgroup/fake_tree.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 
 TEST(ParseNumberTest, NumbersAndMax) {
@@ -92,4 +90,4 @@ TEST_F(KnobsTest, ReadTrimsAndParses) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

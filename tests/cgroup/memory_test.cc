@@ -6,19 +6,18 @@
 
 #include "runtime/cgroup/cgroup.h"
 #include "tests/cgroup/fake_tree.h"
+#include "tests/cgroup/resources_fixture.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 constexpr char kUnlimitedV1[] = "9223372036854771712\n";
 
-class MemoryV1Test : public ::testing::Test {
+class MemoryV1Test : public FamilyTest<&config::Resources::memory> {
  protected:
   void SetUp() override {
     hierarchies_ = {tree_.V1("memory", {"memory"})};
@@ -31,16 +30,7 @@ class MemoryV1Test : public ::testing::Test {
     }
     tree_.File("memory/c/memory.usage_in_bytes", "5000000\n");
   }
-  Result<void> Apply(const config::Memory& m) {
-    config::Resources r;
-    r.memory = m;
-    return Cgroup::Open(hierarchies_, "/c", fs_).Apply(r);
-  }
   std::vector<std::string> Writes() const { return fs_.WritesUnder(tree_.Path("memory/c")); }
-
-  FakeTree tree_;
-  FakeFs fs_;
-  std::vector<Hierarchy> hierarchies_;
 };
 
 TEST_F(MemoryV1Test, LimitAlone) {
@@ -122,7 +112,7 @@ TEST_F(MemoryV1Test, MissingControllerNamesTheField) {
                         "available on this host"));
 }
 
-class MemoryV2Test : public ::testing::Test {
+class MemoryV2Test : public FamilyTest<&config::Resources::memory> {
  protected:
   void SetUp() override {
     hierarchies_ = {tree_.V2("unified", {"memory", "pids"})};
@@ -131,16 +121,7 @@ class MemoryV2Test : public ::testing::Test {
     }
     tree_.File("unified/c/memory.current", "8192\n");
   }
-  Result<void> Apply(const config::Memory& m) {
-    config::Resources r;
-    r.memory = m;
-    return Cgroup::Open(hierarchies_, "/c", fs_).Apply(r);
-  }
   std::vector<std::string> Writes() const { return fs_.WritesUnder(tree_.Path("unified/c")); }
-
-  FakeTree tree_;
-  FakeFs fs_;
-  std::vector<Hierarchy> hierarchies_;
 };
 
 TEST_F(MemoryV2Test, SwapMaxIsSwapAlone) {
@@ -191,4 +172,4 @@ TEST_F(MemoryV2Test, CheckBeforeUpdate) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

@@ -4,12 +4,10 @@
 #include "runtime/cgroup/cgroup.h"
 #include "tests/cgroup/fake_tree.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 
 config::Network Both() {
@@ -48,4 +46,4 @@ TEST(NetworkTest, AbsentControllersNameTheField) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::HasSubstr;
@@ -83,4 +83,4 @@ TEST(CleanCgroupPathTest, Lexical) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

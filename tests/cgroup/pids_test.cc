@@ -4,12 +4,10 @@
 #include "runtime/cgroup/cgroup.h"
 #include "tests/cgroup/fake_tree.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 
 class PidsTest : public ::testing::TestWithParam<bool> {
@@ -48,4 +46,4 @@ INSTANTIATE_TEST_SUITE_P(V1AndV2, PidsTest, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "v2" : "v1"; });
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

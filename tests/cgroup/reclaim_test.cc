@@ -9,12 +9,10 @@
 #include "runtime/cgroup/cgroup.h"
 #include "tests/cgroup/fake_tree.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 
 class ReclaimV1Test : public ::testing::Test {
@@ -83,4 +81,4 @@ TEST(ReclaimTest, NoMemoryControllerIsAnError) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

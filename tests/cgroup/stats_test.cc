@@ -7,12 +7,10 @@
 #include "runtime/cgroup/cgroup.h"
 #include "tests/cgroup/fake_tree.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 
 TEST(StatsTest, HybridV1Files) {
@@ -118,4 +116,4 @@ TEST(StatsTest, UnreadableFileNamesTheSection) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

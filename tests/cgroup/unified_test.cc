@@ -3,26 +3,15 @@
 
 #include "runtime/cgroup/cgroup.h"
 #include "tests/cgroup/fake_tree.h"
+#include "tests/cgroup/resources_fixture.h"
 
-namespace vigil::runtime::cgroup {
+namespace vigil::runtime::cgroup::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using testing::FakeFs;
-using testing::FakeTree;
 using ::testing::HasSubstr;
 
-class UnifiedTest : public ::testing::Test {
- protected:
-  Result<void> Apply(std::map<std::string, std::string> unified) {
-    config::Resources r;
-    r.unified = std::move(unified);
-    return Cgroup::Open(hierarchies_, "/c", fs_).Apply(r);
-  }
-  FakeTree tree_;
-  FakeFs fs_;
-  std::vector<Hierarchy> hierarchies_;
-};
+class UnifiedTest : public FamilyTest<&config::Resources::unified> {};
 
 TEST_F(UnifiedTest, PureV2WritesKeysAsGiven) {
   hierarchies_ = {tree_.V2("unified", {"memory", "pids"})};
@@ -82,4 +71,4 @@ TEST_F(UnifiedTest, KernelRefusalNamesTheKey) {
 }
 
 }  // namespace
-}  // namespace vigil::runtime::cgroup
+}  // namespace vigil::runtime::cgroup::testing

@@ -7,36 +7,13 @@
 #include <string>
 
 #include "config/policy/policy.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil::config {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-// A temporary directory removed with its files at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = ::testing::TempDir() + "policy_source_test.XXXXXX";
-    path_ = ::mkdtemp(pattern.data()) ? pattern : "";
-  }
-  ~TempDir() {
-    for (const std::string& file : files_) ::unlink(file.c_str());
-    ::rmdir(path_.c_str());
-  }
-  std::string Write(const std::string& name, const std::string& contents) {
-    std::string file = path_ + "/" + name;
-    std::ofstream(file) << contents;
-    files_.push_back(file);
-    return file;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  std::vector<std::string> files_;
-};
 
 std::string ErrorOf(const Result<Policy>& p) { return p ? "" : p.error().message; }
 
@@ -66,7 +43,7 @@ TEST(PolicyFromFlagTest, InlineJson) {
 }
 
 TEST(PolicyFromFlagTest, File) {
-  TempDir dir;
+  test::TempDir dir("policy-source-test");
   ASSERT_NE(dir.path(), "");
   std::string file = dir.Write("p.json", R"({"name": "mine", "audit": "denied"})");
   Result<Policy> p = PolicyFromFlag(file);
@@ -76,7 +53,7 @@ TEST(PolicyFromFlagTest, File) {
 }
 
 TEST(PolicyFromFlagTest, AnyPathWithASlashIsAFile) {
-  TempDir dir;
+  test::TempDir dir("policy-source-test");
   std::string file = dir.Write("agent", R"({"audit": "off"})");  // not the profile
   Result<Policy> p = PolicyFromFlag(file);
   ASSERT_TRUE(p) << p.error().message;
@@ -85,7 +62,7 @@ TEST(PolicyFromFlagTest, AnyPathWithASlashIsAFile) {
 }
 
 TEST(PolicyFromFlagTest, RelativeFileEndingInJson) {
-  TempDir dir;
+  test::TempDir dir("policy-source-test");
   std::string file = dir.Write("relative.json", R"({"noSetuid": true})");
   char cwd[4096];
   ASSERT_NE(::getcwd(cwd, sizeof cwd), nullptr);
@@ -97,7 +74,7 @@ TEST(PolicyFromFlagTest, RelativeFileEndingInJson) {
 }
 
 TEST(PolicyFromFlagTest, FileErrorsNameTheFile) {
-  TempDir dir;
+  test::TempDir dir("policy-source-test");
   std::string file = dir.Write("bad.json", R"({"audit": "loud"})");
   EXPECT_EQ(ErrorOf(PolicyFromFlag(file)),
             "--policy: " + file +
@@ -106,7 +83,7 @@ TEST(PolicyFromFlagTest, FileErrorsNameTheFile) {
 }
 
 TEST(PolicyFromFlagTest, MissingFileNamesThePath) {
-  TempDir dir;
+  test::TempDir dir("policy-source-test");
   std::string missing = dir.path() + "/missing.json";
   Result<Policy> p = PolicyFromFlag(missing);
   ASSERT_FALSE(p);
@@ -137,7 +114,7 @@ TEST(PolicyFromAnnotationTest, UnknownProfile) {
 
 TEST(PolicyFromAnnotationTest, RefusesFiles) {
   // Even one that exists: the annotation must not make the runtime read host files.
-  TempDir dir;
+  test::TempDir dir("policy-source-test");
   std::string file = dir.Write("p.json", "{}");
   EXPECT_EQ(ErrorOf(PolicyFromAnnotation(file)),
             "annotation dev.vigil.policy: \"" + file +

@@ -14,6 +14,7 @@
 #include "cli/command.h"
 #include "config/oci/config.h"
 #include "tests/runtime/vigil_command.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil::cli {
 namespace {
@@ -27,20 +28,17 @@ using test::Slurp;
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/vigil-cli-test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
     bundle_ = dir_ + "/bundle";
     std::filesystem::create_directory(bundle_);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   Outcome Vigil(const std::string& args) { return test::RunVigil(args, dir_); }
   void WriteConfig(const std::string& text) {
     ASSERT_TRUE(WriteFileAtomic(bundle_ + "/config.json", text, 0644, true));
   }
 
-  std::string dir_;
+  test::TempDir temp_{"cli-test"};
+  const std::string dir_ = temp_.path();
   std::string bundle_;
 };
 

@@ -14,6 +14,7 @@
 #include "base/json/json_reader.h"
 #include "cli/verb_install.h"
 #include "tests/runtime/vigil_command.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil::cli::install {
 namespace {
@@ -300,16 +301,10 @@ using test::Slurp;
 
 class InstallCliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vigil-install-test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   Outcome Vigil(const std::string& args) { return test::RunVigil(args, dir_); }
 
-  std::string dir_;
+  test::TempDir temp_{"install-test"};
+  const std::string dir_ = temp_.path();
 };
 
 TEST_F(InstallCliTest, DockerInstallTwiceThenUninstall) {

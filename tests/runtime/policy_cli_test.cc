@@ -11,6 +11,7 @@
 #include "config/policy/policy.h"
 #include "runtime/container/state_dir.h"
 #include "tests/runtime/vigil_command.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil::runtime {
 namespace {
@@ -21,16 +22,10 @@ using test::Outcome;
 
 class PolicyCliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vigil-policy-cli-test.XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   Outcome Vigil(const std::string& args) { return test::RunVigil(args, dir_); }
 
-  std::string dir_;
+  test::TempDir temp_{"policy-cli-test"};
+  const std::string dir_ = temp_.path();
 };
 
 // What `show` prints is the policy whole: it reads back as the same one.

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "runtime/container/state_dir.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil::runtime {
 namespace {
@@ -36,13 +37,8 @@ TEST(DefaultStateRootTest, AUserWithoutOneGetsADirectoryOfItsOwnInTmp) {
 
 class StateRootTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vigil-state-root-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string dir_;
+  test::TempDir temp_{"state-root"};
+  const std::string dir_ = temp_.path();
 };
 
 TEST_F(StateRootTest, ANewRootIsMadePrivate) {
