@@ -43,12 +43,9 @@ std::string FormatLine(Format format, Level level, std::string_view message) {
   if (format == Format::kJson) {
     json::Writer w;
     w.BeginObject();
-    w.Key("level");
-    w.String(LevelName(level));
-    w.Key("msg");
-    w.String(message);
-    w.Key("time");
-    w.String(Rfc3339NanoNow());
+    w.StringMember("level", LevelName(level));
+    w.StringMember("msg", message);
+    w.StringMember("time", Rfc3339NanoNow());
     w.EndObject();
     return w.Take() + "\n";
   }

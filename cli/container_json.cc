@@ -7,22 +7,17 @@ namespace vigil::cli {
 
 void WritePausedMemory(json::Writer& w, const lifecycle::PausedMemory& memory) {
   w.BeginObject();
-  w.Key("resident");
-  w.Uint(memory.resident);
-  w.Key("swapped");
-  w.Uint(memory.swapped);
+  w.UintMember("resident", memory.resident);
+  w.UintMember("swapped", memory.swapped);
   if (memory.release) {
     w.Key("release");
     w.BeginObject();
-    w.Key("before");
-    w.Uint(memory.release->before);
-    w.Key("after");
-    w.Uint(memory.release->after);
+    w.UintMember("before", memory.release->before);
+    w.UintMember("after", memory.release->after);
     w.EndObject();
   }
   if (!memory.note.empty()) {
-    w.Key("note");
-    w.String(memory.note);
+    w.StringMember("note", memory.note);
   }
   w.EndObject();
 }
@@ -31,28 +26,19 @@ void WriteContainerView(json::Writer& w, const lifecycle::ContainerView& view, b
                         const lifecycle::PausedMemory* paused_memory) {
   const runtime::ContainerRecord& r = view.record;
   w.BeginObject();
-  w.Key("ociVersion");
-  w.String(config::kOciVersion);
-  w.Key("id");
-  w.String(r.id);
-  w.Key("pid");
-  w.Int(view.pid);
-  w.Key("status");
-  w.String(config::NameOf(view.status));
-  w.Key("bundle");
-  w.String(r.bundle);
-  w.Key("rootfs");
-  w.String(r.rootfs);
-  w.Key("created");
-  w.String(r.created);
-  w.Key("owner");
-  w.String(r.owner);
+  w.StringMember("ociVersion", config::kOciVersion);
+  w.StringMember("id", r.id);
+  w.IntMember("pid", view.pid);
+  w.StringMember("status", config::NameOf(view.status));
+  w.StringMember("bundle", r.bundle);
+  w.StringMember("rootfs", r.rootfs);
+  w.StringMember("created", r.created);
+  w.StringMember("owner", r.owner);
   if (detailed) {
     w.Key("annotations");
     w.BeginObject();
     for (const auto& [key, value] : r.annotations) {
-      w.Key(key);
-      w.String(value);
+      w.StringMember(key, value);
     }
     w.EndObject();
     // Recorded by create as DumpPolicy wrote it; a record without one (or
@@ -61,8 +47,7 @@ void WriteContainerView(json::Writer& w, const lifecycle::ContainerView& view, b
       w.Key("policy");
       config::WritePolicy(w, *policy);
     }
-    w.Key("platform");
-    w.String(sentry::PlatformName(r.platform));
+    w.StringMember("platform", sentry::PlatformName(r.platform));
     if (paused_memory != nullptr) {
       w.Key("memory");
       WritePausedMemory(w, *paused_memory);

@@ -58,8 +58,7 @@ Result<void> CopyJson(json::Value value, json::Writer& out) {
 
 void WriteDockerRuntime(const Registration& r, json::Writer& out) {
   out.BeginObject();
-  out.Key("path");
-  out.String(r.path);
+  out.StringMember("path", r.path);
   if (!r.runtime_args.empty()) {
     out.Key("runtimeArgs");
     out.BeginArray();

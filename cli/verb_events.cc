@@ -24,20 +24,17 @@ namespace {
 // Go's omitempty for the integer fields runc marks so.
 void UintUnlessZero(json::Writer& w, std::string_view key, std::uint64_t value) {
   if (value == 0) return;
-  w.Key(key);
-  w.Uint(value);
+  w.UintMember(key, value);
 }
 
 // runc's types.MemoryEntry: limit and failcnt always, usage and max if set.
 void WriteMemoryEntry(json::Writer& w, std::uint64_t limit, std::uint64_t usage, std::uint64_t max,
                       std::uint64_t failcnt) {
   w.BeginObject();
-  w.Key("limit");
-  w.Uint(limit);
+  w.UintMember("limit", limit);
   UintUnlessZero(w, "usage", usage);
   UintUnlessZero(w, "max", max);
-  w.Key("failcnt");
-  w.Uint(failcnt);
+  w.UintMember("failcnt", failcnt);
   w.EndObject();
 }
 
@@ -54,10 +51,8 @@ void WriteCpu(json::Writer& w, const runtime::cgroup::CpuStats& cpu) {
     for (std::uint64_t ns : cpu.usage_percpu) w.Uint(ns);
     w.EndArray();
   }
-  w.Key("kernel");
-  w.Uint(cpu.usage_kernel);
-  w.Key("user");
-  w.Uint(cpu.usage_user);
+  w.UintMember("kernel", cpu.usage_kernel);
+  w.UintMember("user", cpu.usage_user);
   w.EndObject();
   w.Key("throttling");
   w.BeginObject();
@@ -79,8 +74,7 @@ void WriteMemory(json::Writer& w, const runtime::cgroup::MemoryStats& m) {
     w.Key("raw");
     w.BeginObject();
     for (const auto& [key, value] : m.raw) {
-      w.Key(key);
-      w.Uint(value);
+      w.UintMember(key, value);
     }
     w.EndObject();
   }
@@ -101,10 +95,8 @@ void WritePids(json::Writer& w, const runtime::cgroup::PidsStats& pids) {
 std::string OomEvent(const std::string& id) {
   json::Writer w;
   w.BeginObject();
-  w.Key("type");
-  w.String("oom");
-  w.Key("id");
-  w.String(id);
+  w.StringMember("type", "oom");
+  w.StringMember("id", id);
   w.EndObject();
   return w.Take() + "\n";
 }
@@ -115,10 +107,8 @@ std::string StatsEvent(const std::string& id, const runtime::cgroup::Stats& stat
                        const lifecycle::PausedMemory* paused_memory = nullptr) {
   json::Writer w;
   w.BeginObject();
-  w.Key("type");
-  w.String("stats");
-  w.Key("id");
-  w.String(id);
+  w.StringMember("type", "stats");
+  w.StringMember("id", id);
   w.Key("data");
   w.BeginObject();
   w.Key("cpu");

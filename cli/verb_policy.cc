@@ -28,8 +28,7 @@ void WriteStrings(json::Writer& w, std::string_view key, const std::vector<std::
 // that lives in mounts and the process, beside the compiled policy itself.
 void WriteConfigChanges(json::Writer& w, const config::Spec& before, const config::Spec& after) {
   w.BeginObject();
-  w.Key("readOnlyRoot");
-  w.Bool(after.root && after.root->readonly);
+  w.BoolMember("readOnlyRoot", after.root && after.root->readonly);
   std::vector<std::string> masked;
   const std::vector<std::string> none;
   const auto& had = before.linux_spec ? before.linux_spec->masked_paths : none;
@@ -49,8 +48,7 @@ void WriteConfigChanges(json::Writer& w, const config::Spec& before, const confi
     mounts.push_back(StrCat(mount.destination, " (", mount.type, " ", options, ")"));
   }
   WriteStrings(w, "mounts", mounts);
-  w.Key("noNewPrivileges");
-  w.Bool(after.process && after.process->no_new_privileges);
+  w.BoolMember("noNewPrivileges", after.process && after.process->no_new_privileges);
   w.EndObject();
 }
 
@@ -73,8 +71,7 @@ Result<int> ShowCompiled(const config::Policy& policy, const Invocation& invocat
   w.BeginObject();
   w.Key("compiled");
   runtime::Encode(w, compiled);
-  w.Key("initMediatesNetwork");
-  w.Bool(init_filter.mediate_network);
+  w.BoolMember("initMediatesNetwork", init_filter.mediate_network);
   w.Key("config");
   WriteConfigChanges(w, before, spec);
   w.EndObject();

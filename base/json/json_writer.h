@@ -31,6 +31,24 @@ class Writer {
   void Bool(bool value);
   void Null();
 
+  // A member of the object being written: its key, then its value.
+  void StringMember(std::string_view key, std::string_view value) {
+    Key(key);
+    String(value);
+  }
+  void IntMember(std::string_view key, std::int64_t value) {
+    Key(key);
+    Int(value);
+  }
+  void UintMember(std::string_view key, std::uint64_t value) {
+    Key(key);
+    Uint(value);
+  }
+  void BoolMember(std::string_view key, bool value) {
+    Key(key);
+    Bool(value);
+  }
+
   // The text written so far; pretty output ends with a newline.
   [[nodiscard]] std::string Take();
 

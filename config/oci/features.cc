@@ -44,16 +44,14 @@ void WriteNames(json::Writer& w, std::string_view key, const std::vector<std::st
 void WriteEnabled(json::Writer& w, std::string_view key, bool enabled) {
   w.Key(key);
   w.BeginObject();
-  w.Key("enabled");
-  w.Bool(enabled);
+  w.BoolMember("enabled", enabled);
   w.EndObject();
 }
 
 void WriteSeccomp(json::Writer& w) {
   w.Key("seccomp");
   w.BeginObject();
-  w.Key("enabled");
-  w.Bool(true);
+  w.BoolMember("enabled", true);
   WriteNames(w, "actions", NamesOf<SeccompAction>());
   WriteNames(w, "operators", NamesOf<SeccompOperator>());
   WriteNames(w, "archs", NamesOf(kSeccompArchNames));
@@ -72,8 +70,7 @@ void WriteLinux(json::Writer& w) {
   const std::pair<std::string_view, bool> cgroup[] = {
       {"v1", true}, {"v2", true}, {"systemd", false}, {"systemdUser", false}, {"rdma", false}};
   for (const auto& [key, supported] : cgroup) {
-    w.Key(key);
-    w.Bool(supported);
+    w.BoolMember(key, supported);
   }
   w.EndObject();
   WriteSeccomp(w);
@@ -92,10 +89,8 @@ void WriteLinux(json::Writer& w) {
 std::string FeaturesJson() {
   json::Writer w(json::Writer::Style::kPretty);
   w.BeginObject();
-  w.Key("ociVersionMin");
-  w.String("1.0.0");
-  w.Key("ociVersionMax");
-  w.String(kOciVersion);
+  w.StringMember("ociVersionMin", "1.0.0");
+  w.StringMember("ociVersionMax", kOciVersion);
   WriteNames(
       w, "hooks",
       {"prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop"});
@@ -111,8 +106,8 @@ std::string FeaturesJson() {
   w.Key("annotations");
   w.BeginObject();
   const scmp_version* version = seccomp_version();
-  w.Key("io.github.seccomp.libseccomp.version");
-  w.String(StrCat(version->major, '.', version->minor, '.', version->micro));
+  w.StringMember("io.github.seccomp.libseccomp.version",
+                 StrCat(version->major, '.', version->minor, '.', version->micro));
   w.EndObject();
   w.EndObject();
   return w.Take();

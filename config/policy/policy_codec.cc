@@ -18,10 +18,7 @@ constexpr Field<FileRule> kFileRuleFields[] = {
      [](json::Value v, const JsonPath& path, FileRule& out) {
        return DecodeGlob(v, path, out.pattern);
      },
-     [](json::Writer& w, std::string_view k, const FileRule& in) {
-       w.Key(k);
-       w.String(in.pattern);
-     },
+     [](json::Writer& w, std::string_view k, const FileRule& in) { w.StringMember(k, in.pattern); },
      /*required=*/true},
     Required<&FileRule::access>("access"),
 };
@@ -64,8 +61,7 @@ constexpr Field<EgressRule> kEgressRuleFields[] = {
      },
      [](json::Writer& w, std::string_view k, const EgressRule& in) {
        if (in.host.empty()) return;
-       w.Key(k);
-       w.String(in.host);
+       w.StringMember(k, in.host);
      }},
     Prop<&EgressRule::ports>("ports"),
 };

@@ -73,10 +73,8 @@ void AuditLog::ReportDropped() {
 void AuditLog::WriteDroppedLine(std::uint64_t count, std::string_view first_time) {
   json::Writer w;
   w.BeginObject();
-  w.Key("time");
-  w.String(first_time);
-  w.Key("dropped");
-  w.Uint(count);
+  w.StringMember("time", first_time);
+  w.UintMember("dropped", count);
   w.EndObject();
   buffer_ += w.View();
   buffer_ += '\n';

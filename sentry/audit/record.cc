@@ -170,22 +170,15 @@ std::optional<int> ParseErrnoName(std::string_view name) {
 
 void WriteRecord(json::Writer& w, const Record& record) {
   w.BeginObject();
-  w.Key("time");
-  w.String(record.time);
-  w.Key("id");
-  w.String(record.container_id);
-  w.Key("pid");
-  w.Int(record.pid);
-  w.Key("tid");
-  w.Int(record.tid);
-  w.Key("exe");
-  w.String(record.exe);
+  w.StringMember("time", record.time);
+  w.StringMember("id", record.container_id);
+  w.IntMember("pid", record.pid);
+  w.IntMember("tid", record.tid);
+  w.StringMember("exe", record.exe);
   if (record.event.empty()) {
-    w.Key("syscall");
-    w.String(record.syscall);
+    w.StringMember("syscall", record.syscall);
   } else {
-    w.Key("event");
-    w.String(record.event);
+    w.StringMember("event", record.event);
   }
   w.Key("args");
   w.BeginObject();
@@ -194,8 +187,7 @@ void WriteRecord(json::Writer& w, const Record& record) {
     WriteArgValue(w, arg);
   }
   w.EndObject();
-  w.Key("decision");
-  w.String(DecisionName(record.decision));
+  w.StringMember("decision", DecisionName(record.decision));
   if (record.error != 0) {
     w.Key("errno");
     if (std::string_view name = ErrnoName(record.error); !name.empty()) {
@@ -205,14 +197,11 @@ void WriteRecord(json::Writer& w, const Record& record) {
     }
   }
   if (record.left_to_kernel) {
-    w.Key("leftToKernel");
-    w.Bool(true);
+    w.BoolMember("leftToKernel", true);
   }
-  w.Key("latencyUs");
-  w.Uint(record.latency_us);
+  w.UintMember("latencyUs", record.latency_us);
   if (record.suppressed != 0) {
-    w.Key("suppressed");
-    w.Uint(record.suppressed);
+    w.UintMember("suppressed", record.suppressed);
   }
   w.EndObject();
 }

@@ -89,30 +89,22 @@ std::string SyscallListingJson(std::optional<Tier> tier) {
   for (const SyscallEntry& entry : SyscallTable()) {
     if (!Selected(entry, tier)) continue;
     writer.BeginObject();
-    writer.Key("number");
-    writer.Int(entry.number);
-    writer.Key("name");
-    writer.String(entry.name);
-    writer.Key("tier");
-    writer.String(NameOf(entry.tier));
+    writer.IntMember("number", entry.number);
+    writer.StringMember("name", entry.name);
+    writer.StringMember("tier", NameOf(entry.tier));
     if (entry.handler != Handler::kNone) {
-      writer.Key("handler");
-      writer.String(NameOf(entry.handler));
+      writer.StringMember("handler", NameOf(entry.handler));
     }
     if (entry.scope != Scope::kAlways) {
-      writer.Key("mediatedWhen");
-      writer.String(MediatedWhen(entry.scope));
+      writer.StringMember("mediatedWhen", MediatedWhen(entry.scope));
     }
     if (entry.guard != Guard::kNone) {
-      writer.Key("guarded");
-      writer.Bool(true);
+      writer.BoolMember("guarded", true);
     }
     if (entry.tier == Tier::kDenied) {
-      writer.Key("errno");
-      writer.String(strerrorname_np(entry.deny_errno));
+      writer.StringMember("errno", strerrorname_np(entry.deny_errno));
     }
-    writer.Key("note");
-    writer.String(entry.note);
+    writer.StringMember("note", entry.note);
     writer.EndObject();
   }
   writer.EndArray();

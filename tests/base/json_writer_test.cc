@@ -26,6 +26,17 @@ TEST(WriterTest, WritesCompactDocuments) {
   EXPECT_EQ(w.Take(), R"({"a":[-1,-9223372036854775808,18446744073709551615,false,null,"q\"\n"]})");
 }
 
+TEST(WriterTest, MembersAreAKeyAndItsValue) {
+  Writer w;
+  w.BeginObject();
+  w.StringMember("s", "v");
+  w.IntMember("i", -2);
+  w.UintMember("u", std::numeric_limits<std::uint64_t>::max());
+  w.BoolMember("b", true);
+  w.EndObject();
+  EXPECT_EQ(w.Take(), R"({"s":"v","i":-2,"u":18446744073709551615,"b":true})");
+}
+
 TEST(WriterTest, PrettyOutputParsesBack) {
   Writer w(Writer::Style::kPretty);
   w.BeginObject();
