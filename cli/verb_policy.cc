@@ -12,7 +12,9 @@
 #include "config/oci/config.h"
 #include "config/oci/default_spec.h"
 #include "config/policy/policy.h"
+#include "config/policy/policy_codec.h"
 #include "runtime/policy/policy_compiler.h"
+#include "runtime/policy/rule_layers.h"
 
 namespace vigil::cli {
 namespace {
@@ -74,6 +76,17 @@ Result<int> ShowCompiled(const config::Policy& policy, const Invocation& invocat
   w.BoolMember("initMediatesNetwork", init_filter.mediate_network);
   w.Key("config");
   WriteConfigChanges(w, before, spec);
+  w.Key("fileRules");
+  w.BeginArray();
+  for (const runtime::RuleLayers& rule : runtime::FileRuleLayers(compiled, spec)) {
+    w.BeginObject();
+    w.StringMember("rule", rule.rule);
+    w.Key("access");
+    config::Encode(w, rule.access);
+    WriteStrings(w, "by", rule.by);
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
   std::printf("%s\n", w.Take().c_str());
   return 0;

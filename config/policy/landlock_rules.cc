@@ -40,6 +40,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
+#include <utility>
 
 namespace vigil::config {
 namespace {
@@ -102,6 +104,27 @@ std::uint64_t LandlockFsRights(int abi) {
   if (abi >= 3) rights |= kLandlockTruncate;
   if (abi >= 5) rights |= kLandlockIoctlDev;
   return rights;
+}
+
+std::string LandlockRightNames(std::uint64_t rights) {
+  if (rights == kLandlockWriteClass) return "writes";
+  static constexpr std::pair<std::uint64_t, std::string_view> kNames[] = {
+      {kLandlockExecute, "execute"},      {kLandlockWriteFile, "write_file"},
+      {kLandlockReadFile, "read_file"},   {kLandlockReadDir, "read_dir"},
+      {kLandlockRemoveDir, "remove_dir"}, {kLandlockRemoveFile, "remove_file"},
+      {kLandlockMakeChar, "make_char"},   {kLandlockMakeDir, "make_dir"},
+      {kLandlockMakeReg, "make_reg"},     {kLandlockMakeSock, "make_sock"},
+      {kLandlockMakeFifo, "make_fifo"},   {kLandlockMakeBlock, "make_block"},
+      {kLandlockMakeSym, "make_sym"},     {kLandlockRefer, "refer"},
+      {kLandlockTruncate, "truncate"},    {kLandlockIoctlDev, "ioctl_dev"},
+  };
+  std::string names;
+  for (const auto& [right, name] : kNames) {
+    if ((rights & right) == 0) continue;
+    if (!names.empty()) names += ',';
+    names += name;
+  }
+  return names;
 }
 
 // Every path a glob matches starts with the text before its first

@@ -46,6 +46,11 @@ inline constexpr int kLandlockNewestAbi = 7;
 // The filesystem rights Landlock ABI version `abi` knows (0 for none).
 std::uint64_t LandlockFsRights(int abi);
 
+// `rights` by the names Landlock's documentation gives them, lower case
+// and comma-separated ("write_file,truncate"); "writes" for exactly
+// kLandlockWriteClass, as the policy's write rules map to it.
+std::string LandlockRightNames(std::uint64_t rights);
+
 // What the file policy's write rules map to: every change to a file or a
 // directory's entries (the rights ABI 1-3 define, without EXECUTE and the
 // read rights).

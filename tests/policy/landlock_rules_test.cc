@@ -20,6 +20,14 @@ Policy Parsed(std::string_view json) {
   return policy.value_or(Policy{});
 }
 
+TEST(LandlockRightNames, NameEachRightAndTheWriteClassAsOne) {
+  EXPECT_EQ(LandlockRightNames(kLandlockWriteClass), "writes");
+  EXPECT_EQ(LandlockRightNames(kLandlockWriteFile | kLandlockTruncate | kLandlockMakeReg),
+            "write_file,make_reg,truncate");
+  EXPECT_EQ(LandlockRightNames(kLandlockExecute | kLandlockIoctlDev), "execute,ioctl_dev");
+  EXPECT_EQ(LandlockRightNames(0), "");
+}
+
 TEST(LiteralDirectory, IsTheDirectoryEveryMatchLiesBeneath) {
   EXPECT_EQ(LiteralDirectory("/tmp/**"), "/tmp");
   EXPECT_EQ(LiteralDirectory("/var/tmp/**"), "/var/tmp");

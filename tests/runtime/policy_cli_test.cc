@@ -73,6 +73,16 @@ TEST_F(PolicyCliTest, ShowCompiledNamesEachLayer) {
   EXPECT_EQ(compiled->Find("filter")->Find("mediateFiles")->AsBool(), true);
   EXPECT_THAT(shown.out, HasSubstr(R"({"path":"/work/**","access":"write"})"));
   EXPECT_EQ(doc->root().Find("config")->Find("readOnlyRoot")->AsBool(), true);
+  // Each file rule names the layers that enforce it.
+  EXPECT_THAT(shown.out, HasSubstr(R"({"rule":"files.default","access":"read","by":["sentry",)"
+                                   R"("landlock 1: no writes","mount: read-only root"]})"));
+  EXPECT_THAT(shown.out,
+              HasSubstr(R"({"rule":"/work/**","access":"write","by":["sentry",)"
+                        R"("landlock 1: writes beneath /work",)"
+                        R"("landlock 2 (exact): write_file,make_reg,truncate beneath /work",)"
+                        R"("mount: tmpfs nosuid,nodev,mode=1777,)"));
+  EXPECT_THAT(shown.out, HasSubstr(R"({"rule":"/proc/kcore","access":"masked","by":["sentry",)"
+                                   R"("landlock 1: no writes","mount: masked"]})"));
   Outcome misplaced = Vigil("policy --bundle " + dir_ + " show agent");
   EXPECT_EQ(misplaced.status, 1);
   EXPECT_THAT(misplaced.err, HasSubstr("--bundle: only with show --compiled"));
