@@ -38,6 +38,7 @@ endfunction()
 vigil_dependency(yajl yajl STATIC libyajl_s.a SHARED yajl)
 vigil_dependency(seccomp libseccomp STATIC libseccomp.a SHARED seccomp)
 vigil_dependency(capng libcap-ng STATIC libcap-ng.a SHARED cap-ng)
+vigil_dependency(cares libcares STATIC libcares.a SHARED cares)
 set(Boost_USE_STATIC_LIBS ${VIGIL_STATIC})
 find_package(Boost 1.74 REQUIRED COMPONENTS context)
 

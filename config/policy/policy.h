@@ -53,7 +53,7 @@ struct Cidr {
 };
 
 // An allowed egress destination: an address block, or a DNS name that
-// create resolves into one rule per address (runtime/container/
+// create resolves into one rule per address (lifecycle/
 // egress_hosts.h), each keeping the name. Until then a name's rule has
 // cidr.family AF_UNSPEC and allows nothing.
 struct EgressRule {

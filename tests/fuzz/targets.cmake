@@ -11,4 +11,5 @@ set(vigil_fuzz_targets
   sockaddr=vigil::sentry_handlers
   open_how=vigil::sentry_handlers
   received_descriptor=vigil::sentry_ptrace
+  dns=vigil::sentry_names
 )

@@ -1,0 +1,115 @@
+#include "sentry/names/dns_message.h"
+
+#include <ares.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "base/strings.h"
+
+namespace vigil::sentry::names {
+namespace {
+
+constexpr std::size_t kHeaderSize = 12;
+// Enough for the answers a client asks one question for; more are cut.
+constexpr int kMostAddresses = 64;
+
+std::uint16_t Word(std::span<const std::uint8_t> message, std::size_t at) {
+  return static_cast<std::uint16_t>(message[at] << 8 | message[at + 1]);
+}
+
+void PutWord(std::vector<std::uint8_t>& message, std::size_t at, std::uint16_t value) {
+  message[at] = static_cast<std::uint8_t>(value >> 8);
+  message[at + 1] = static_cast<std::uint8_t>(value);
+}
+
+// The question's name: where it ends (its encoded length) and its text.
+struct EncodedName {
+  std::string text;
+  std::size_t length = 0;
+};
+
+Result<EncodedName> ExpandName(std::span<const std::uint8_t> message, std::size_t at) {
+  char* name = nullptr;
+  long length = 0;
+  if (ares_expand_name(message.data() + at, message.data(), static_cast<int>(message.size()), &name,
+                       &length) != ARES_SUCCESS) {
+    return Fail("the question's name is malformed");
+  }
+  EncodedName expanded{.text = name, .length = static_cast<std::size_t>(length)};
+  ares_free_string(name);
+  std::transform(expanded.text.begin(), expanded.text.end(), expanded.text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return expanded;
+}
+
+}  // namespace
+
+Result<Question> ParseQuery(std::span<const std::uint8_t> query) {
+  if (query.size() < kHeaderSize) return Fail(StrCat("a message of ", query.size(), " bytes"));
+  const std::uint16_t flags = Word(query, 2);
+  if ((flags & 0x8000) != 0) return Fail("a response, not a query");
+  if (((flags >> 11) & 0xf) != 0) return Fail(StrCat("opcode ", (flags >> 11) & 0xf));
+  if (Word(query, 4) != 1) return Fail(StrCat(Word(query, 4), " questions, not one"));
+  ASSIGN_OR_RETURN(EncodedName name, ExpandName(query, kHeaderSize));
+  const std::size_t fixed = kHeaderSize + name.length;
+  if (query.size() < fixed + 4) return Fail("the question is cut short");
+  return Question{.id = Word(query, 0),
+                  .name = std::move(name.text),
+                  .type = Word(query, fixed),
+                  .klass = Word(query, fixed + 2)};
+}
+
+std::vector<std::uint8_t> AnswerWithout(std::span<const std::uint8_t> query, Rcode rcode) {
+  char* ignored = nullptr;
+  long name_length = 0;
+  (void)ares_expand_name(query.data() + kHeaderSize, query.data(), static_cast<int>(query.size()),
+                         &ignored, &name_length);
+  ares_free_string(ignored);
+  std::vector<std::uint8_t> answer(query.begin(), query.begin() + kHeaderSize + name_length + 4);
+  // QR, the query's opcode and RD, RA, and the code.
+  const std::uint16_t flags = Word(query, 2);
+  PutWord(answer, 2,
+          static_cast<std::uint16_t>(0x8000 | (flags & 0x7900) | 0x0080 |
+                                     static_cast<std::uint16_t>(rcode)));
+  PutWord(answer, 6, 0);   // ANCOUNT
+  PutWord(answer, 8, 0);   // NSCOUNT
+  PutWord(answer, 10, 0);  // ARCOUNT
+  return answer;
+}
+
+std::vector<LearnedAddress> AddressesIn(std::span<const std::uint8_t> answer, std::uint16_t type) {
+  std::vector<LearnedAddress> learned;
+  if (answer.size() < kHeaderSize || (Word(answer, 2) & 0xf) != 0) return learned;
+  const int length = static_cast<int>(answer.size());
+  if (type == kTypeA) {
+    ares_addrttl found[kMostAddresses];
+    int count = kMostAddresses;
+    if (ares_parse_a_reply(answer.data(), length, nullptr, found, &count) != ARES_SUCCESS) {
+      return learned;
+    }
+    for (int i = 0; i < count; ++i) {
+      LearnedAddress address{.family = AF_INET, .ttl = std::chrono::seconds(found[i].ttl)};
+      std::memcpy(address.address.data(), &found[i].ipaddr, 4);
+      learned.push_back(address);
+    }
+  } else if (type == kTypeAaaa) {
+    ares_addr6ttl found[kMostAddresses];
+    int count = kMostAddresses;
+    if (ares_parse_aaaa_reply(answer.data(), length, nullptr, found, &count) != ARES_SUCCESS) {
+      return learned;
+    }
+    for (int i = 0; i < count; ++i) {
+      LearnedAddress address{.family = AF_INET6, .ttl = std::chrono::seconds(found[i].ttl)};
+      std::memcpy(address.address.data(), &found[i].ip6addr, 16);
+      learned.push_back(address);
+    }
+  }
+  return learned;
+}
+
+}  // namespace vigil::sentry::names
