@@ -1,0 +1,194 @@
+#include "sentry/names/resolver.h"
+
+#include <ares.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <set>
+#include <utility>
+
+#include "base/strings.h"
+
+namespace vigil::sentry::names {
+namespace {
+
+// The largest datagram a query can be (EDNS clients ask for at most this).
+constexpr std::size_t kMostQuery = 65535;
+
+}  // namespace
+
+// c-ares's channel, the upstream sockets it asked the loop to watch, and
+// whether the resolver is going (its queries end with ARES_EDESTRUCTION).
+struct Resolver::Channel {
+  ares_channel channel = nullptr;
+  std::set<int> watched;
+  bool ending = false;
+  ~Channel() {
+    if (channel != nullptr) ares_destroy(channel);
+  }
+};
+
+// A query sent upstream: who asked, and the question, to answer and learn.
+struct Resolver::Pending {
+  Resolver* resolver;
+  sockaddr_storage client{};
+  socklen_t client_length = 0;
+  std::vector<std::uint8_t> query;
+  Question question;
+};
+
+Resolver::Resolver(EventLoop& loop, UniqueFd socket, LearnedNames& learned, ResolverOptions options)
+    : loop_(loop),
+      socket_(std::move(socket)),
+      learned_(learned),
+      options_(std::move(options)),
+      channel_(std::make_unique<Channel>()) {}
+
+Resolver::~Resolver() {
+  loop_.Unwatch(socket_.Get());
+  if (timer_) loop_.Unwatch(timer_.Get());
+  for (int fd : channel_->watched) loop_.Unwatch(fd);
+  channel_->watched.clear();
+  channel_->ending = true;
+  channel_.reset();  // ares_destroy: each pending query ends, unanswered
+}
+
+Result<std::unique_ptr<Resolver>> Resolver::Start(EventLoop& loop, UniqueFd socket,
+                                                  LearnedNames& learned, ResolverOptions options) {
+  static const int library = ares_library_init(ARES_LIB_INIT_ALL);
+  if (library != ARES_SUCCESS) return Fail(StrCat("c-ares: ", ares_strerror(library)));
+  std::unique_ptr<Resolver> resolver(
+      new Resolver(loop, std::move(socket), learned, std::move(options)));
+  Resolver* self = resolver.get();
+  ares_options settings{};
+  // A truncated answer goes back as it is: the client asks again over TCP
+  // if it must (which this resolver does not serve yet).
+  settings.flags = ARES_FLAG_IGNTC;
+  settings.sock_state_cb = [](void* data, ares_socket_t fd, int readable, int writable) {
+    static_cast<Resolver*>(data)->OnUpstreamSocket(fd, readable != 0 || writable != 0);
+  };
+  settings.sock_state_cb_data = self;
+  if (int status = ares_init_options(&self->channel_->channel, &settings,
+                                     ARES_OPT_FLAGS | ARES_OPT_SOCK_STATE_CB);
+      status != ARES_SUCCESS) {
+    return Fail(StrCat("c-ares: ", ares_strerror(status)));
+  }
+  if (!self->options_.upstream.empty()) {
+    if (int status =
+            ares_set_servers_ports_csv(self->channel_->channel, self->options_.upstream.c_str());
+        status != ARES_SUCCESS) {
+      return Fail(StrCat("upstream nameservers ", Quote(self->options_.upstream), ": ",
+                         ares_strerror(status)));
+    }
+  }
+  self->timer_.Reset(::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC));
+  if (!self->timer_) return FailErrno("timerfd_create for the resolver");
+  RETURN_IF_ERROR(loop.Watch(self->timer_.Get(), [self](std::uint32_t) {
+    std::uint64_t expirations = 0;
+    (void)!::read(self->timer_.Get(), &expirations, sizeof expirations);
+    ares_process_fd(self->channel_->channel, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
+    self->ArmTimer();
+  }));
+  RETURN_IF_ERROR(loop.Watch(self->socket_.Get(), [self](std::uint32_t) { self->OnQueries(); }));
+  return resolver;
+}
+
+void Resolver::OnUpstreamSocket(int fd, bool wanted) {
+  if (channel_->ending) return;
+  if (!wanted) {
+    if (channel_->watched.erase(fd) != 0) loop_.Unwatch(fd);
+    return;
+  }
+  if (!channel_->watched.insert(fd).second) return;
+  // Only readability: c-ares writes UDP queries as it sends them.
+  if (!loop_.Watch(fd, [this, fd](std::uint32_t) {
+        ares_process_fd(channel_->channel, fd, ARES_SOCKET_BAD);
+        ArmTimer();
+      })) {
+    channel_->watched.erase(fd);
+  }
+}
+
+void Resolver::ArmTimer() {
+  timeval wait{};
+  itimerspec next{};
+  if (ares_timeout(channel_->channel, nullptr, &wait) != nullptr) {
+    next.it_value.tv_sec = wait.tv_sec;
+    next.it_value.tv_nsec = wait.tv_usec * 1000;
+    // Zero would disarm the timer: a timeout due now fires at once.
+    if (next.it_value.tv_sec == 0 && next.it_value.tv_nsec == 0) next.it_value.tv_nsec = 1;
+  }
+  ::timerfd_settime(timer_.Get(), 0, &next, nullptr);
+}
+
+void Resolver::Answer(const sockaddr_storage& client, socklen_t length,
+                      const std::vector<std::uint8_t>& reply) {
+  // A client gone or a full buffer loses the answer; it asks again.
+  (void)::sendto(socket_.Get(), reply.data(), reply.size(), MSG_DONTWAIT | MSG_NOSIGNAL,
+                 reinterpret_cast<const sockaddr*>(&client), length);
+}
+
+void Resolver::OnQueries() {
+  std::vector<std::uint8_t> buffer(kMostQuery);
+  while (true) {
+    auto pending = std::make_unique<Pending>();
+    pending->resolver = this;
+    pending->client_length = sizeof pending->client;
+    const ssize_t got =
+        ::recvfrom(socket_.Get(), buffer.data(), buffer.size(), MSG_DONTWAIT,
+                   reinterpret_cast<sockaddr*>(&pending->client), &pending->client_length);
+    if (got < 0) break;  // EAGAIN: all read (anything else: nothing to do)
+    pending->query.assign(buffer.begin(), buffer.begin() + got);
+    Result<Question> question = ParseQuery(pending->query);
+    // Not a query: dropped, as a server drops what it cannot read.
+    if (!question) continue;
+    pending->question = std::move(*question);
+    const bool allowed =
+        pending->question.klass == kClassIn && options_.allowed(pending->question.name);
+    if (!allowed) {
+      Answer(pending->client, pending->client_length,
+             AnswerWithout(pending->query, Rcode::kRefused));
+      options_.record({.name = pending->question.name,
+                       .type = pending->question.type,
+                       .allowed = false,
+                       .rcode = Rcode::kRefused});
+      continue;
+    }
+    Pending* sent = pending.release();
+    ares_send(channel_->channel, sent->query.data(), static_cast<int>(sent->query.size()),
+              &Resolver::Answered, sent);
+  }
+  ArmTimer();
+}
+
+void Resolver::Answered(void* arg, int status, int /*timeouts*/, unsigned char* answer,
+                        int length) {
+  std::unique_ptr<Pending> pending(static_cast<Pending*>(arg));
+  if (status == ARES_EDESTRUCTION) return;  // the resolver is going
+  Resolver& self = *pending->resolver;
+  Resolution resolution{
+      .name = pending->question.name, .type = pending->question.type, .allowed = true};
+  std::vector<std::uint8_t> reply;
+  if (status == ARES_SUCCESS && answer != nullptr && length >= 4) {
+    reply.assign(answer, answer + length);
+    // c-ares sent it with an id of its own: the client's goes back.
+    reply[0] = pending->query[0];
+    reply[1] = pending->query[1];
+    resolution.rcode = static_cast<Rcode>(reply[3] & 0xf);
+    resolution.addresses = AddressesIn(reply, pending->question.type);
+    const LearnedNames::Clock::time_point now = LearnedNames::Clock::now();
+    for (const LearnedAddress& address : resolution.addresses) {
+      self.learned_.Learn(pending->question.name, address, now);
+    }
+  } else {
+    // Every upstream failed or refused: the client hears it as a failure.
+    resolution.rcode = Rcode::kServerFailure;
+    reply = AnswerWithout(pending->query, Rcode::kServerFailure);
+  }
+  // Learned before the client can connect.
+  self.Answer(pending->client, pending->client_length, reply);
+  self.options_.record(resolution);
+}
+
+}  // namespace vigil::sentry::names

@@ -1,0 +1,79 @@
+// The sandbox's resolver (docs/policy.md, "Egress by name"): the one
+// nameserver a sandbox under an allow-list by name has. It answers the
+// names the policy allows from the host's resolver (c-ares forwards the
+// workload's own query, so the answer is the one the host would give, its
+// CNAME chain and TTLs included) and learns the addresses they answer
+// with; every other name gets REFUSED, and no query of the workload's
+// leaves the sandbox. Each decision is reported to `record` for the audit.
+//
+// It serves UDP on a socket it is given (bound where the sandbox's
+// resolv.conf points), on the supervisor's event loop, forwarding with
+// c-ares, whose sockets and timers the loop watches too.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+#include "sentry/loop/event_loop.h"
+#include "sentry/names/dns_message.h"
+#include "sentry/names/learned_names.h"
+
+namespace vigil::sentry::names {
+
+// One query's outcome, for the audit: the name asked, its type, whether it
+// was allowed, and the addresses the answer gave (none for a refusal or a
+// failure upstream).
+struct Resolution {
+  std::string name;
+  std::uint16_t type = 0;
+  bool allowed = false;
+  Rcode rcode = Rcode::kNoError;
+  std::vector<LearnedAddress> addresses;
+};
+
+struct ResolverOptions {
+  // Whether the policy allows `name` (lower case, no trailing dot).
+  std::function<bool(std::string_view name)> allowed;
+  std::function<void(const Resolution&)> record;
+  // Upstream nameservers as c-ares's CSV ("10.0.0.2:53,[::1]:53"); empty:
+  // the host's /etc/resolv.conf, read when the resolver starts.
+  std::string upstream;
+};
+
+class Resolver {
+ public:
+  // Serves queries arriving on `socket` (a bound UDP socket, non-blocking)
+  // on `loop`, learning answers into `learned`; both outlive it.
+  static Result<std::unique_ptr<Resolver>> Start(EventLoop& loop, UniqueFd socket,
+                                                 LearnedNames& learned, ResolverOptions options);
+  Resolver(const Resolver&) = delete;
+  Resolver& operator=(const Resolver&) = delete;
+  ~Resolver();
+
+ private:
+  struct Pending;
+  Resolver(EventLoop& loop, UniqueFd socket, LearnedNames& learned, ResolverOptions options);
+  void OnQueries();
+  void Answer(const sockaddr_storage& client, socklen_t length,
+              const std::vector<std::uint8_t>& reply);
+  void OnUpstreamSocket(int fd, bool readable);
+  void ArmTimer();
+  static void Answered(void* arg, int status, int timeouts, unsigned char* answer, int length);
+
+  EventLoop& loop_;
+  UniqueFd socket_;
+  UniqueFd timer_;
+  LearnedNames& learned_;
+  ResolverOptions options_;
+  struct Channel;
+  std::unique_ptr<Channel> channel_;
+};
+
+}  // namespace vigil::sentry::names

