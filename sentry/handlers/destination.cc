@@ -78,9 +78,14 @@ int UnixVerdict(const Sandbox& sandbox, const Destination& destination) {
   return sandbox.policy->unix_sockets && !HostAbstractUnix(sandbox, destination) ? 0 : EACCES;
 }
 
+// With a network namespace of its own, every local address is the
+// container's: where it can be reached is decided by whoever set up its
+// network (a published port), and what it sends still meets the egress
+// rules. Only in a namespace shared with the host are the host's addresses
+// the allow-list's to give.
 int IpBindVerdict(const Sandbox& sandbox, const Destination& destination) {
   if (ShortIp(destination)) return EINVAL;
-  if (sandbox.own_network && IsLoopback(destination)) return 0;
+  if (sandbox.own_network) return 0;
   return config::BindAllowed(*sandbox.policy, destination.get(), destination.length) ? 0 : EACCES;
 }
 

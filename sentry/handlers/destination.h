@@ -49,7 +49,8 @@ int EgressVerdict(const Sandbox& sandbox, const Destination& destination,
 
 // The local address `destination` would bind, under the sandbox's policy:
 // 0 if allowed, EACCES for an IP address the policy does not allow
-// (config::BindAllowed; the container's own loopback always is) or a unix
+// (config::BindAllowed, in a network namespace shared with the host; in
+// one of the container's own, every IP address is its own) or a unix
 // socket when they are not allowed (or an abstract one in the host's
 // namespace, as for EgressVerdict), EINVAL for an IP address too short for
 // its family (as the kernel answers). AF_UNSPEC is judged as the IPv4

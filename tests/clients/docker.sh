@@ -28,6 +28,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/vigil-docker.XXXXXX") || exit 1
 sock=$tmp/docker.sock
 dockerd_pid=""
 image=vigil-test/busybox:latest
+# A bridge network of the test's own, for a published port (-p), which
+# docker-proxy serves on the host (no iptables here); removed at the end.
+test_network=vigil-test-net-$$
+test_bridge=vigiltest$(($$ % 100000))
 # dockerd's parent cgroup in each hierarchy: removed at the end (while empty)
 # where this test made it.
 hierarchies=$(findmnt -rn -t cgroup,cgroup2 -o TARGET)
@@ -42,6 +46,7 @@ cleanup() {
     ids=$(timeout 30 "$docker_cli" -H "unix://$sock" ps -aq 2>/dev/null)
     # shellcheck disable=SC2086
     [[ -n $ids ]] && timeout 60 "$docker_cli" -H "unix://$sock" rm -f $ids >/dev/null 2>&1
+    timeout 30 "$docker_cli" -H "unix://$sock" network rm "$test_network" >/dev/null 2>&1
     local containerd_pid
     containerd_pid=$(cat "$tmp/exec/containerd/containerd.pid" 2>/dev/null)
     kill -TERM "$dockerd_pid"
@@ -64,6 +69,7 @@ cleanup() {
   for pidfile in "$tmp"/exec/containerd/daemon/io.containerd.runtime.v2.task/*/*/shim.pid; do
     [[ -f $pidfile ]] && kill -KILL "$(cat "$pidfile")" 2>/dev/null
   done
+  ip link del "$test_bridge" >/dev/null 2>&1
   local target
   awk -v dir="$tmp/" 'index($5, dir) == 1 { print $5 }' /proc/self/mountinfo | sort -r |
     while read -r target; do umount -l "$target" 2>/dev/null; done
@@ -109,7 +115,7 @@ cat >"$tmp/daemon.json" <<EOF
   "ip6tables": false,
   "ip-forward": false,
   "ip-masq": false,
-  "userland-proxy": false,
+  "userland-proxy": true,
   "exec-opts": ["native.cgroupdriver=cgroupfs"],
   "storage-driver": "$storage",
   "deprecated-key-path": "$tmp/key.json",
@@ -318,6 +324,26 @@ if ((is_vigil)); then
   else
     not_ok "docker run -d --runtime vigil-agent" "$(cat "$tmp/stderr")"
   fi
+  # A server under agent (uvicorn on 0.0.0.0:8000 as a platform runs it) in
+  # the container's own network namespace, published with -p: the bind is
+  # the container's own, whatever the egress allow-list says.
+  if dk network create --driver bridge -o "com.docker.network.bridge.name=$test_bridge" \
+    "$test_network" >/dev/null 2>"$tmp/stderr" &&
+    cid=$(dk run -d --runtime vigil-agent --network "$test_network" -p 127.0.0.1::8000 \
+      "$image" httpd -f -p 0.0.0.0:8000 -h /etc 2>>"$tmp/stderr"); then
+    port=$(dk port "$cid" 8000/tcp 2>/dev/null | sed -n 's/.*://p' | head -n 1)
+    expect "vigil-agent: a server on 0.0.0.0:8000 answers through docker run -p" "${cid:0:12}" \
+      python3 -c 'import sys, time, urllib.request
+for _ in range(50):
+    try:
+        print(urllib.request.urlopen(sys.argv[1], timeout=2).read().decode().strip()[:12]); break
+    except OSError:
+        time.sleep(0.2)' "http://127.0.0.1:$port/hostname"
+    dk rm -f "$cid" >/dev/null 2>&1
+  else
+    not_ok "docker run -p --runtime vigil-agent" "$(cat "$tmp/stderr")"
+  fi
+  dk network rm "$test_network" >/dev/null 2>&1
   # The operator's --timeout (runtimeArgs): TERM to every process when the
   # time is up; this one exits on it (sleep, as pid 1, would be killed after
   # the 10 s grace).

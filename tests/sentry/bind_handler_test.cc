@@ -18,6 +18,7 @@
 #include <string>
 
 #include "base/strings.h"
+#include "sentry/handlers/destination.h"
 #include "sentry/handlers/handler.h"
 #include "tests/sentry/fake_tracee.h"
 #include "tests/sentry/handle_as_loop.h"
@@ -129,6 +130,26 @@ TEST_F(BindHandler, AnAddressOutsideTheAllowListIsRefusedAndNotBound) {
   EXPECT_EQ(verdict.decision, Decision::kDeny);
   EXPECT_EQ(PortOf(socket.Get()), 0);
   EXPECT_EQ(Audited("address"), "0.0.0.0:0");
+}
+
+// A server in a network namespace of the container's own (uvicorn on
+// 0.0.0.0:8000 under agent, published by `docker run -p`): every address
+// there is the container's, whatever the allow-list says of egress.
+TEST_F(BindHandler, InItsOwnNetworkAContainerBindsAnyAddress) {
+  sandbox_.own_network = true;
+  UniqueFd socket = Socket(AF_INET, SOCK_STREAM);
+  Verdict verdict = BindTo(socket.Get(), Ipv4("0.0.0.0", 0));
+  EXPECT_EQ(verdict.error, 0);
+  EXPECT_EQ(verdict.decision, Decision::kAllow);
+  EXPECT_NE(PortOf(socket.Get()), 0);
+  // :: too, which on a dual-stack socket takes IPv4 as well.
+  Destination any;
+  any.address.ss_family = AF_INET6;
+  any.length = sizeof(sockaddr_in6);
+  EXPECT_EQ(BindVerdict(sandbox_, any), 0);
+  // In a namespace shared with the host, the allow-list decides.
+  sandbox_.own_network = false;
+  EXPECT_EQ(BindVerdict(sandbox_, any), EACCES);
 }
 
 TEST_F(BindHandler, TheKernelsAnswerIsReturned) {
