@@ -232,12 +232,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   if (spec.process->terminal) {
     ASSIGN_OR_RETURN(console, runtime::ConnectConsoleSocket(options.console_socket));
   }
-  ASSIGN_OR_RETURN(auto channels, runtime::Channel::Pair());
-  auto& [ours, theirs] = channels;
-  pid_t pid = ::fork();
-  if (pid < 0) return FailErrno("fork the supervisor");
-  if (pid == 0) {
-    ours.Close();
+  ASSIGN_OR_RETURN(runtime::Channel::Forked forked, runtime::Channel::Fork("the supervisor"));
+  if (forked.pid == 0) {
     std::vector<std::string> premounted = record.engine_scratch;  // before record moves
     record.supervisor_pid = ::getpid();
     record.supervisor_start = ProcessStartTime(record.supervisor_pid).value_or(0);
@@ -254,10 +250,11 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                    .foreground = options.foreground,
                                    .keep = options.keep,
                                    .interrupt_ends = options.interrupt_ends},
-        std::move(theirs));
+        std::move(forked.channel));
     ::_exit(1);  // not reached: the supervisor exits on its own
   }
-  theirs.Close();
+  const pid_t pid = forked.pid;
+  const runtime::Channel& ours = forked.channel;
   Result<runtime::Message> created = ours.Expect(runtime::MessageType::kCreated);
   if (!created) {
     // The supervisor exits after reporting; reap it before removing its

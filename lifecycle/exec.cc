@@ -181,12 +181,10 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   if (options.process.terminal) {
     ASSIGN_OR_RETURN(console, runtime::ConnectConsoleSocket(options.console_socket));
   }
-  ASSIGN_OR_RETURN(auto channels, runtime::Channel::Pair());
-  auto& [ours, theirs] = channels;
-  pid_t joiner = ::fork();
-  if (joiner < 0) return FailErrno("fork");
-  if (joiner == 0) {
-    ours.Close();
+  ASSIGN_OR_RETURN(runtime::Channel::Forked forked,
+                   runtime::Channel::Fork("to join the container"));
+  if (forked.pid == 0) {
+    const runtime::Channel& theirs = forked.channel;
     // The lock stays with this verb alone: a copy kept by the process (a
     // shared open file description) would hold it for as long as the
     // process waits before its exec, frozen in a paused container.
@@ -197,7 +195,8 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
                  spec.linux_spec ? runtime::NamespaceFlags(*spec.linux_spec) : 0, theirs,
                  console.Get(), launch);
   }
-  theirs.Close();
+  const pid_t joiner = forked.pid;
+  const runtime::Channel& ours = forked.channel;
   Result<runtime::Message> spawned = ours.Expect(runtime::MessageType::kReady);
   ::waitpid(joiner, nullptr, 0);
   if (!spawned) return tl::unexpected(spawned.error());

@@ -88,4 +88,13 @@ void Channel::ExitWithError(const Error& error, int status) const {
   ::_exit(status);
 }
 
+Result<Channel::Forked> Channel::Fork(std::string_view what) {
+  ASSIGN_OR_RETURN(auto channels, Pair());
+  auto& [parent, child] = channels;
+  const pid_t pid = ::fork();
+  if (pid < 0) return FailErrno(StrCat("fork ", what));
+  if (pid == 0) return Forked{.pid = 0, .channel = std::move(child)};
+  return Forked{.pid = pid, .channel = std::move(parent)};
+}
+
 }  // namespace vigil::runtime

@@ -2,6 +2,8 @@
 // messages between `create`, the supervisor and the container init.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -52,11 +54,22 @@ class Channel {
   [[noreturn]] void ExitWithError(const Error& error, int status) const;
 
   int fd() const { return fd_.Get(); }
+
+  // Forks a child joined to the caller by a pair: returns the child's pid
+  // and the caller's end in the parent, 0 and the child's end in the
+  // child (each end closed in the other process).
+  struct Forked;
+  static Result<Forked> Fork(std::string_view what);
   void Close() { fd_.Reset(); }
 
  private:
   explicit Channel(UniqueFd fd) : fd_(std::move(fd)) {}
   UniqueFd fd_;
+};
+
+struct Channel::Forked {
+  pid_t pid;
+  Channel channel;
 };
 
 }  // namespace vigil::runtime

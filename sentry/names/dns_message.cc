@@ -47,6 +47,28 @@ Result<EncodedName> ExpandName(std::span<const std::uint8_t> message, std::size_
   return expanded;
 }
 
+const void* AddressOf(const ares_addrttl& found) { return &found.ipaddr; }
+const void* AddressOf(const ares_addr6ttl& found) { return &found.ip6addr; }
+
+// The addresses and TTLs `parse` (c-ares's parser for `Found`, IPv4's or
+// IPv6's) reads in `answer`.
+template <typename Found, typename Parse>
+std::vector<LearnedAddress> Parsed(std::span<const std::uint8_t> answer, int family, Parse parse) {
+  Found found[kMostAddresses];
+  int count = kMostAddresses;
+  std::vector<LearnedAddress> learned;
+  if (parse(answer.data(), static_cast<int>(answer.size()), nullptr, found, &count) !=
+      ARES_SUCCESS) {
+    return learned;
+  }
+  for (int i = 0; i < count; ++i) {
+    LearnedAddress address{.family = family, .ttl = std::chrono::seconds(found[i].ttl)};
+    std::memcpy(address.address.data(), AddressOf(found[i]), family == AF_INET ? 4 : 16);
+    learned.push_back(address);
+  }
+  return learned;
+}
+
 }  // namespace
 
 Result<Question> ParseQuery(std::span<const std::uint8_t> query) {
@@ -83,33 +105,10 @@ std::vector<std::uint8_t> AnswerWithout(std::span<const std::uint8_t> query, Rco
 }
 
 std::vector<LearnedAddress> AddressesIn(std::span<const std::uint8_t> answer, std::uint16_t type) {
-  std::vector<LearnedAddress> learned;
-  if (answer.size() < kHeaderSize || (Word(answer, 2) & 0xf) != 0) return learned;
-  const int length = static_cast<int>(answer.size());
-  if (type == kTypeA) {
-    ares_addrttl found[kMostAddresses];
-    int count = kMostAddresses;
-    if (ares_parse_a_reply(answer.data(), length, nullptr, found, &count) != ARES_SUCCESS) {
-      return learned;
-    }
-    for (int i = 0; i < count; ++i) {
-      LearnedAddress address{.family = AF_INET, .ttl = std::chrono::seconds(found[i].ttl)};
-      std::memcpy(address.address.data(), &found[i].ipaddr, 4);
-      learned.push_back(address);
-    }
-  } else if (type == kTypeAaaa) {
-    ares_addr6ttl found[kMostAddresses];
-    int count = kMostAddresses;
-    if (ares_parse_aaaa_reply(answer.data(), length, nullptr, found, &count) != ARES_SUCCESS) {
-      return learned;
-    }
-    for (int i = 0; i < count; ++i) {
-      LearnedAddress address{.family = AF_INET6, .ttl = std::chrono::seconds(found[i].ttl)};
-      std::memcpy(address.address.data(), &found[i].ip6addr, 16);
-      learned.push_back(address);
-    }
-  }
-  return learned;
+  if (answer.size() < kHeaderSize || (Word(answer, 2) & 0xf) != 0) return {};
+  if (type == kTypeA) return Parsed<ares_addrttl>(answer, AF_INET, ares_parse_a_reply);
+  if (type == kTypeAaaa) return Parsed<ares_addr6ttl>(answer, AF_INET6, ares_parse_aaaa_reply);
+  return {};
 }
 
 }  // namespace vigil::sentry::names

@@ -193,8 +193,11 @@ TEST_P(SentryNetworkTest, AnAnnotationCannotReplaceThePolicyFlag) {
 // A bind is decided like a destination: with no allow entry, not even the
 // wildcard address may be bound (EACCES, the address is "protected"), and
 // the refusal is audited. busybox httpd binds the IPv4 address it is given.
-TEST_P(SentryNetworkTest, EgressPolicyRefusesBindingTheWildcardAndAuditsIt) {
+// In the host's network namespace an address is the host's: the
+// allow-list decides who may serve on it.
+TEST_P(SentryNetworkTest, InTheHostsNetworkEgressPolicyRefusesBindingTheWildcard) {
   BundleConfig config;
+  config.namespaces = {"pid", "ipc", "uts", "mount"};
   config.annotations_json = R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\"}}"})";
   // Bound, it would serve until killed (status=137).
   config.args = {"sh", "-c", "timeout -s KILL 3 httpd -f -p 0.0.0.0:9000; echo status=$?"};
@@ -204,6 +207,20 @@ TEST_P(SentryNetworkTest, EgressPolicyRefusesBindingTheWildcardAndAuditsIt) {
   EXPECT_THAT(run.err, HasSubstr("bind: Permission denied"));
   EXPECT_THAT(records, HasSubstr(R"("syscall":"bind","args":{"address":"0.0.0.0:9000"},)"
                                  R"("decision":"deny","errno":"EACCES")"));
+}
+
+// In a network namespace of its own every address is the container's: a
+// server binds the wildcard under a deny-all policy (uvicorn --host
+// 0.0.0.0), and the bind is audited.
+TEST_P(SentryNetworkTest, InItsOwnNetworkAServerBindsTheWildcard) {
+  BundleConfig config;
+  config.annotations_json = R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\"}}"})";
+  config.args = {"sh", "-c", "timeout -s KILL 1 httpd -f -p 0.0.0.0:9000; echo status=$?"};
+  auto [run, records] = RunAudited(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_THAT(run.out, HasSubstr("status=137"));
+  EXPECT_THAT(records, HasSubstr(R"("syscall":"bind","args":{"address":"0.0.0.0:9000"},)"
+                                 R"("decision":"allow")"));
 }
 
 TEST_P(SentryNetworkTest, DefaultPolicyLetsConnectsThrough) {
@@ -219,8 +236,8 @@ TEST_P(SentryNetworkTest, DefaultPolicyLetsConnectsThrough) {
 
 // With its own network namespace the container's loopback is its own, and
 // the agent profile leaves it alone: a server bound to 127.0.0.1 is
-// reached. The wildcard address is not loopback (the namespace may have
-// other interfaces) and cannot be bound.
+// reached, and one on the wildcard (busybox nc listens on ::) listens
+// until killed.
 TEST_P(SentryNetworkTest, AgentPolicyKeepsTheContainersOwnLoopback) {
   BundleConfig config;
   config.annotations_json = R"({"dev.vigil.policy": "agent"})";
@@ -229,13 +246,13 @@ TEST_P(SentryNetworkTest, AgentPolicyKeepsTheContainersOwnLoopback) {
   Outcome run = RunScript(config,
                           "ip link set lo up && mkdir /tmp/www && echo hello > /tmp/www/index.html "
                           "|| exit 1; "
-                          "nc -l -p 9001 2>&1; "  // busybox nc listens on ::
+                          "timeout -s KILL 1 nc -l -p 9001 2>/dev/null; echo nc=$?; "
                           "httpd -f -p 127.0.0.1:9000 -h /tmp/www & "
                           "for i in 1 2 3 4 5 6 7 8 9 10; do "
                           "wget -q -O - http://127.0.0.1:9000/index.html 2>/dev/null && break; "
                           "sleep 0.3; done; kill $!");
   ASSERT_TRUE(run.ok()) << run;
-  EXPECT_EQ(run.out, "nc: bind: Permission denied\nhello\n");
+  EXPECT_EQ(run.out, "nc=137\nhello\n");
 }
 
 // NETLINK_ROUTE is read-only whatever the container holds: a dump works,
