@@ -178,7 +178,9 @@ std::optional<FileAccess> UniformAccessBeneath(const Policy& policy, std::string
 
 // Whether connecting or sending to `address` is allowed. AF_INET and AF_INET6
 // are checked against the egress rules (an IPv4-mapped IPv6 address as the
-// IPv4 address it reaches); AF_UNIX against unix_sockets; any other family,
+// IPv4 address it reaches; a link-local, private, shared or unique local
+// address only by an entry whose block lies within its range, never by a
+// wider one such as 0.0.0.0/0); AF_UNIX against unix_sockets; any other family,
 // and an address too short for its family, only under a default-allow policy.
 bool EgressAllowed(const Policy& policy, const sockaddr* address, socklen_t length);
 

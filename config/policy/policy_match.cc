@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <string_view>
+#include <vector>
 
 #include "config/policy/cidr.h"
 #include "config/policy/glob.h"
@@ -12,11 +14,41 @@
 namespace vigil::config {
 namespace {
 
+// Ranges an allow entry reaches only when its block lies within them:
+// link-local (the cloud's metadata service, 169.254.169.254 and
+// fd00:ec2::254, and whatever the host's links serve), the private and
+// shared ranges the host's own networks use, and IPv6's unique local
+// addresses. "0.0.0.0/0" means the internet, not the host's LAN.
+const std::vector<Cidr>& RangesNamedOnly() {
+  static const std::vector<Cidr> ranges = [] {
+    std::vector<Cidr> parsed;
+    for (std::string_view text : {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10",
+                                  "169.254.0.0/16", "fc00::/7", "fe80::/10"}) {
+      parsed.push_back(*ParseCidr(text));
+    }
+    return parsed;
+  }();
+  return ranges;
+}
+
+// Whether `rule`'s block reaches `address` (4 or 16 bytes of `family`):
+// holds it, and lies within any of RangesNamedOnly that holds it.
+bool BlockReaches(const Cidr& block, int family, const std::uint8_t* address) {
+  if (!CidrContains(block, family, address)) return false;
+  for (const Cidr& range : RangesNamedOnly()) {
+    if (!CidrContains(range, family, address)) continue;
+    const bool within = block.family == range.family && block.prefix >= range.prefix &&
+                        CidrContains(range, block.family, block.address.data());
+    if (!within) return false;
+  }
+  return true;
+}
+
 // Whether an allow entry holds `address` (4 or 16 bytes of `family`) and
 // `port`; with `any_port`, whatever the entry's ports.
 bool RuleAllows(const EgressRule& rule, int family, const std::uint8_t* address, std::uint16_t port,
                 bool any_port) {
-  if (!CidrContains(rule.cidr, family, address)) return false;
+  if (!BlockReaches(rule.cidr, family, address)) return false;
   if (rule.ports.empty() || any_port) return true;
   return std::any_of(rule.ports.begin(), rule.ports.end(), [port](const PortRange& range) {
     return port >= range.first && port <= range.last;

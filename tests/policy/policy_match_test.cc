@@ -121,6 +121,30 @@ TEST(EgressAllowedTest, ZeroPrefixesAllowAFamily) {
   EXPECT_FALSE(V6(p, "2001:db8::1", 443));
 }
 
+// 0.0.0.0/0 is the internet: the cloud's metadata service and the host's
+// LAN are reached only by an entry that names them.
+TEST(EgressAllowedTest, LinkLocalAndPrivateRangesOnlyByAnEntryWithin) {
+  Policy wide = Parse(R"({"network": {"egress": "deny", "allow": [
+      {"cidr": "0.0.0.0/0"}, {"cidr": "::/0"}, {"cidr": "10.0.0.0/7"}]}})");
+  EXPECT_TRUE(V4(wide, "203.0.113.9", 443));
+  for (const char* address : {"169.254.169.254", "10.1.2.3", "172.16.0.1", "172.31.255.255",
+                              "192.168.1.1", "100.64.0.1", "::ffff:169.254.169.254"}) {
+    EXPECT_FALSE(address[0] == ':' ? V6(wide, address, 80) : V4(wide, address, 80)) << address;
+  }
+  EXPECT_TRUE(V4(wide, "172.32.0.1", 80));  // just outside 172.16.0.0/12
+  EXPECT_TRUE(V4(wide, "11.0.0.1", 80));    // 10.0.0.0/7's other half
+  EXPECT_FALSE(V6(wide, "fd00:ec2::254", 80));
+  EXPECT_FALSE(V6(wide, "fe80::1", 80));
+  EXPECT_TRUE(V6(wide, "2001:db8::1", 80));
+  Policy named = Parse(R"({"network": {"egress": "deny", "allow": [
+      {"cidr": "169.254.169.254"}, {"cidr": "10.1.0.0/16"}, {"cidr": "fd00:ec2::254"}]}})");
+  EXPECT_TRUE(V4(named, "169.254.169.254", 80));
+  EXPECT_FALSE(V4(named, "169.254.169.253", 80));
+  EXPECT_TRUE(V4(named, "10.1.2.3", 80));
+  EXPECT_FALSE(V4(named, "10.2.0.1", 80));
+  EXPECT_TRUE(V6(named, "fd00:ec2::254", 80));
+}
+
 TEST(EgressAllowedTest, DefaultAllowAllowsEverything) {
   Policy p;
   EXPECT_TRUE(V4(p, "203.0.113.9", 443));
