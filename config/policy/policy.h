@@ -184,6 +184,11 @@ std::optional<FileAccess> UniformAccessBeneath(const Policy& policy, std::string
 // and an address too short for its family, only under a default-allow policy.
 bool EgressAllowed(const Policy& policy, const sockaddr* address, socklen_t length);
 
+// The DNS name of the first `host` entry that allows the IP destination
+// `address` under an allow-list: what the audit names a connect by. Empty
+// for an address no named entry allows, or under a default-allow policy.
+std::string_view EgressName(const Policy& policy, const sockaddr* address, socklen_t length);
+
 // Whether binding a socket to the local IP `address` (AF_INET or AF_INET6)
 // is allowed. Under a default-allow policy, always; under "deny", when an
 // allow entry's block holds the address and its ports the port: an

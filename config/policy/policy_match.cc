@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -144,45 +145,75 @@ std::optional<FileAccess> UniformAccessBeneath(const Policy& policy, std::string
   return agrees(policy.file_default) ? std::optional(policy.file_default) : std::nullopt;
 }
 
-bool EgressAllowed(const Policy& policy, const sockaddr* address, socklen_t length) {
-  // The kernel reads the family first and refuses short addresses itself;
-  // what it would refuse, a deny-by-default policy refuses first.
+namespace {
+
+// An IP destination as the kernel reaches it: an IPv4-mapped IPv6 address
+// is the IPv4 address a dual-stack socket sends to (judged as such, or an
+// IPv4 deny would be bypassed). nullopt for another family or an address
+// too short for its own (the kernel accepts sockaddr_in6 without
+// sin6_scope_id, RFC 2133's size).
+struct IpDestination {
+  int family = AF_INET;
+  std::uint8_t bytes[16] = {};
+  std::uint16_t port = 0;
+};
+
+std::optional<IpDestination> IpOf(const sockaddr* address, socklen_t length) {
   if (address == nullptr || length < static_cast<socklen_t>(sizeof(sa_family_t))) {
-    return !policy.egress_default_deny;
+    return std::nullopt;
   }
   sa_family_t family = 0;
   std::memcpy(&family, address, sizeof family);
-  switch (family) {
-    case AF_UNIX:
-      return policy.unix_sockets;
-    case AF_INET: {
-      if (length < static_cast<socklen_t>(sizeof(sockaddr_in))) return !policy.egress_default_deny;
-      sockaddr_in in{};
-      std::memcpy(&in, address, sizeof in);
-      std::uint8_t bytes[4];
-      std::memcpy(bytes, &in.sin_addr, sizeof bytes);
-      return DestinationAllowed(policy, AF_INET, bytes, ntohs(in.sin_port));
-    }
-    case AF_INET6: {
-      // The kernel accepts the RFC 2133 size, without sin6_scope_id.
-      constexpr auto kMinLength = static_cast<socklen_t>(offsetof(sockaddr_in6, sin6_scope_id));
-      if (length < kMinLength) return !policy.egress_default_deny;
-      sockaddr_in6 in6{};
-      std::memcpy(&in6, address, kMinLength);
-      const auto* bytes = reinterpret_cast<const std::uint8_t*>(&in6.sin6_addr);
-      std::uint16_t port = ntohs(in6.sin6_port);
-      // ::ffff:a.b.c.d on a dual-stack socket reaches a.b.c.d: judge it as
-      // the IPv4 destination it is, or an IPv4 deny would be bypassed.
-      if (IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr)) {
-        return DestinationAllowed(policy, AF_INET, bytes + 12, port);
-      }
-      return DestinationAllowed(policy, AF_INET6, bytes, port);
-    }
-    default:
-      // Including AF_UNSPEC: udp_sendmsg treats it as AF_INET and sends to
-      // the address that follows, so it is no safe "no destination".
-      return !policy.egress_default_deny;
+  IpDestination ip;
+  if (family == AF_INET && length >= static_cast<socklen_t>(sizeof(sockaddr_in))) {
+    sockaddr_in in{};
+    std::memcpy(&in, address, sizeof in);
+    std::memcpy(ip.bytes, &in.sin_addr, 4);
+    ip.port = ntohs(in.sin_port);
+    return ip;
   }
+  constexpr auto kMinLength = static_cast<socklen_t>(offsetof(sockaddr_in6, sin6_scope_id));
+  if (family == AF_INET6 && length >= kMinLength) {
+    sockaddr_in6 in6{};
+    std::memcpy(&in6, address, kMinLength);
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(&in6.sin6_addr);
+    ip.port = ntohs(in6.sin6_port);
+    if (IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr)) {
+      std::memcpy(ip.bytes, bytes + 12, 4);
+    } else {
+      ip.family = AF_INET6;
+      std::memcpy(ip.bytes, bytes, 16);
+    }
+    return ip;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool EgressAllowed(const Policy& policy, const sockaddr* address, socklen_t length) {
+  sa_family_t family = AF_UNSPEC;
+  if (address != nullptr && length >= static_cast<socklen_t>(sizeof family)) {
+    std::memcpy(&family, address, sizeof family);
+  }
+  if (family == AF_UNIX) return policy.unix_sockets;
+  if (!policy.egress_default_deny) return true;
+  // The kernel refuses short addresses itself; what it would refuse, a
+  // deny-by-default policy refuses first. Any other family (AF_UNSPEC:
+  // udp_sendmsg sends to the IPv4 address that follows) is refused too.
+  const std::optional<IpDestination> ip = IpOf(address, length);
+  return ip && DestinationAllowed(policy, ip->family, ip->bytes, ip->port);
+}
+
+std::string_view EgressName(const Policy& policy, const sockaddr* address, socklen_t length) {
+  const std::optional<IpDestination> ip = IpOf(address, length);
+  if (!ip || !policy.egress_default_deny) return {};
+  for (const EgressRule& rule : policy.egress) {
+    if (!rule.host.empty() && RuleAllows(rule, ip->family, ip->bytes, ip->port, false)) {
+      return rule.host;
+    }
+  }
+  return {};
 }
 
 bool ExecAllowed(const Policy& policy, std::string_view resolved_path) {

@@ -119,6 +119,13 @@ Result<std::optional<Verdict>> Decide(HandlerContext& context, std::uint64_t poi
   if (int refused = EgressVerdict(context.sandbox, destination, use); refused != 0) {
     return FromErrno(refused, Decision::kDeny);
   }
+  // The name the allow-list knows the address by, for whoever reads the
+  // audit: "api.example.com", not only 93.184.215.14.
+  if (std::string_view name =
+          config::EgressName(*context.sandbox.policy, destination.get(), destination.length);
+      !name.empty()) {
+    context.AuditArg("name", std::string(name));
+  }
   if (KernelMaySend(context)) return Verdict::Continue();
   if (Result<void> anchored =
           AnchorUnixPath(context.tracee, destination, context.sandbox.user_namespace);

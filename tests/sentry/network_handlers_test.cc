@@ -101,6 +101,21 @@ TEST_F(NetworkHandlers, ConnectToAnAllowedDestinationIsPerformed) {
   EXPECT_EQ(::fcntl(socket.Get(), F_GETFL) & O_NONBLOCK, 0);
 }
 
+// A connect the allow-list allows by a name's entry is audited with the
+// name, not only the address.
+TEST_F(NetworkHandlers, AConnectAllowedByANameIsAuditedWithIt) {
+  policy_.egress.front().host = "api.example.com";
+  UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(tracee_.WriteObject(kAddress, Loopback(listener_.port)));
+  ASSERT_EQ(
+      Call(SYS_connect, {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)})
+          .error,
+      0);
+  ASSERT_EQ(audit_args_.size(), 2u);
+  EXPECT_EQ(audit_args_[1].name, "name");
+  EXPECT_EQ(audit_args_[1].value, "api.example.com");
+}
+
 // A blocking connect leaves the socket connected as the kernel's own would:
 // connecting again is EISCONN, directly or through the sentry.
 TEST_F(NetworkHandlers, AConnectedSocketIsConnected) {
