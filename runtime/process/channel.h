@@ -54,13 +54,13 @@ class Channel {
   [[noreturn]] void ExitWithError(const Error& error, int status) const;
 
   int fd() const { return fd_.Get(); }
+  void Close() { fd_.Reset(); }
 
   // Forks a child joined to the caller by a pair: returns the child's pid
   // and the caller's end in the parent, 0 and the child's end in the
   // child (each end closed in the other process).
   struct Forked;
   static Result<Forked> Fork(std::string_view what);
-  void Close() { fd_.Reset(); }
 
  private:
   explicit Channel(UniqueFd fd) : fd_(std::move(fd)) {}
