@@ -184,6 +184,15 @@ std::optional<FileAccess> UniformAccessBeneath(const Policy& policy, std::string
 // and an address too short for its family, only under a default-allow policy.
 bool EgressAllowed(const Policy& policy, const sockaddr* address, socklen_t length);
 
+// Whether `name` (a DNS name in lower case, without the root's trailing
+// dot) is one an allow entry's `host` names, case and a trailing dot
+// aside: the names the sandbox's resolver answers.
+bool NameAllowed(const Policy& policy, std::string_view name);
+
+// Whether an allow entry with `host` matching `name` holds `port`: a
+// connect to an address the sandbox learned from `name`'s answer.
+bool NameAndPortAllowed(const Policy& policy, std::string_view name, std::uint16_t port);
+
 // The DNS name of the first `host` entry that allows the IP destination
 // `address` under an allow-list: what the audit names a connect by. Empty
 // for an address no named entry allows, or under a default-allow policy.

@@ -2,6 +2,7 @@
 #include <netinet/in.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstring>
 #include <optional>
@@ -45,15 +46,20 @@ bool BlockReaches(const Cidr& block, int family, const std::uint8_t* address) {
   return true;
 }
 
+// Whether `port` is one of `rule`'s (every port when it lists none).
+bool PortsHold(const EgressRule& rule, std::uint16_t port) {
+  return rule.ports.empty() ||
+         std::any_of(rule.ports.begin(), rule.ports.end(), [port](const PortRange& range) {
+           return port >= range.first && port <= range.last;
+         });
+}
+
 // Whether an allow entry holds `address` (4 or 16 bytes of `family`) and
 // `port`; with `any_port`, whatever the entry's ports.
 bool RuleAllows(const EgressRule& rule, int family, const std::uint8_t* address, std::uint16_t port,
                 bool any_port) {
   if (!BlockReaches(rule.cidr, family, address)) return false;
-  if (rule.ports.empty() || any_port) return true;
-  return std::any_of(rule.ports.begin(), rule.ports.end(), [port](const PortRange& range) {
-    return port >= range.first && port <= range.last;
-  });
+  return any_port || PortsHold(rule, port);
 }
 
 bool AddressAllowed(const Policy& policy, int family, const std::uint8_t* address,
@@ -203,6 +209,30 @@ bool EgressAllowed(const Policy& policy, const sockaddr* address, socklen_t leng
   // udp_sendmsg sends to the IPv4 address that follows) is refused too.
   const std::optional<IpDestination> ip = IpOf(address, length);
   return ip && DestinationAllowed(policy, ip->family, ip->bytes, ip->port);
+}
+
+namespace {
+
+// `host` as an entry writes it ("PyPI.org.") names `name` ("pypi.org").
+bool HostNames(std::string_view host, std::string_view name) {
+  if (host.ends_with('.')) host.remove_suffix(1);
+  return host.size() == name.size() &&
+         std::equal(host.begin(), host.end(), name.begin(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == b;
+         });
+}
+
+}  // namespace
+
+bool NameAllowed(const Policy& policy, std::string_view name) {
+  return std::any_of(policy.egress.begin(), policy.egress.end(),
+                     [&](const EgressRule& rule) { return HostNames(rule.host, name); });
+}
+
+bool NameAndPortAllowed(const Policy& policy, std::string_view name, std::uint16_t port) {
+  return std::any_of(policy.egress.begin(), policy.egress.end(), [&](const EgressRule& rule) {
+    return HostNames(rule.host, name) && PortsHold(rule, port);
+  });
 }
 
 std::string_view EgressName(const Policy& policy, const sockaddr* address, socklen_t length) {

@@ -15,6 +15,7 @@
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "config/policy/policy.h"
+#include "sentry/names/learned_names.h"
 
 namespace vigil::sentry {
 
@@ -33,6 +34,11 @@ struct Sandbox {
   // reachable; in the host's, loopback is judged as any other address
   // (supervisor::SharesHostNetwork decides).
   bool own_network = false;
+  // What the sandbox's resolver learned (sentry/names/resolver.h): a
+  // connect to an address an allowed name answered with, on a port that
+  // name's entry holds, is allowed for as long as the answer holds. Null
+  // where no resolver serves the sandbox.
+  const names::LearnedNames* learned = nullptr;
   // The container has a user namespace: its capabilities count for nothing
   // on the host's files.
   bool user_namespace = false;

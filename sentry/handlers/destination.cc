@@ -57,9 +57,8 @@ std::optional<Destination> AsIpv4(const Destination& destination) {
 int IpEgressVerdict(const Sandbox& sandbox, const Destination& destination) {
   if (ShortIp(destination)) return EINVAL;
   if (sandbox.own_network && IsLoopback(destination)) return 0;
-  return config::EgressAllowed(*sandbox.policy, destination.get(), destination.length)
-             ? 0
-             : ENETUNREACH;
+  if (config::EgressAllowed(*sandbox.policy, destination.get(), destination.length)) return 0;
+  return LearnedName(sandbox, destination) ? 0 : ENETUNREACH;
 }
 
 // An abstract unix address (a name, not a path) in the host's network
@@ -90,6 +89,35 @@ int IpBindVerdict(const Sandbox& sandbox, const Destination& destination) {
 }
 
 }  // namespace
+
+std::optional<std::string> LearnedName(const Sandbox& sandbox, const Destination& destination) {
+  if (sandbox.learned == nullptr || ShortIp(destination)) return std::nullopt;
+  int family = destination.family();
+  const std::uint8_t* bytes = nullptr;
+  std::uint16_t port = 0;
+  if (family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&destination.address);
+    bytes = reinterpret_cast<const std::uint8_t*>(&in->sin_addr);
+    port = ntohs(in->sin_port);
+  } else if (family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&destination.address);
+    bytes = reinterpret_cast<const std::uint8_t*>(&in6->sin6_addr);
+    port = ntohs(in6->sin6_port);
+    // A dual-stack socket reaches ::ffff:a.b.c.d at a.b.c.d, which an A
+    // record answered.
+    if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
+      family = AF_INET;
+      bytes += 12;
+    }
+  } else {
+    return std::nullopt;
+  }
+  for (std::string& name :
+       sandbox.learned->NamesOf(family, bytes, names::LearnedNames::Clock::now())) {
+    if (config::NameAndPortAllowed(*sandbox.policy, name, port)) return std::move(name);
+  }
+  return std::nullopt;
+}
 
 std::string UnixPath(const Destination& destination) {
   const auto* un = reinterpret_cast<const sockaddr_un*>(&destination.address);

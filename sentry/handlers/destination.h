@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "base/result.h"
@@ -46,6 +47,11 @@ std::string DescribeDestination(const Destination& destination);
 enum class Egress { kConnect, kSend };
 int EgressVerdict(const Sandbox& sandbox, const Destination& destination,
                   Egress use = Egress::kSend);
+
+// The allowed name the sandbox learned `destination`'s address from (its
+// resolver's answer, still held) whose entry holds the port; nullopt for
+// none, or where no resolver serves the sandbox.
+std::optional<std::string> LearnedName(const Sandbox& sandbox, const Destination& destination);
 
 // The local address `destination` would bind, under the sandbox's policy:
 // 0 if allowed, EACCES for an IP address the policy does not allow

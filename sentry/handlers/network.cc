@@ -125,6 +125,8 @@ Result<std::optional<Verdict>> Decide(HandlerContext& context, std::uint64_t poi
           config::EgressName(*context.sandbox.policy, destination.get(), destination.length);
       !name.empty()) {
     context.AuditArg("name", std::string(name));
+  } else if (std::optional<std::string> learned = LearnedName(context.sandbox, destination)) {
+    context.AuditArg("name", std::move(*learned));
   }
   if (KernelMaySend(context)) return Verdict::Continue();
   if (Result<void> anchored =

@@ -145,6 +145,20 @@ TEST(EgressAllowedTest, LinkLocalAndPrivateRangesOnlyByAnEntryWithin) {
   EXPECT_TRUE(V6(named, "fd00:ec2::254", 80));
 }
 
+TEST(NameAllowedTest, AnEntrysHostNamesItWhateverItsCase) {
+  Policy p = Parse(R"({"network": {"egress": "deny", "allow": [
+      {"host": "PyPI.org.", "ports": [443]}, {"host": "files.example.com"}]}})");
+  EXPECT_TRUE(NameAllowed(p, "pypi.org"));
+  EXPECT_TRUE(NameAllowed(p, "files.example.com"));
+  EXPECT_FALSE(NameAllowed(p, "example.com"));
+  EXPECT_FALSE(NameAllowed(p, "evil.pypi.org"));
+  EXPECT_FALSE(NameAllowed(p, "pypi.org.evil.test"));
+  EXPECT_TRUE(NameAndPortAllowed(p, "pypi.org", 443));
+  EXPECT_FALSE(NameAndPortAllowed(p, "pypi.org", 80));
+  EXPECT_TRUE(NameAndPortAllowed(p, "files.example.com", 80));
+  EXPECT_FALSE(NameAndPortAllowed(p, "other.example.com", 80));
+}
+
 TEST(EgressAllowedTest, DefaultAllowAllowsEverything) {
   Policy p;
   EXPECT_TRUE(V4(p, "203.0.113.9", 443));

@@ -116,6 +116,46 @@ TEST_F(NetworkHandlers, AConnectAllowedByANameIsAuditedWithIt) {
   EXPECT_EQ(audit_args_[1].value, "api.example.com");
 }
 
+// Connects follow the names: an address the sandbox's resolver learned
+// from an allowed name's answer is reachable on that name's ports for as
+// long as the answer holds; an address it never answered with, a name
+// never allowed, another port or an expired answer are not.
+TEST_F(NetworkHandlers, ConnectsFollowTheNamesTheResolverLearned) {
+  Result<config::Policy> policy = config::ParsePolicy(
+      StrCat(R"({"network": {"egress": "deny", "allow": [{"host": "api.example.com", "ports": [)",
+             listener_.port, R"(]}]}})"));
+  ASSERT_TRUE(policy) << policy.error().message;
+  policy_ = *policy;
+  names::LearnedNames learned(std::chrono::seconds(0));
+  sandbox_.learned = &learned;
+  auto connect = [&](std::uint16_t port) {
+    UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    EXPECT_TRUE(tracee_.WriteObject(kAddress, Loopback(port)));
+    return Call(SYS_connect,
+                {static_cast<std::uint64_t>(socket.Get()), kAddress, sizeof(sockaddr_in)});
+  };
+  EXPECT_EQ(connect(listener_.port).error, ENETUNREACH);  // learned from no answer
+  names::LearnedAddress loopback{.family = AF_INET, .ttl = std::chrono::seconds(60)};
+  loopback.address = {127, 0, 0, 1};
+  learned.Learn("other.example.com", loopback, names::LearnedNames::Clock::now());
+  EXPECT_EQ(connect(listener_.port).error, ENETUNREACH);  // a name never allowed
+  learned.Learn("api.example.com", loopback, names::LearnedNames::Clock::now());
+  const Verdict allowed = connect(listener_.port);
+  EXPECT_EQ(allowed.error, 0);
+  EXPECT_EQ(allowed.decision, Decision::kAllow);
+  ASSERT_EQ(audit_args_.size(), 2u);
+  EXPECT_EQ(audit_args_[1].value, "api.example.com");
+  Listener other;
+  EXPECT_EQ(connect(other.port).error, ENETUNREACH);  // not the entry's port
+  // An answer whose time is up holds nothing.
+  names::LearnedNames expired(std::chrono::seconds(0));
+  loopback.ttl = std::chrono::seconds(0);
+  expired.Learn("api.example.com", loopback,
+                names::LearnedNames::Clock::now() - std::chrono::seconds(1));
+  sandbox_.learned = &expired;
+  EXPECT_EQ(connect(listener_.port).error, ENETUNREACH);
+}
+
 // A blocking connect leaves the socket connected as the kernel's own would:
 // connecting again is EISCONN, directly or through the sentry.
 TEST_F(NetworkHandlers, AConnectedSocketIsConnected) {
