@@ -50,8 +50,11 @@ Resolver::~Resolver() {
   if (timer_) loop_.Unwatch(timer_.Get());
   for (int fd : channel_->watched) loop_.Unwatch(fd);
   channel_->watched.clear();
+  // ares_destroy ends each pending query (ARES_EDESTRUCTION, unanswered)
+  // and tells of each socket it closes: both find the channel ending.
   channel_->ending = true;
-  channel_.reset();  // ares_destroy: each pending query ends, unanswered
+  ares_destroy(channel_->channel);
+  channel_->channel = nullptr;
 }
 
 Result<std::unique_ptr<Resolver>> Resolver::Start(EventLoop& loop, UniqueFd socket,

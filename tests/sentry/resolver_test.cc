@@ -10,6 +10,8 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
@@ -83,6 +85,8 @@ class Upstream {
             .Record("edge.cdn.example.net", kTypeA, 30, Ipv4("192.0.2.10"))
             .Record("edge.cdn.example.net", kTypeA, 30, Ipv4("192.0.2.11"));
         answer = m.bytes();
+      } else if (question->name == "silent.example.com") {
+        continue;  // never answered
       } else if (question->name == "refused.example.com") {
         answer = AnswerWithout(query, Rcode::kRefused);
       } else {
@@ -209,6 +213,25 @@ TEST_F(ResolverTest, NoSuchNameAndAnUpstreamRefusalReachTheClient) {
     }
   }
   EXPECT_EQ(learned_.size(), 0u);
+}
+
+// A resolver that ends with a query upstream (the container stopped while
+// a lookup waited) ends it unanswered and leaves nothing behind.
+TEST_F(ResolverTest, EndingWithAQueryUpstreamLeavesNothing) {
+  const Message query = Query(9, "silent.example.com");
+  ::sendto(client_.Get(), query.bytes().data(), query.bytes().size(), 0,
+           reinterpret_cast<const sockaddr*>(&resolver_address_), sizeof resolver_address_);
+  UniqueFd tick(::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC));
+  itimerspec every{.it_interval = {0, 10'000'000}, .it_value = {0, 10'000'000}};
+  ::timerfd_settime(tick.Get(), 0, &every, nullptr);
+  ASSERT_TRUE(loop_->Watch(tick.Get(), [&](std::uint32_t) {
+    std::uint64_t expirations = 0;
+    (void)!::read(tick.Get(), &expirations, sizeof expirations);
+  }));
+  ASSERT_TRUE(loop_->Run([&] { return !upstream_.asked().empty(); }));
+  loop_->Unwatch(tick.Get());
+  resolver_.reset();
+  EXPECT_TRUE(resolutions_.empty());
 }
 
 }  // namespace
