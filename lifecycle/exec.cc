@@ -148,8 +148,9 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   if (status != config::ContainerStatus::kPaused) {
     RETURN_IF_ERROR(runtime::CheckTransition(runtime::Verb::kExec, status, requested.id));
   } else if (!requested.ignore_paused) {
+    // runc's words, which its users' scripts and tests match.
     return Fail(StrCat("container ", Quote(requested.id),
-                       " is paused: cannot exec in it (--ignore-paused to do it anyway)"));
+                       ": cannot exec in a paused container (use --ignore-paused to override)"));
   }
   ASSIGN_OR_RETURN(config::Spec spec, dir.LoadConfig());
   ASSIGN_OR_RETURN(UniqueFd init, PidfdOpen(record.init_pid));

@@ -226,7 +226,11 @@ def _(c):
 def _(c):
     cid = running_sleeper(c)
     c.rt("pause", cid)
-    failed(c, c.rt("exec", cid, "/probe", timeout=10), "exec in a paused container")
+    r = c.rt("exec", cid, "/probe", timeout=10)
+    failed(c, r, "exec in a paused container")
+    # runc's words, which scripts and runc's own tests match.
+    c.expect("cannot exec in a paused container" in r.err,
+             "exec in a paused container: runc's message: %s" % r)
 
 
 @case("pause.delete-force")
