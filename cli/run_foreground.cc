@@ -1,5 +1,6 @@
 #include "cli/run_foreground.h"
 
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -19,6 +20,19 @@ void ReapOrphans() {
   }
 }
 
+// Blocks `set` for its lifetime; the signals that arrive meanwhile wait
+// until WaitForwardingSignals or RelayTerminal reads them.
+class BlockedSignals {
+ public:
+  explicit BlockedSignals(const sigset_t& set) { ::sigprocmask(SIG_BLOCK, &set, &old_); }
+  ~BlockedSignals() { ::sigprocmask(SIG_SETMASK, &old_, nullptr); }
+  BlockedSignals(const BlockedSignals&) = delete;
+  BlockedSignals& operator=(const BlockedSignals&) = delete;
+
+ private:
+  sigset_t old_{};
+};
+
 }  // namespace
 
 Result<int> RunContainer(lifecycle::CreateOptions options, const RunMode& mode) {
@@ -27,6 +41,12 @@ Result<int> RunContainer(lifecycle::CreateOptions options, const RunMode& mode) 
   // As runc: in the foreground the container's init (which state.pid
   // names) is ours to reap once its supervisor is gone.
   if (!mode.detach && mode.subreaper) ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  // Held from before the container exists: the workload may run before
+  // `start` returns, and a TERM sent then must reach it, not end the client
+  // with the default action. A forked supervisor starts with none pending.
+  sigset_t forwarded = runtime::ForwardedSignals();
+  if (mode.detach) sigemptyset(&forwarded);
+  const BlockedSignals held(forwarded);
   std::optional<runtime::ConsoleReceiver> console;
   if (mode.relay_terminal) {
     ASSIGN_OR_RETURN(runtime::ConsoleReceiver receiver, runtime::ConsoleReceiver::Open());
