@@ -25,6 +25,21 @@ struct ContainerMemory {
   std::uint64_t cache = 0;             // of which page cache (reclaimable)
 };
 
+// The resolver that answers a sandbox's names (sentry/names/resolver.h,
+// docs/policy.md "Egress by name"): the one nameserver its workload reaches.
+struct NameService {
+  // Where it listens: port 53 of this address is the sandbox's DNS, and
+  // no other address's port 53 is reachable.
+  config::Cidr address;
+  // The nameservers it asks, which the workload may not reach itself
+  // (on any port: a Docker network's embedded DNS listens on others).
+  std::vector<config::Cidr> upstreams;
+  // What it learned: a connect to an address an allowed name answered
+  // with, on a port that name's entry holds, is allowed for as long as the
+  // answer holds.
+  const names::LearnedNames* learned = nullptr;
+};
+
 struct Sandbox {
   std::string container_id;
   // The policy the handlers enforce; never null once the sentry serves.
@@ -34,11 +49,8 @@ struct Sandbox {
   // reachable; in the host's, loopback is judged as any other address
   // (supervisor::SharesHostNetwork decides).
   bool own_network = false;
-  // What the sandbox's resolver learned (sentry/names/resolver.h): a
-  // connect to an address an allowed name answered with, on a port that
-  // name's entry holds, is allowed for as long as the answer holds. Null
-  // where no resolver serves the sandbox.
-  const names::LearnedNames* learned = nullptr;
+  // The sandbox's resolver, where one answers its names; none otherwise.
+  std::optional<NameService> names;
   // The container has a user namespace: its capabilities count for nothing
   // on the host's files.
   bool user_namespace = false;

@@ -13,6 +13,7 @@
 
 #include "base/strings.h"
 #include "base/syscalls.h"
+#include "config/policy/cidr.h"
 #include "sentry/core/acting_as.h"
 
 namespace vigil::sentry {
@@ -54,8 +55,65 @@ std::optional<Destination> AsIpv4(const Destination& destination) {
   return as_ipv4;
 }
 
+// An IP destination's address and port, an IPv4-mapped IPv6 address as
+// the IPv4 one a dual-stack socket reaches; nullopt for one too short.
+struct IpAddress {
+  int family = 0;
+  const std::uint8_t* bytes = nullptr;  // into the destination
+  std::uint16_t port = 0;
+};
+std::optional<IpAddress> IpOf(const Destination& destination) {
+  if (ShortIp(destination)) return std::nullopt;
+  if (destination.family() == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&destination.address);
+    return IpAddress{.family = AF_INET,
+                     .bytes = reinterpret_cast<const std::uint8_t*>(&in->sin_addr),
+                     .port = ntohs(in->sin_port)};
+  }
+  if (destination.family() == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&destination.address);
+    IpAddress ip{.family = AF_INET6,
+                 .bytes = reinterpret_cast<const std::uint8_t*>(&in6->sin6_addr),
+                 .port = ntohs(in6->sin6_port)};
+    if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
+      ip.family = AF_INET;
+      ip.bytes += 12;
+    }
+    return ip;
+  }
+  return std::nullopt;
+}
+
+constexpr std::uint16_t kDnsPort = 53;
+
+// Where a resolver answers the sandbox's names, its DNS goes there alone:
+// port 53 of every other address, and every port of the resolver's own
+// upstreams, are out of the workload's reach, whatever the allow-list says
+// (a query sent past the resolver would carry any name out).
+enum class ResolverReach { kResolver, kBypass, kOther };
+ResolverReach ReachOfResolver(const NameService& names, const IpAddress& ip) {
+  const bool resolver = config::CidrContains(names.address, ip.family, ip.bytes);
+  if (resolver && ip.port == kDnsPort) return ResolverReach::kResolver;
+  if (ip.port == kDnsPort) return ResolverReach::kBypass;
+  for (const config::Cidr& upstream : names.upstreams) {
+    if (config::CidrContains(upstream, ip.family, ip.bytes)) return ResolverReach::kBypass;
+  }
+  return ResolverReach::kOther;
+}
+
 int IpEgressVerdict(const Sandbox& sandbox, const Destination& destination) {
-  if (ShortIp(destination)) return EINVAL;
+  const std::optional<IpAddress> ip = IpOf(destination);
+  if (!ip) return EINVAL;
+  if (sandbox.names) {
+    switch (ReachOfResolver(*sandbox.names, *ip)) {
+      case ResolverReach::kResolver:
+        return 0;
+      case ResolverReach::kBypass:
+        return ENETUNREACH;
+      case ResolverReach::kOther:
+        break;
+    }
+  }
   if (sandbox.own_network && IsLoopback(destination)) return 0;
   if (config::EgressAllowed(*sandbox.policy, destination.get(), destination.length)) return 0;
   return LearnedName(sandbox, destination) ? 0 : ENETUNREACH;
@@ -83,7 +141,11 @@ int UnixVerdict(const Sandbox& sandbox, const Destination& destination) {
 // rules. Only in a namespace shared with the host are the host's addresses
 // the allow-list's to give.
 int IpBindVerdict(const Sandbox& sandbox, const Destination& destination) {
-  if (ShortIp(destination)) return EINVAL;
+  const std::optional<IpAddress> ip = IpOf(destination);
+  if (!ip) return EINVAL;
+  // The resolver's port is its own: a server of the workload's there could
+  // answer the resolver's upstream queries in their place.
+  if (sandbox.names && ip->port == kDnsPort) return EACCES;
   if (sandbox.own_network) return 0;
   return config::BindAllowed(*sandbox.policy, destination.get(), destination.length) ? 0 : EACCES;
 }
@@ -91,30 +153,12 @@ int IpBindVerdict(const Sandbox& sandbox, const Destination& destination) {
 }  // namespace
 
 std::optional<std::string> LearnedName(const Sandbox& sandbox, const Destination& destination) {
-  if (sandbox.learned == nullptr || ShortIp(destination)) return std::nullopt;
-  int family = destination.family();
-  const std::uint8_t* bytes = nullptr;
-  std::uint16_t port = 0;
-  if (family == AF_INET) {
-    const auto* in = reinterpret_cast<const sockaddr_in*>(&destination.address);
-    bytes = reinterpret_cast<const std::uint8_t*>(&in->sin_addr);
-    port = ntohs(in->sin_port);
-  } else if (family == AF_INET6) {
-    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&destination.address);
-    bytes = reinterpret_cast<const std::uint8_t*>(&in6->sin6_addr);
-    port = ntohs(in6->sin6_port);
-    // A dual-stack socket reaches ::ffff:a.b.c.d at a.b.c.d, which an A
-    // record answered.
-    if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
-      family = AF_INET;
-      bytes += 12;
-    }
-  } else {
-    return std::nullopt;
-  }
+  if (!sandbox.names || sandbox.names->learned == nullptr) return std::nullopt;
+  const std::optional<IpAddress> ip = IpOf(destination);
+  if (!ip) return std::nullopt;
   for (std::string& name :
-       sandbox.learned->NamesOf(family, bytes, names::LearnedNames::Clock::now())) {
-    if (config::NameAndPortAllowed(*sandbox.policy, name, port)) return std::move(name);
+       sandbox.names->learned->NamesOf(ip->family, ip->bytes, names::LearnedNames::Clock::now())) {
+    if (config::NameAndPortAllowed(*sandbox.policy, name, ip->port)) return std::move(name);
   }
   return std::nullopt;
 }

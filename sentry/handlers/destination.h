@@ -41,7 +41,10 @@ std::string DescribeDestination(const Destination& destination);
 // EINVAL for an IP address too short for its family (as the kernel would
 // answer). Loopback is the container's own when its network namespace is
 // not the host's; in the host's, loopback is judged as any address, and an
-// abstract unix name is refused (EACCES) under "egress": "deny".
+// abstract unix name is refused (EACCES) under "egress": "deny". Where a
+// resolver answers the sandbox's names (Sandbox::names), port 53 of its
+// address is reachable and port 53 of every other, and every port of its
+// upstreams, is not.
 // `use`: an AF_UNSPEC address dissolves a connect's association, but a UDP
 // send goes to the IPv4 address that follows it, which is judged.
 enum class Egress { kConnect, kSend };
@@ -59,7 +62,8 @@ std::optional<std::string> LearnedName(const Sandbox& sandbox, const Destination
 // one of the container's own, every IP address is its own) or a unix
 // socket when they are not allowed (or an abstract one in the host's
 // namespace, as for EgressVerdict), EINVAL for an IP address too short for
-// its family (as the kernel answers). AF_UNSPEC is judged as the IPv4
+// its family (as the kernel answers); port 53 is refused (EACCES) where a
+// resolver answers the sandbox's names. AF_UNSPEC is judged as the IPv4
 // address it binds on an AF_INET socket; other families (netlink) bind
 // nothing the policy governs.
 int BindVerdict(const Sandbox& sandbox, const Destination& destination);

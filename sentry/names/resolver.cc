@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <set>
 #include <utility>
 
@@ -72,8 +73,12 @@ Result<std::unique_ptr<Resolver>> Resolver::Start(EventLoop& loop, UniqueFd sock
     static_cast<Resolver*>(data)->OnUpstreamSocket(fd, readable != 0 || writable != 0);
   };
   settings.sock_state_cb_data = self;
-  if (int status = ares_init_options(&self->channel_->channel, &settings,
-                                     ARES_OPT_FLAGS | ARES_OPT_SOCK_STATE_CB);
+  int mask = ARES_OPT_FLAGS | ARES_OPT_SOCK_STATE_CB;
+  if (!self->options_.resolv_conf.empty()) {
+    settings.resolvconf_path = self->options_.resolv_conf.data();
+    mask |= ARES_OPT_RESOLVCONF;
+  }
+  if (int status = ares_init_options(&self->channel_->channel, &settings, mask);
       status != ARES_SUCCESS) {
     return Fail(StrCat("c-ares: ", ares_strerror(status)));
   }
@@ -95,6 +100,27 @@ Result<std::unique_ptr<Resolver>> Resolver::Start(EventLoop& loop, UniqueFd sock
   }));
   RETURN_IF_ERROR(loop.Watch(self->socket_.Get(), [self](std::uint32_t) { self->OnQueries(); }));
   return resolver;
+}
+
+std::vector<config::Cidr> Resolver::Upstreams() const {
+  std::vector<config::Cidr> upstreams;
+  ares_addr_port_node* servers = nullptr;
+  if (ares_get_servers_ports(channel_->channel, &servers) != ARES_SUCCESS) return upstreams;
+  for (const ares_addr_port_node* server = servers; server != nullptr; server = server->next) {
+    config::Cidr block{.family = server->family};
+    if (server->family == AF_INET) {
+      std::memcpy(block.address.data(), &server->addr.addr4, 4);
+      block.prefix = 32;
+    } else if (server->family == AF_INET6) {
+      std::memcpy(block.address.data(), &server->addr.addr6, 16);
+      block.prefix = 128;
+    } else {
+      continue;
+    }
+    upstreams.push_back(block);
+  }
+  ares_free_data(servers);
+  return upstreams;
 }
 
 void Resolver::OnUpstreamSocket(int fd, bool wanted) {
@@ -151,11 +177,11 @@ void Resolver::OnQueries() {
         pending->question.klass == kClassIn && options_.allowed(pending->question.name);
     if (!allowed) {
       Answer(pending->client, pending->client_length,
-             AnswerWithout(pending->query, Rcode::kRefused));
+             AnswerWithout(pending->query, Rcode::kNameError));
       options_.record({.name = pending->question.name,
                        .type = pending->question.type,
                        .allowed = false,
-                       .rcode = Rcode::kRefused});
+                       .rcode = Rcode::kNameError});
       continue;
     }
     Pending* sent = pending.release();

@@ -3,8 +3,11 @@
 // names the policy allows from the host's resolver (c-ares forwards the
 // workload's own query, so the answer is the one the host would give, its
 // CNAME chain and TTLs included) and learns the addresses they answer
-// with; every other name gets REFUSED, and no query of the workload's
-// leaves the sandbox. Each decision is reported to `record` for the audit.
+// with; every other name is answered as one that does not exist (NXDOMAIN:
+// glibc gives up a search list at REFUSED, so a name tried with the
+// search domains of a Kubernetes pod's resolv.conf first would never reach
+// the allowed one), and no query of the workload's leaves the sandbox. Each
+// decision is reported to `record` for the audit.
 //
 // It serves UDP on a socket it is given (bound where the sandbox's
 // resolv.conf points), on the supervisor's event loop, forwarding with
@@ -21,6 +24,7 @@
 
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "config/policy/policy.h"
 #include "sentry/loop/event_loop.h"
 #include "sentry/names/dns_message.h"
 #include "sentry/names/learned_names.h"
@@ -43,8 +47,10 @@ struct ResolverOptions {
   std::function<bool(std::string_view name)> allowed;
   std::function<void(const Resolution&)> record;
   // Upstream nameservers as c-ares's CSV ("10.0.0.2:53,[::1]:53"); empty:
-  // the host's /etc/resolv.conf, read when the resolver starts.
+  // those of the resolv.conf at `resolv_conf` (empty: /etc/resolv.conf),
+  // read when the resolver starts.
   std::string upstream;
+  std::string resolv_conf;
 };
 
 class Resolver {
@@ -56,6 +62,10 @@ class Resolver {
   Resolver(const Resolver&) = delete;
   Resolver& operator=(const Resolver&) = delete;
   ~Resolver();
+
+  // The upstream nameservers' addresses, each a block of one address:
+  // only the resolver may reach them, never the workload itself.
+  std::vector<config::Cidr> Upstreams() const;
 
  private:
   struct Pending;

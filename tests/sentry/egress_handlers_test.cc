@@ -18,6 +18,7 @@
 #include <filesystem>
 
 #include "base/strings.h"
+#include "config/policy/cidr.h"
 #include "sentry/handlers/destination.h"
 #include "sentry/handlers/handler.h"
 #include "tests/sentry/fake_tracee.h"
@@ -69,7 +70,7 @@ TEST_F(NetworkHandlers, ConnectsFollowTheNamesTheResolverLearned) {
   ASSERT_TRUE(policy) << policy.error().message;
   policy_ = *policy;
   names::LearnedNames learned(std::chrono::seconds(0));
-  sandbox_.learned = &learned;
+  sandbox_.names = NameService{.learned = &learned};
   auto connect = [&](std::uint16_t port) {
     UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
     EXPECT_TRUE(tracee_.WriteObject(kAddress, Loopback(port)));
@@ -94,7 +95,7 @@ TEST_F(NetworkHandlers, ConnectsFollowTheNamesTheResolverLearned) {
   loopback.ttl = std::chrono::seconds(0);
   expired.Learn("api.example.com", loopback,
                 names::LearnedNames::Clock::now() - std::chrono::seconds(1));
-  sandbox_.learned = &expired;
+  sandbox_.names->learned = &expired;
   EXPECT_EQ(connect(listener_.port).error, ENETUNREACH);
 }
 
@@ -141,6 +142,48 @@ TEST_F(NetworkHandlers, OwnLoopbackIsAllowedOnlyWithAnOwnNetworkNamespace) {
   std::memcpy(&destination.address, &mapped, sizeof mapped);
   destination.length = sizeof mapped;
   EXPECT_EQ(EgressVerdict(sandbox_, destination), 0);
+}
+
+// With a resolver answering the sandbox's names, DNS goes to it alone:
+// port 53 elsewhere and the resolver's upstreams (on any port) are out of
+// reach even where the allow-list holds them, and the workload binds no
+// port 53 of its own (a server there could answer the resolver's queries).
+TEST_F(NetworkHandlers, WithAResolverDnsGoesToItAlone) {
+  Result<config::Policy> policy = config::ParsePolicy(
+      R"({"network": {"egress": "deny", "allow": [{"cidr": "0.0.0.0/0"}, {"cidr": "::/0"}]}})");
+  ASSERT_TRUE(policy) << policy.error().message;
+  policy_ = *policy;
+  sandbox_.own_network = true;
+  auto ip = [](const char* text, std::uint16_t port) {
+    Destination destination;
+    sockaddr_in6 in6{.sin6_family = AF_INET6, .sin6_port = htons(port)};
+    sockaddr_in in{.sin_family = AF_INET, .sin_port = htons(port)};
+    if (::inet_pton(AF_INET, text, &in.sin_addr) == 1) {
+      std::memcpy(&destination.address, &in, sizeof in);
+      destination.length = sizeof in;
+    } else {
+      EXPECT_EQ(::inet_pton(AF_INET6, text, &in6.sin6_addr), 1) << text;
+      std::memcpy(&destination.address, &in6, sizeof in6);
+      destination.length = sizeof in6;
+    }
+    return destination;
+  };
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("192.0.2.53", 53)), 0);  // no resolver: the list decides
+  Result<config::Cidr> resolver = config::ParseCidr("127.0.0.53");
+  Result<config::Cidr> upstream = config::ParseCidr("192.0.2.53");
+  ASSERT_TRUE(resolver && upstream);
+  sandbox_.names = NameService{.address = *resolver, .upstreams = {*upstream}};
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("127.0.0.53", 53)), 0);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("127.0.0.1", 53)), ENETUNREACH);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("198.51.100.1", 53)), ENETUNREACH);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("2001:db8::1", 53)), ENETUNREACH);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("192.0.2.53", 53)), ENETUNREACH);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("192.0.2.53", 40000)), ENETUNREACH);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("::ffff:192.0.2.53", 443)), ENETUNREACH);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("198.51.100.1", 443)), 0);
+  EXPECT_EQ(BindVerdict(sandbox_, ip("0.0.0.0", 53)), EACCES);
+  EXPECT_EQ(BindVerdict(sandbox_, ip("::", 53)), EACCES);
+  EXPECT_EQ(BindVerdict(sandbox_, ip("0.0.0.0", 8000)), 0);
 }
 
 TEST_F(NetworkHandlers, UnixSocketsFollowThePolicy) {

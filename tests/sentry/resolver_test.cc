@@ -1,7 +1,7 @@
 // The sandbox's resolver against a nameserver of the test's own on
 // loopback: allowed names answered from upstream and learned, every other
-// name refused without a query leaving, an upstream that refuses heard as
-// a failure.
+// name answered as one that does not exist without a query leaving, an
+// upstream that refuses heard as a failure.
 #include "sentry/names/resolver.h"
 
 #include <arpa/inet.h>
@@ -20,8 +20,10 @@
 #include <thread>
 #include <vector>
 
+#include "config/policy/cidr.h"
 #include "sentry/names/dns_message.h"
 #include "tests/sentry/dns_message_builder.h"
+#include "tests/support/temp_dir.h"
 
 namespace vigil::sentry::names {
 namespace {
@@ -178,7 +180,8 @@ TEST_F(ResolverTest, ARefusedNameNeverLeaves) {
       Ask({Query(7, "c2VjcmV0.leak.attacker.test"), Query(8, "api.example.com.attacker.test")});
   ASSERT_EQ(answers.size(), 2u);
   for (const auto& answer : answers) {
-    EXPECT_EQ(answer[3] & 0xf, static_cast<int>(Rcode::kRefused));
+    // NXDOMAIN, so that glibc goes on to the next name of a search list.
+    EXPECT_EQ(answer[3] & 0xf, static_cast<int>(Rcode::kNameError));
     EXPECT_EQ(answer[2] & 0x80, 0x80);
   }
   EXPECT_THAT(upstream_.asked(), IsEmpty());
@@ -232,6 +235,29 @@ TEST_F(ResolverTest, EndingWithAQueryUpstreamLeavesNothing) {
   loop_->Unwatch(tick.Get());
   resolver_.reset();
   EXPECT_TRUE(resolutions_.empty());
+}
+
+// Upstreams from a resolv.conf of the caller's (the container's own, as
+// create copied it), which the sentry then keeps the workload from.
+TEST(ResolverUpstreamsTest, ComeFromTheResolvConfGiven) {
+  vigil::test::TempDir dir("resolver");
+  const std::string conf = dir.Write(
+      "resolv.conf", "search corp.example\nnameserver 192.0.2.53\nnameserver 2001:db8::53\n");
+  Result<std::unique_ptr<EventLoop>> loop = EventLoop::Create(4);
+  ASSERT_TRUE(loop) << loop.error().message;
+  LearnedNames learned(std::chrono::seconds(10));
+  sockaddr_in address{};
+  Result<std::unique_ptr<Resolver>> resolver =
+      Resolver::Start(**loop, BoundSocket(address), learned,
+                      {.allowed = [](std::string_view) { return false; },
+                       .record = [](const Resolution&) {},
+                       .resolv_conf = conf});
+  ASSERT_TRUE(resolver) << resolver.error().message;
+  std::vector<std::string> upstreams;
+  for (const config::Cidr& block : (*resolver)->Upstreams()) {
+    upstreams.push_back(config::FormatCidr(block));
+  }
+  EXPECT_THAT(upstreams, ElementsAre("192.0.2.53/32", "2001:db8::53/128"));
 }
 
 }  // namespace
