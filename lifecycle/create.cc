@@ -22,6 +22,7 @@
 #include "lifecycle/egress_hosts.h"
 #include "lifecycle/lifetime.h"
 #include "lifecycle/memory_release.h"
+#include "lifecycle/sandbox_names.h"
 #include "runtime/cgroup/attach_primer.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/path.h"
@@ -176,8 +177,12 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   // at the first pause.
   RETURN_IF_ERROR(WantsMemoryRelease(record, /*asked=*/false));
   ASSIGN_OR_RETURN(config::Policy policy, ResolvePolicy(spec, options.policy));
+  const runtime::HostFacts host = runtime::ThisHost();
   // Before the policy is recorded: `exec` takes the addresses create found.
-  RETURN_IF_ERROR(ResolveEgressHosts(policy));
+  // Where the sandbox's own resolver answers its names, connects follow
+  // what it answers instead, as the addresses change.
+  if (!runtime::ResolverAnswersNames(policy, spec, host))
+    RETURN_IF_ERROR(ResolveEgressHosts(policy));
   record.policy = config::DumpPolicy(policy);
   ASSIGN_OR_RETURN(sentry::Platform platform, ResolvePlatform(spec, options.platform));
   record.platform = platform;
@@ -188,7 +193,10 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                      : std::string_view());
   // Once for the container: the config it shapes is saved, and what it
   // made recorded, for exec and the supervisor.
-  record.compiled = runtime::CompilePolicy(std::move(policy), spec, platform, runtime::ThisHost());
+  record.compiled = runtime::CompilePolicy(std::move(policy), spec, platform, host);
+  if (!record.compiled->name_resolver.empty()) {
+    RETURN_IF_ERROR(PointNamesAtResolver(dir, spec, record.compiled->name_resolver));
+  }
   // Before the config is saved: it may set no_new_privileges.
   const sentry::FilterOptions filter_options =
       runtime::LaunchFilterFor(*record.compiled, *spec.process);

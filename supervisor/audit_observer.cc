@@ -1,5 +1,6 @@
 #include "supervisor/audit_observer.h"
 
+#include <arpa/inet.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -89,7 +90,8 @@ void AuditObserver::RecordEvent(std::string_view event, pid_t init_pid,
 void AuditObserver::RecordEgressHosts(const config::Policy& policy, pid_t init_pid) {
   std::vector<std::pair<std::string, std::string>> hosts;  // name, addresses
   for (const config::EgressRule& rule : policy.egress) {
-    if (rule.host.empty()) continue;
+    // A name the sandbox's resolver answers has no addresses from create.
+    if (rule.host.empty() || rule.cidr.family == AF_UNSPEC) continue;
     auto it = std::find_if(hosts.begin(), hosts.end(),
                            [&](const auto& host) { return host.first == rule.host; });
     if (it == hosts.end()) it = hosts.insert(hosts.end(), {rule.host, ""});
@@ -99,6 +101,41 @@ void AuditObserver::RecordEgressHosts(const config::Policy& policy, pid_t init_p
     RecordEvent("resolve", init_pid, sentry::audit::Decision::kAllow,
                 {{"host", host}, {"addresses", addresses}});
   }
+}
+
+void AuditObserver::RecordQuery(const sentry::names::Resolution& resolution, pid_t init_pid) {
+  const bool allowed = resolution.allowed;
+  if (level_ == config::AuditLevel::kOff || (level_ == config::AuditLevel::kDenied && allowed)) {
+    return;
+  }
+  sentry::audit::Record* record = writer_->Claim();
+  if (record == nullptr) return;  // the ring is full: dropped, and counted
+  std::vector<sentry::audit::Arg> args = {
+      {"name", resolution.name},
+      {"type", std::string(sentry::names::TypeName(resolution.type))},
+      {"answer", std::string(sentry::names::RcodeName(resolution.rcode))}};
+  std::string addresses;
+  for (const sentry::names::LearnedAddress& address : resolution.addresses) {
+    char text[INET6_ADDRSTRLEN] = {};
+    ::inet_ntop(address.family, address.address.data(), text, sizeof text);
+    addresses += StrCat(addresses.empty() ? "" : ",", text);
+  }
+  if (!addresses.empty()) args.push_back({"addresses", std::move(addresses)});
+  *record = sentry::audit::Record{
+      .time = Rfc3339NanoNow(),
+      .container_id = container_id_,
+      .pid = init_pid,
+      .tid = init_pid,
+      .event = "dns",
+      .args = std::move(args),
+      .decision = allowed ? sentry::audit::Decision::kAllow : sentry::audit::Decision::kDeny};
+  // A loop asking one name is one record a second and a count.
+  if (!repeats_.Admit(*record, sentry::audit::RepeatLimiter::Clock::now())) {
+    writer_->Abandon();
+    return;
+  }
+  writer_->Commit();
+  WriteDue();
 }
 
 void AuditObserver::RecordLogOfThisThread(pid_t init_pid) {

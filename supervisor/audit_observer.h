@@ -16,6 +16,7 @@
 #include "config/policy/policy.h"
 #include "sentry/audit/repeats.h"
 #include "sentry/audit/writer.h"
+#include "sentry/names/resolver.h"
 #include "sentry/serve/mediator.h"
 
 namespace vigil::supervisor {
@@ -32,10 +33,15 @@ class AuditObserver {
   // but "off", and never collapsed.
   void RecordEvent(std::string_view event, pid_t init_pid, sentry::audit::Decision decision,
                    std::vector<sentry::audit::Arg> details);
-  // A "resolve" event per DNS name of the egress allow-list, with the
-  // addresses create resolved it to (lifecycle/egress_hosts.h):
+  // A "resolve" event per DNS name of the egress allow-list that create
+  // resolved, with its addresses (lifecycle/egress_hosts.h):
   // the audit says where each allowed address came from.
   void RecordEgressHosts(const config::Policy& policy, pid_t init_pid);
+  // A "dns" record of a query the sandbox's resolver answered
+  // (sentry/names/resolver.h) for the container of `init_pid`: the name,
+  // its type, the answer's code and addresses; "deny" for a name the policy
+  // does not allow. Collapsed as repeated calls are.
+  void RecordQuery(const sentry::names::Resolution& resolution, pid_t init_pid);
   // From now on the calling thread's warnings and errors (the supervisor's
   // loop: a reply it could not send, its confinement failing, a removal
   // that failed) are "supervisor" events too, so a platform reads one

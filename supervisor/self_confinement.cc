@@ -50,8 +50,9 @@ constexpr std::string_view kAllowed[] = {
     "flock", "rmdir",
     // Acting as the workload (ActingAs).
     "setfsuid", "setfsgid", "setgroups", "getgroups", "capget", "capset", "umask",
-    // Network handlers: on the workload's own socket.
-    "connect", "bind", "sendto", "setsockopt", "getsockname", "getpeername",
+    // Network handlers: on the workload's own socket; the sandbox's
+    // resolver (supervisor_names.cc) on its own.
+    "connect", "bind", "sendto", "recvfrom", "setsockopt", "getsockname", "getpeername",
     // Emulated answers.
     "uname", "sysinfo", "sched_getaffinity",
     // Children the supervisor reaps (orphans, as subreaper) and signals it
@@ -67,28 +68,46 @@ constexpr std::string_view kAllowed[] = {
 // clang-format on
 
 // Allowed only with these arguments (masked to the 32 bits the kernel
-// reads). NETLINK_ROUTE sockets, opened by the sentry as an opener without
-// CAP_NET_ADMIN (sentry/handlers/netlink.h), the one socket kind; the
-// serving thread is in the container's network namespace already and has
-// no setns to leave it. The real and effective uid and gid, but never the
+// reads, or to the bits given). NETLINK_ROUTE sockets, opened by the
+// sentry as an opener without CAP_NET_ADMIN (sentry/handlers/netlink.h),
+// the one socket kind (but the resolver's, below); the serving thread is
+// in the container's network namespace already and has no setns to leave
+// it. The real and effective uid and gid, but never the
 // saved ones: an outsider's euid for that opening, a workload's ids for a
 // unix connect or send (ActingAs::AsPeer), and back.
+struct ArgumentCondition {
+  unsigned index;
+  std::uint64_t value;
+  std::uint64_t mask = 0xffffffff;
+};
 struct ArgumentRule {
   std::string_view name;
-  std::vector<std::pair<unsigned, std::uint64_t>> equal;  // argument index, value
+  std::vector<ArgumentCondition> equal;
 };
+// socket(2)'s type without SOCK_NONBLOCK and SOCK_CLOEXEC.
+constexpr std::uint64_t kSocketType = 0xf;
 const ArgumentRule kWithArguments[] = {
     {"socket", {{0, AF_NETLINK}, {2, NETLINK_ROUTE}}},
     {"setresuid", {{2, 0xffffffff}}},
     {"setresgid", {{2, 0xffffffff}}},
+};
+// Where the supervisor runs the sandbox's resolver (supervisor_names.cc):
+// the UDP sockets of its upstream queries, and TCP ones for an upstream
+// answer too long for UDP (c-ares asks again over TCP, and does so always
+// under resolv.conf's use-vc). Never raw or packet sockets.
+const ArgumentRule kResolverSockets[] = {
+    {"socket", {{0, AF_INET}, {1, SOCK_DGRAM, kSocketType}}},
+    {"socket", {{0, AF_INET6}, {1, SOCK_DGRAM, kSocketType}}},
+    {"socket", {{0, AF_INET}, {1, SOCK_STREAM, kSocketType}}},
+    {"socket", {{0, AF_INET6}, {1, SOCK_STREAM, kSocketType}}},
 };
 
 Result<void> AddArgumentRule(scmp_filter_ctx ctx, const ArgumentRule& rule) {
   const int number = seccomp_syscall_resolve_name(std::string(rule.name).c_str());
   if (number == __NR_SCMP_ERROR) return Fail(StrCat("seccomp: unknown syscall ", rule.name));
   std::vector<scmp_arg_cmp> conditions;
-  for (const auto& [index, value] : rule.equal) {
-    conditions.push_back({index, SCMP_CMP_MASKED_EQ, 0xffffffff, value});
+  for (const ArgumentCondition& condition : rule.equal) {
+    conditions.push_back({condition.index, SCMP_CMP_MASKED_EQ, condition.mask, condition.value});
   }
   if (seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, number, static_cast<unsigned>(conditions.size()),
                              conditions.data()) != 0) {
@@ -114,7 +133,7 @@ constexpr long kPtracePlatformRequests[] = {PTRACE_GETREGS, PTRACE_SETREGS,    P
 
 std::span<const std::string_view> SupervisorSyscalls() { return kAllowed; }
 
-Result<void> ConfineSupervisor(bool traces_workload) {
+Result<void> ConfineSupervisor(const Confinement& confinement) {
   seccomp::SeccompContext ctx(seccomp_init(SCMP_ACT_ERRNO(EPERM)));
   if (!ctx) return Fail("seccomp_init");
   // Another architecture's syscalls (int 0x80, x32) kill: the supervisor
@@ -130,8 +149,13 @@ Result<void> ConfineSupervisor(bool traces_workload) {
     }
   }
   for (const ArgumentRule& rule : kWithArguments) RETURN_IF_ERROR(AddArgumentRule(ctx.get(), rule));
+  if (confinement.resolves_names) {
+    for (const ArgumentRule& rule : kResolverSockets) {
+      RETURN_IF_ERROR(AddArgumentRule(ctx.get(), rule));
+    }
+  }
   std::vector<long> requests(std::begin(kPtraceRequests), std::end(kPtraceRequests));
-  if (traces_workload) {
+  if (confinement.traces_workload) {
     requests.insert(requests.end(), std::begin(kPtracePlatformRequests),
                     std::end(kPtracePlatformRequests));
   }

@@ -18,9 +18,16 @@ namespace vigil::supervisor {
 // The syscalls the supervisor keeps, by name.
 std::span<const std::string_view> SupervisorSyscalls();
 
+struct Confinement {
+  // The ptrace platform, which also reads and sets the registers of the
+  // threads it serves.
+  bool traces_workload = false;
+  // The sandbox's resolver runs in the supervisor: it opens UDP and TCP
+  // sockets to ask upstream.
+  bool resolves_names = false;
+};
+
 // Installs the filter on the calling thread (the supervisor has one).
-// `traces_workload`: the ptrace platform, which also reads and sets the
-// registers of the threads it serves.
-Result<void> ConfineSupervisor(bool traces_workload = false);
+Result<void> ConfineSupervisor(const Confinement& confinement = {});
 
 }  // namespace vigil::supervisor

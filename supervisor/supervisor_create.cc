@@ -158,6 +158,7 @@ Result<void> Supervisor::StartSentry() {
     audit_->RecordEvent("supervisor", init_pid_, sentry::audit::Decision::kNone,
                         {{"level", "notice"}, {"message", std::string(kHostLoopback)}});
   }
+  RETURN_IF_ERROR(StartNameService());
   auto record = [this](const sentry::DecisionRecord& decision) { audit_->Record(decision); };
   RETURN_IF_ERROR(WatchAuditSweep());
   RETURN_IF_ERROR(WatchEndings());

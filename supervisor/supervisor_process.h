@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,8 @@
 #include "sentry/core/platform.h"
 #include "sentry/core/sandbox.h"
 #include "sentry/loop/event_loop.h"
+#include "sentry/names/learned_names.h"
+#include "sentry/names/resolver.h"
 #include "sentry/serve/backend.h"
 #include "supervisor/audit_observer.h"
 #include "supervisor/control_peers.h"
@@ -88,6 +91,10 @@ class Supervisor {
   void StartCountingLimits();
   void RecordLimitEvents();
   Result<void> StartSentry();
+  // The sandbox's own resolver, where the compiled policy has one
+  // (supervisor_names.cc): listening in the container's network namespace,
+  // which the supervisor's thread is in.
+  Result<void> StartNameService();
   // Until the init reports ready, adopting what it hands the sentry.
   Result<void> AwaitInitReady();
   Result<void> ReceiveUntilReady();  // AwaitInitReady's fiber
@@ -125,6 +132,10 @@ class Supervisor {
   // cgroup; returns how many it reached.
   std::size_t SignalEveryProcess(int sig);
 
+  // How long past its TTL an answer of the sandbox's resolver still allows
+  // connects: clients cache beyond it (Java 30 s), and a TTL of 0 is common.
+  static constexpr std::chrono::seconds kLearnedNamesGrace{30};
+
   SupervisorArgs args_;
   pid_t init_pid_ = 0;
   UniqueFd init_pidfd_;
@@ -157,6 +168,10 @@ class Supervisor {
   std::unique_ptr<sentry::EventLoop> loop_;
   sentry::Sandbox sandbox_;
   std::optional<AuditObserver> audit_;
+  // What the sandbox's resolver answered, which connects follow, and the
+  // resolver (its answers recorded through audit_).
+  sentry::names::LearnedNames learned_names_{kLearnedNamesGrace};
+  std::unique_ptr<sentry::names::Resolver> resolver_;
   std::unique_ptr<sentry::Backend> sentry_;
 };
 

@@ -119,7 +119,9 @@ bool Supervisor::SpawnsAtStart() const {
 void Supervisor::Confine() {
   if (confined_) return;
   confined_ = true;
-  if (Result<void> confined = ConfineSupervisor(Platform() == sentry::Platform::kPtrace);
+  if (Result<void> confined =
+          ConfineSupervisor({.traces_workload = Platform() == sentry::Platform::kPtrace,
+                             .resolves_names = resolver_ != nullptr});
       !confined) {
     log::Error(StrCat("the supervisor could not confine itself: ", confined.error().message));
   }

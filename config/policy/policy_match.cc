@@ -17,15 +17,18 @@ namespace vigil::config {
 namespace {
 
 // Ranges an allow entry reaches only when its block lies within them:
-// link-local (the cloud's metadata service, 169.254.169.254 and
-// fd00:ec2::254, and whatever the host's links serve), the private and
-// shared ranges the host's own networks use, and IPv6's unique local
-// addresses. "0.0.0.0/0" means the internet, not the host's LAN.
+// loopback (the host's services, in its network namespace; a Docker
+// network's embedded DNS in a container's), link-local (the cloud's
+// metadata service, 169.254.169.254 and fd00:ec2::254, and whatever the
+// host's links serve), the private and shared ranges the host's own
+// networks use, and IPv6's unique local addresses. "0.0.0.0/0" means the
+// internet, not the host itself nor its LAN.
 const std::vector<Cidr>& RangesNamedOnly() {
   static const std::vector<Cidr> ranges = [] {
     std::vector<Cidr> parsed;
-    for (std::string_view text : {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10",
-                                  "169.254.0.0/16", "fc00::/7", "fe80::/10"}) {
+    for (std::string_view text :
+         {"127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+          "100.64.0.0/10", "169.254.0.0/16", "fc00::/7", "fe80::/10"}) {
       parsed.push_back(*ParseCidr(text));
     }
     return parsed;

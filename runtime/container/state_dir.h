@@ -57,6 +57,11 @@ class StateDir {
   const std::string& path() const { return path_; }
   const std::string& id() const { return id_; }
   std::string ControlSocketPath() const { return path_ + "/control.sock"; }
+  // Where a sandbox's resolver answers its names (runtime/policy/
+  // resolv_conf.h): the resolv.conf its workload sees, and the container's
+  // own, whose nameservers the resolver asks.
+  std::string ResolvConfPath() const { return path_ + "/resolv.conf"; }
+  std::string UpstreamResolvConfPath() const { return path_ + "/upstream-resolv.conf"; }
   const std::string& root() const { return root_; }
 
   Result<ContainerRecord> LoadRecord() const;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -102,6 +103,13 @@ int NamespaceFlags(const config::Linux& linux_spec) {
 bool CreatesNamespace(const config::Linux& linux_spec, NamespaceType type) {
   const config::Namespace* ns = linux_spec.FindNamespace(type);
   return ns != nullptr && ns->path.empty();
+}
+
+bool IsHostsNetworkNamespace(const std::string& path) {
+  struct stat theirs {};
+  struct stat own {};
+  return ::stat(path.c_str(), &theirs) == 0 && ::stat("/proc/self/ns/net", &own) == 0 &&
+         theirs.st_dev == own.st_dev && theirs.st_ino == own.st_ino;
 }
 
 namespace {

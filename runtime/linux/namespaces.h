@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "base/result.h"
@@ -26,6 +27,10 @@ int NamespaceFlags(const config::Linux& linux_spec);
 
 // Whether the container gets a new namespace of `type` (listed, no path).
 bool CreatesNamespace(const config::Linux& linux_spec, config::NamespaceType type);
+
+// Whether the network namespace at `path` is this process's (a config can
+// name the host's by path); false when it cannot be told.
+bool IsHostsNetworkNamespace(const std::string& path);
 
 // Whether the container gets a new user namespace (mappings to write).
 inline bool CreatesUserNamespace(const config::Linux& linux_spec) {

@@ -80,6 +80,7 @@ constexpr config::Field<CompiledPolicy> kCompiledFields[] = {
     config::Bind<&CompiledPolicy::landlock_abi>("landlockAbi"),
     config::Bind<&CompiledPolicy::landlock>("landlock"),
     config::Bind<&CompiledPolicy::kernel_write_trees>("kernelWriteTrees"),
+    config::Bind<&CompiledPolicy::name_resolver>("nameResolver"),
 };
 
 }  // namespace

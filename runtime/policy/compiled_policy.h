@@ -39,6 +39,10 @@ struct CompiledPolicy {
   // Where the kernel holds every write exactly, so that the sentry may
   // leave a write it decided there to the kernel.
   std::vector<std::string> kernel_write_trees;
+  // Where the sandbox's own resolver listens (ResolverAnswersNames in
+  // policy_compiler.h): its names are answered there and connects follow
+  // them; empty where create resolved the names once.
+  std::string name_resolver;
   bool operator==(const CompiledPolicy&) const = default;
 };
 

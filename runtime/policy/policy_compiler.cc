@@ -1,10 +1,12 @@
 #include "runtime/policy/policy_compiler.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "config/policy/container_setup.h"
 #include "config/policy/landlock_rules.h"
 #include "runtime/linux/landlock.h"
+#include "runtime/linux/namespaces.h"
 #include "sentry/table/network_scope.h"
 #include "sentry/table/sentry_filter.h"
 
@@ -34,13 +36,31 @@ CompiledPolicy CompileShaped(config::Policy rules, const config::Spec& spec,
     compiled.landlock.push_back(std::move(exact));
     compiled.kernel_write_trees = std::move(trees);
   }
+  if (ResolverAnswersNames(rules, spec, host)) {
+    compiled.name_resolver = std::string(kSandboxResolverAddress);
+  }
   compiled.rules = std::move(rules);
   return compiled;
 }
 
 }  // namespace
 
-HostFacts ThisHost() { return HostFacts{.landlock_abi = LandlockAbi}; }
+HostFacts ThisHost() {
+  return HostFacts{.landlock_abi = LandlockAbi, .is_hosts_network = IsHostsNetworkNamespace};
+}
+
+bool ResolverAnswersNames(const config::Policy& policy, const config::Spec& spec,
+                          const HostFacts& host) {
+  const bool names = std::any_of(policy.egress.begin(), policy.egress.end(),
+                                 [](const config::EgressRule& rule) { return !rule.host.empty(); });
+  if (!policy.egress_default_deny || !names || !spec.linux_spec) return false;
+  const config::Namespace* network =
+      spec.linux_spec->FindNamespace(config::NamespaceType::kNetwork);
+  if (network == nullptr) return false;  // the host's, as runc runs it
+  // A test's host facts that cannot tell take a path for another's.
+  return network->path.empty() || host.is_hosts_network == nullptr ||
+         !host.is_hosts_network(network->path);
+}
 
 CompiledPolicy CompilePolicy(config::Policy chosen, config::Spec& spec, sentry::Platform platform,
                              const HostFacts& host) {

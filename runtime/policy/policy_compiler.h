@@ -7,6 +7,9 @@
 // records the result; exec and the supervisor read it.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 #include "base/result.h"
 #include "config/oci/process.h"
 #include "config/oci/spec.h"
@@ -22,7 +25,23 @@ struct HostFacts {
   // The kernel's Landlock ABI (0: none); asked only when a layer would use
   // it, so that a host without Landlock is told so only where it matters.
   int (*landlock_abi)() = nullptr;
+  // Whether the network namespace a config names by path is the host's.
+  bool (*is_hosts_network)(const std::string& path) = nullptr;
 };
+
+// Where a sandbox's resolver listens in its network namespace:
+// systemd-resolved's stub address, which a container's own namespace
+// leaves free (the supervisor takes another of 127.0.0.0/8 where a pod's
+// other container has it).
+inline constexpr std::string_view kSandboxResolverAddress = "127.0.0.53";
+
+// Whether a resolver of the sandbox's own answers its names
+// (docs/policy.md, "Egress by name"): the policy allows names under a
+// default deny, and the container has a network namespace other than the
+// host's, on whose loopback the resolver listens. Elsewhere create
+// resolves the names once (lifecycle/egress_hosts.h).
+bool ResolverAnswersNames(const config::Policy& policy, const config::Spec& spec,
+                          const HostFacts& host);
 
 // The host this process runs on (runtime::LandlockAbi).
 HostFacts ThisHost();

@@ -17,6 +17,7 @@ std::uint64_t KindHash(const Record& r) {
   std::uint64_t hash = 0;
   Mix(hash, text(r.exe));
   Mix(hash, text(r.syscall));
+  Mix(hash, text(r.event));
   for (const Arg& arg : r.args) {
     Mix(hash, text(arg.name));
     Mix(hash, text(arg.value));

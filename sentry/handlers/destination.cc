@@ -87,16 +87,18 @@ std::optional<IpAddress> IpOf(const Destination& destination) {
 constexpr std::uint16_t kDnsPort = 53;
 
 // Where a resolver answers the sandbox's names, its DNS goes there alone:
-// port 53 of every other address, and every port of the resolver's own
-// upstreams, are out of the workload's reach, whatever the allow-list says
-// (a query sent past the resolver would carry any name out).
-enum class ResolverReach { kResolver, kBypass, kOther };
+// port 53 of every other address is out of the workload's reach, whatever
+// the allow-list says (a query sent past the resolver would carry any name
+// out), and the resolver's upstreams are reached only as the allow-list
+// allows, never as the container's own loopback (a Docker network's
+// embedded DNS answers on 127.0.0.11 at ports other than 53 too).
+enum class ResolverReach { kResolver, kOtherDns, kUpstream, kOther };
 ResolverReach ReachOfResolver(const NameService& names, const IpAddress& ip) {
   const bool resolver = config::CidrContains(names.address, ip.family, ip.bytes);
   if (resolver && ip.port == kDnsPort) return ResolverReach::kResolver;
-  if (ip.port == kDnsPort) return ResolverReach::kBypass;
+  if (ip.port == kDnsPort) return ResolverReach::kOtherDns;
   for (const config::Cidr& upstream : names.upstreams) {
-    if (config::CidrContains(upstream, ip.family, ip.bytes)) return ResolverReach::kBypass;
+    if (config::CidrContains(upstream, ip.family, ip.bytes)) return ResolverReach::kUpstream;
   }
   return ResolverReach::kOther;
 }
@@ -104,17 +106,13 @@ ResolverReach ReachOfResolver(const NameService& names, const IpAddress& ip) {
 int IpEgressVerdict(const Sandbox& sandbox, const Destination& destination) {
   const std::optional<IpAddress> ip = IpOf(destination);
   if (!ip) return EINVAL;
-  if (sandbox.names) {
-    switch (ReachOfResolver(*sandbox.names, *ip)) {
-      case ResolverReach::kResolver:
-        return 0;
-      case ResolverReach::kBypass:
-        return ENETUNREACH;
-      case ResolverReach::kOther:
-        break;
-    }
+  const ResolverReach reach =
+      sandbox.names ? ReachOfResolver(*sandbox.names, *ip) : ResolverReach::kOther;
+  if (reach == ResolverReach::kResolver) return 0;
+  if (reach == ResolverReach::kOtherDns) return ENETUNREACH;
+  if (sandbox.own_network && IsLoopback(destination) && reach != ResolverReach::kUpstream) {
+    return 0;
   }
-  if (sandbox.own_network && IsLoopback(destination)) return 0;
   if (config::EgressAllowed(*sandbox.policy, destination.get(), destination.length)) return 0;
   return LearnedName(sandbox, destination) ? 0 : ENETUNREACH;
 }

@@ -43,8 +43,8 @@ std::string DescribeDestination(const Destination& destination);
 // not the host's; in the host's, loopback is judged as any address, and an
 // abstract unix name is refused (EACCES) under "egress": "deny". Where a
 // resolver answers the sandbox's names (Sandbox::names), port 53 of its
-// address is reachable and port 53 of every other, and every port of its
-// upstreams, is not.
+// address is reachable, port 53 of every other is not, and its upstreams
+// only as the allow-list allows (not as the container's own loopback).
 // `use`: an AF_UNSPEC address dissolves a connect's association, but a UDP
 // send goes to the IPv4 address that follows it, which is judged.
 enum class Egress { kConnect, kSend };

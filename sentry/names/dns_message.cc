@@ -71,6 +71,46 @@ std::vector<LearnedAddress> Parsed(std::span<const std::uint8_t> answer, int fam
 
 }  // namespace
 
+std::string TypeName(std::uint16_t type) {
+  // ares_dns_rec_type_tostr is newer than Debian 12's c-ares.
+  switch (type) {
+    case kTypeA:
+      return "A";
+    case kTypeAaaa:
+      return "AAAA";
+    case 5:
+      return "CNAME";
+    case 12:
+      return "PTR";
+    case 15:
+      return "MX";
+    case 16:
+      return "TXT";
+    case 33:
+      return "SRV";
+    case 64:
+      return "SVCB";
+    case 65:
+      return "HTTPS";
+    default:
+      return std::to_string(type);
+  }
+}
+
+std::string RcodeName(Rcode rcode) {
+  switch (rcode) {
+    case Rcode::kNoError:
+      return "NOERROR";
+    case Rcode::kServerFailure:
+      return "SERVFAIL";
+    case Rcode::kNameError:
+      return "NXDOMAIN";
+    case Rcode::kRefused:
+      return "REFUSED";
+  }
+  return std::to_string(static_cast<int>(rcode));
+}
+
 Result<Question> ParseQuery(std::span<const std::uint8_t> query) {
   if (query.size() < kHeaderSize) return Fail(StrCat("a message of ", query.size(), " bytes"));
   const std::uint16_t flags = Word(query, 2);

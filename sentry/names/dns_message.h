@@ -23,6 +23,11 @@ inline constexpr std::uint16_t kClassIn = 1;
 
 enum class Rcode : std::uint8_t { kNoError = 0, kServerFailure = 2, kNameError = 3, kRefused = 5 };
 
+// "A", "AAAA", "CNAME", ... for the audit; the number for others.
+std::string TypeName(std::uint16_t type);
+// "NOERROR", "SERVFAIL", "NXDOMAIN", "REFUSED"; the number for others.
+std::string RcodeName(Rcode rcode);
+
 struct Question {
   std::uint16_t id = 0;
   std::string name;  // lower case, without the root's trailing dot

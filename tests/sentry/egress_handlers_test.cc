@@ -145,9 +145,10 @@ TEST_F(NetworkHandlers, OwnLoopbackIsAllowedOnlyWithAnOwnNetworkNamespace) {
 }
 
 // With a resolver answering the sandbox's names, DNS goes to it alone:
-// port 53 elsewhere and the resolver's upstreams (on any port) are out of
-// reach even where the allow-list holds them, and the workload binds no
-// port 53 of its own (a server there could answer the resolver's queries).
+// port 53 elsewhere is out of reach even where the allow-list holds it, a
+// loopback upstream (Docker's embedded DNS) is not the container's own
+// loopback, and the workload binds no port 53 of its own (a server there
+// could answer the resolver's queries).
 TEST_F(NetworkHandlers, WithAResolverDnsGoesToItAlone) {
   Result<config::Policy> policy = config::ParsePolicy(
       R"({"network": {"egress": "deny", "allow": [{"cidr": "0.0.0.0/0"}, {"cidr": "::/0"}]}})");
@@ -171,15 +172,21 @@ TEST_F(NetworkHandlers, WithAResolverDnsGoesToItAlone) {
   EXPECT_EQ(EgressVerdict(sandbox_, ip("192.0.2.53", 53)), 0);  // no resolver: the list decides
   Result<config::Cidr> resolver = config::ParseCidr("127.0.0.53");
   Result<config::Cidr> upstream = config::ParseCidr("192.0.2.53");
-  ASSERT_TRUE(resolver && upstream);
-  sandbox_.names = NameService{.address = *resolver, .upstreams = {*upstream}};
+  Result<config::Cidr> embedded = config::ParseCidr("127.0.0.11");
+  ASSERT_TRUE(resolver && upstream && embedded);
+  sandbox_.names = NameService{.address = *resolver, .upstreams = {*upstream, *embedded}};
   EXPECT_EQ(EgressVerdict(sandbox_, ip("127.0.0.53", 53)), 0);
   EXPECT_EQ(EgressVerdict(sandbox_, ip("127.0.0.1", 53)), ENETUNREACH);
   EXPECT_EQ(EgressVerdict(sandbox_, ip("198.51.100.1", 53)), ENETUNREACH);
   EXPECT_EQ(EgressVerdict(sandbox_, ip("2001:db8::1", 53)), ENETUNREACH);
   EXPECT_EQ(EgressVerdict(sandbox_, ip("192.0.2.53", 53)), ENETUNREACH);
-  EXPECT_EQ(EgressVerdict(sandbox_, ip("192.0.2.53", 40000)), ENETUNREACH);
-  EXPECT_EQ(EgressVerdict(sandbox_, ip("::ffff:192.0.2.53", 443)), ENETUNREACH);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("127.0.0.11", 53)), ENETUNREACH);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("127.0.0.11", 40000)), ENETUNREACH);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("::ffff:127.0.0.11", 40000)), ENETUNREACH);
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("127.0.0.1", 8000)), 0);  // the container's own
+  // An upstream's other ports, as the allow-list allows (an API served
+  // from the nameserver's address).
+  EXPECT_EQ(EgressVerdict(sandbox_, ip("192.0.2.53", 443)), 0);
   EXPECT_EQ(EgressVerdict(sandbox_, ip("198.51.100.1", 443)), 0);
   EXPECT_EQ(BindVerdict(sandbox_, ip("0.0.0.0", 53)), EACCES);
   EXPECT_EQ(BindVerdict(sandbox_, ip("::", 53)), EACCES);

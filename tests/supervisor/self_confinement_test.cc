@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/netlink.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/ptrace.h>
@@ -224,7 +225,7 @@ TEST(SelfConfinementTest, ThePtracePlatformMayReadRegistersOnly) {
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     const pid_t parent = ::getppid();
-    if (!ConfineSupervisor(/*traces_workload=*/true)) ::_exit(2);
+    if (!ConfineSupervisor({.traces_workload = true})) ::_exit(2);
     for (int request : {PTRACE_GETREGS, PTRACE_SETREGS, PTRACE_PEEKUSER}) {
       errno = 0;
       if (::ptrace(static_cast<__ptrace_request>(request), parent, nullptr, nullptr) != -1 ||
@@ -235,6 +236,29 @@ TEST(SelfConfinementTest, ThePtracePlatformMayReadRegistersOnly) {
     errno = 0;
     if (::ptrace(PTRACE_POKEDATA, parent, nullptr, nullptr) != -1 || errno != EPERM) ::_exit(3);
     if (::ptrace(PTRACE_ATTACH, parent, nullptr, nullptr) != -1 || errno != EPERM) ::_exit(4);
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// A supervisor running the sandbox's resolver opens UDP and TCP sockets to
+// ask upstream; raw and packet sockets stay refused.
+TEST(SelfConfinementTest, TheResolverMayOpenUdpAndTcpSocketsOnly) {
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (!ConfineSupervisor({.resolves_names = true})) ::_exit(2);
+    for (int type : {static_cast<int>(SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC),
+                     static_cast<int>(SOCK_STREAM)}) {
+      const int fd = ::socket(AF_INET6, type, 0);
+      if (fd < 0 && errno != EAFNOSUPPORT) ::_exit(3);
+      if (fd >= 0) ::close(fd);
+    }
+    if (::socket(AF_INET, SOCK_RAW, IPPROTO_UDP) != -1 || errno != EPERM) ::_exit(4);
+    if (::socket(AF_PACKET, SOCK_DGRAM, 0) != -1 || errno != EPERM) ::_exit(5);
     ::_exit(0);
   }
   int status = 0;
