@@ -1,6 +1,6 @@
 // The sandbox's own resolver (sentry/names/resolver.h), where the compiled
-// policy has one: a UDP socket on port 53 of the resolver's address in the
-// container's network namespace, which the workload's /etc/resolv.conf
+// policy has one: UDP and TCP sockets on port 53 of the resolver's address
+// in the container's network namespace, which the workload's /etc/resolv.conf
 // names (lifecycle/sandbox_names.h); upstream, the nameservers of the
 // container's own resolv.conf, asked from that namespace as the container
 // would have asked them. What it answers, connects follow
@@ -25,26 +25,38 @@ namespace {
 
 constexpr std::uint16_t kDnsPort = 53;
 
-// Binds a UDP socket to port 53 of `preferred`, or where a pod's other
+// A socket of `type` bound to port 53 of `address` (a TCP one listening);
+// EADDRINUSE as an error code of its own, for the caller to try another.
+Result<UniqueFd> BindDnsSocket(int type, const std::string& address) {
+  UniqueFd socket(::socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (!socket) return FailErrno("socket for the sandbox's resolver");
+  sockaddr_in in{.sin_family = AF_INET, .sin_port = htons(kDnsPort)};
+  if (::inet_pton(AF_INET, address.c_str(), &in.sin_addr) != 1) {
+    return Fail(StrCat("the sandbox's resolver: bad address ", Quote(address)));
+  }
+  if (::bind(socket.Get(), reinterpret_cast<const sockaddr*>(&in), sizeof in) != 0 ||
+      (type == SOCK_STREAM && ::listen(socket.Get(), 16) != 0)) {
+    return FailErrno(StrCat("bind the sandbox's resolver to ", address, ":", kDnsPort));
+  }
+  return socket;
+}
+
+// UDP and TCP sockets on port 53 of `preferred`, or where a pod's other
 // container holds that already, of the first free one of 127.53.0.1 and
-// on; returns it and the address it took.
-Result<std::pair<UniqueFd, std::string>> BindResolverSocket(std::string_view preferred) {
+// on; returns them and the address they took.
+Result<std::pair<sentry::names::ResolverSockets, std::string>> BindResolverSockets(
+    std::string_view preferred) {
   constexpr int kOthers = 64;
   for (int i = 0; i <= kOthers; ++i) {
     const std::string address =
         i == 0 ? std::string(preferred) : StrCat("127.53.", i / 256, ".", i % 256);
-    UniqueFd socket(::socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-    if (!socket) return FailErrno("socket for the sandbox's resolver");
-    sockaddr_in in{.sin_family = AF_INET, .sin_port = htons(kDnsPort)};
-    if (::inet_pton(AF_INET, address.c_str(), &in.sin_addr) != 1) {
-      return Fail(StrCat("the sandbox's resolver: bad address ", Quote(address)));
+    Result<UniqueFd> udp = BindDnsSocket(SOCK_DGRAM, address);
+    Result<UniqueFd> tcp = udp ? BindDnsSocket(SOCK_STREAM, address) : std::move(udp);
+    if (tcp) {
+      return std::pair{
+          sentry::names::ResolverSockets{.udp = std::move(*udp), .tcp = std::move(*tcp)}, address};
     }
-    if (::bind(socket.Get(), reinterpret_cast<const sockaddr*>(&in), sizeof in) == 0) {
-      return std::pair{std::move(socket), address};
-    }
-    if (errno != EADDRINUSE) {
-      return FailErrno(StrCat("bind the sandbox's resolver to ", address, ":", kDnsPort));
-    }
+    if (tcp.error().code != EADDRINUSE) return tl::unexpected(tcp.error());
   }
   return Fail("the sandbox's resolver: every address tried is in use");
 }
@@ -66,8 +78,8 @@ Result<void> RewriteInPlace(const std::string& path, std::string_view contents) 
 Result<void> Supervisor::StartNameService() {
   const std::string& preferred = args_.record.compiled->name_resolver;
   if (preferred.empty()) return {};
-  ASSIGN_OR_RETURN(auto bound, BindResolverSocket(preferred));
-  auto& [socket, address] = bound;
+  ASSIGN_OR_RETURN(auto bound, BindResolverSockets(preferred));
+  auto& [sockets, address] = bound;
   if (address != preferred) {
     // The file create wrote, its search list and options kept.
     ASSIGN_OR_RETURN(const std::string written, ReadFile(args_.dir.ResolvConfPath(), 64 * 1024));
@@ -78,7 +90,7 @@ Result<void> Supervisor::StartNameService() {
   ASSIGN_OR_RETURN(
       resolver_,
       sentry::names::Resolver::Start(
-          *loop_, std::move(socket), learned_names_,
+          *loop_, std::move(sockets), learned_names_,
           {.allowed =
                [&policy](std::string_view name) { return config::NameAllowed(policy, name); },
            .record =

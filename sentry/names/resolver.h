@@ -9,9 +9,9 @@
 // the allowed one), and no query of the workload's leaves the sandbox. Each
 // decision is reported to `record` for the audit.
 //
-// It serves UDP on a socket it is given (bound where the sandbox's
-// resolv.conf points), on the supervisor's event loop, forwarding with
-// c-ares, whose sockets and timers the loop watches too.
+// It serves UDP, and TCP (dns_tcp.h), on sockets it is given (bound where
+// the sandbox's resolv.conf points), on the supervisor's event loop,
+// forwarding with c-ares, whose sockets and timers the loop watches too.
 #pragma once
 
 #include <sys/socket.h>
@@ -27,6 +27,7 @@
 #include "config/policy/policy.h"
 #include "sentry/loop/event_loop.h"
 #include "sentry/names/dns_message.h"
+#include "sentry/names/dns_tcp.h"
 #include "sentry/names/learned_names.h"
 
 namespace vigil::sentry::names {
@@ -53,11 +54,18 @@ struct ResolverOptions {
   std::string resolv_conf;
 };
 
+// Where the resolver listens: a bound UDP socket, and a listening TCP one
+// on the same address (none: UDP only); both non-blocking.
+struct ResolverSockets {
+  UniqueFd udp;
+  UniqueFd tcp;
+};
+
 class Resolver {
  public:
-  // Serves queries arriving on `socket` (a bound UDP socket, non-blocking)
-  // on `loop`, learning answers into `learned`; both outlive it.
-  static Result<std::unique_ptr<Resolver>> Start(EventLoop& loop, UniqueFd socket,
+  // Serves queries arriving on `sockets` on `loop`, learning answers into
+  // `learned`; both outlive it.
+  static Result<std::unique_ptr<Resolver>> Start(EventLoop& loop, ResolverSockets sockets,
                                                  LearnedNames& learned, ResolverOptions options);
   Resolver(const Resolver&) = delete;
   Resolver& operator=(const Resolver&) = delete;
@@ -70,15 +78,18 @@ class Resolver {
  private:
   struct Pending;
   Resolver(EventLoop& loop, UniqueFd socket, LearnedNames& learned, ResolverOptions options);
-  void OnQueries();
-  void Answer(const sockaddr_storage& client, socklen_t length,
-              const std::vector<std::uint8_t>& reply);
-  void OnUpstreamSocket(int fd, bool readable);
+  void OnDatagrams();
+  // Answers `pending`'s query, or forwards it upstream.
+  void Decide(std::unique_ptr<Pending> pending);
+  void Answer(const Pending& pending, const std::vector<std::uint8_t>& reply);
+  void OnUpstreamSocket(int fd, bool readable, bool writable);
+  void FlushWrites();
   void ArmTimer();
   static void Answered(void* arg, int status, int timeouts, unsigned char* answer, int length);
 
   EventLoop& loop_;
   UniqueFd socket_;
+  std::unique_ptr<DnsTcpServer> tcp_;
   UniqueFd timer_;
   LearnedNames& learned_;
   ResolverOptions options_;

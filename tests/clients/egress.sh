@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Egress by name with the clients users run (docs/policy.md, "Egress by
 # name"), each in a bundle under `agent` allowing api.test, against the
-# test hosts of egress/test_hosts.sh: Python's getaddrinfo and urllib,
+# test hosts of egress/test_hosts.sh: Python's getaddrinfo (over UDP and
+# TCP) and urllib,
 # curl (through a CNAME too), wget, pip from a local index, git over HTTPS,
 # Node's fetch and its c-ares resolver. The attacks on the same model are
 # tests/security/egress_names.sh.
@@ -20,6 +21,10 @@ source "$here/egress/test_hosts.sh"
 
 expect "python getaddrinfo resolves an allowed name" "10.77.0.2" \
   in_box gai python3 -c \
+  'import socket; print(socket.getaddrinfo("api.test", 8080, socket.AF_INET)[0][4][0])'
+# glibc over TCP (RES_OPTIONS=use-vc, as a resolv.conf's options line).
+expect "getaddrinfo over TCP" "10.77.0.2" \
+  in_box gai-tcp env RES_OPTIONS=use-vc python3 -c \
   'import socket; print(socket.getaddrinfo("api.test", 8080, socket.AF_INET)[0][4][0])'
 expect "python urllib reaches an allowed name" "hello from the test host" \
   in_box urllib python3 -c \

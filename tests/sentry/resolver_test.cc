@@ -45,12 +45,29 @@ UniqueFd BoundSocket(sockaddr_in& address) {
   return socket;
 }
 
-// The test's nameserver: api.example.com is a CNAME to two addresses,
-// refused.example.com is REFUSED, anything else NXDOMAIN. Counts what it
-// was asked.
+// A listening TCP socket on 127.0.0.1 and `port` (0: an ephemeral one).
+UniqueFd ListeningSocket(sockaddr_in& address, std::uint16_t port = 0) {
+  UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  address = {};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::bind(socket.Get(), reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  EXPECT_EQ(::listen(socket.Get(), 8), 0);
+  socklen_t length = sizeof address;
+  ::getsockname(socket.Get(), reinterpret_cast<sockaddr*>(&address), &length);
+  return socket;
+}
+
+// The test's nameserver, over UDP and TCP on one port: api.example.com is
+// a CNAME to two addresses, refused.example.com is REFUSED, anything else
+// NXDOMAIN. Counts what it was asked, and how.
 class Upstream {
  public:
-  Upstream() : socket_(BoundSocket(address_)), thread_([this] { Serve(); }) {}
+  Upstream()
+      : socket_(BoundSocket(address_)),
+        listening_(ListeningSocket(tcp_address_, ntohs(address_.sin_port))),
+        thread_([this] { Serve(); }) {}
   ~Upstream() {
     stop_ = true;
     thread_.join();
@@ -60,47 +77,81 @@ class Upstream {
     std::lock_guard lock(mutex_);
     return asked_;
   }
+  int asked_over_tcp() const { return over_tcp_; }
 
  private:
   void Serve() {
     std::vector<std::uint8_t> buffer(4096);
     while (!stop_) {
-      pollfd ready{.fd = socket_.Get(), .events = POLLIN, .revents = 0};
-      if (::poll(&ready, 1, 20) <= 0) continue;
+      pollfd ready[] = {{.fd = socket_.Get(), .events = POLLIN, .revents = 0},
+                        {.fd = listening_.Get(), .events = POLLIN, .revents = 0}};
+      if (::poll(ready, 2, 20) <= 0) continue;
+      if (ready[1].revents != 0) {
+        ServeTcp();
+        continue;
+      }
       sockaddr_storage from{};
       socklen_t length = sizeof from;
       ssize_t got = ::recvfrom(socket_.Get(), buffer.data(), buffer.size(), 0,
                                reinterpret_cast<sockaddr*>(&from), &length);
       if (got <= 0) continue;
-      std::vector<std::uint8_t> query(buffer.begin(), buffer.begin() + got);
-      Result<Question> question = ParseQuery(query);
-      if (!question) continue;
-      {
-        std::lock_guard lock(mutex_);
-        asked_.push_back(question->name);
-      }
-      std::vector<std::uint8_t> answer;
-      if (question->name == "api.example.com" && question->type == kTypeA) {
-        Message m(question->id, 0x8180, 1, 3);
-        m.Question("api.example.com", kTypeA)
-            .Cname("api.example.com", 300, "edge.cdn.example.net")
-            .Record("edge.cdn.example.net", kTypeA, 30, Ipv4("192.0.2.10"))
-            .Record("edge.cdn.example.net", kTypeA, 30, Ipv4("192.0.2.11"));
-        answer = m.bytes();
-      } else if (question->name == "silent.example.com") {
-        continue;  // never answered
-      } else if (question->name == "refused.example.com") {
-        answer = AnswerWithout(query, Rcode::kRefused);
-      } else {
-        answer = AnswerWithout(query, Rcode::kNameError);
-      }
+      std::vector<std::uint8_t> answer = AnswerTo({buffer.begin(), buffer.begin() + got});
+      if (answer.empty()) continue;
       ::sendto(socket_.Get(), answer.data(), answer.size(), 0, reinterpret_cast<sockaddr*>(&from),
                length);
     }
   }
 
+  // One query on one connection, answered, then closed.
+  void ServeTcp() {
+    UniqueFd connection(::accept4(listening_.Get(), nullptr, nullptr, SOCK_CLOEXEC));
+    if (!connection) return;
+    ++over_tcp_;
+    std::uint8_t length[2];
+    if (::recv(connection.Get(), length, 2, MSG_WAITALL) != 2) return;
+    std::vector<std::uint8_t> query((length[0] << 8) | length[1]);
+    if (::recv(connection.Get(), query.data(), query.size(), MSG_WAITALL) !=
+        static_cast<ssize_t>(query.size())) {
+      return;
+    }
+    std::vector<std::uint8_t> answer = AnswerTo(query);
+    std::vector<std::uint8_t> framed = {static_cast<std::uint8_t>(answer.size() >> 8),
+                                        static_cast<std::uint8_t>(answer.size() & 0xff)};
+    framed.insert(framed.end(), answer.begin(), answer.end());
+    (void)::send(connection.Get(), framed.data(), framed.size(), MSG_NOSIGNAL);
+  }
+
+  // The answer to `query`; empty for none.
+  std::vector<std::uint8_t> AnswerTo(const std::vector<std::uint8_t>& query) {
+    Result<Question> question = ParseQuery(query);
+    if (!question) return {};
+    {
+      std::lock_guard lock(mutex_);
+      asked_.push_back(question->name);
+    }
+    std::vector<std::uint8_t> answer;
+    if (question->name == "api.example.com" && question->type == kTypeA) {
+      Message m(question->id, 0x8180, 1, 3);
+      m.Question("api.example.com", kTypeA)
+          .Cname("api.example.com", 300, "edge.cdn.example.net")
+          .Record("edge.cdn.example.net", kTypeA, 30, Ipv4("192.0.2.10"))
+          .Record("edge.cdn.example.net", kTypeA, 30, Ipv4("192.0.2.11"));
+      answer = m.bytes();
+    } else if (question->name == "silent.example.com") {
+      return {};  // never answered
+    } else if (question->name == "refused.example.com") {
+      answer = AnswerWithout(query, Rcode::kRefused);
+    } else {
+      answer = AnswerWithout(query, Rcode::kNameError);
+    }
+    return answer;
+  }
+
   sockaddr_in address_{};
+  sockaddr_in tcp_address_{};
   UniqueFd socket_;
+  UniqueFd listening_;
+  std::atomic<int> over_tcp_ = 0;
   std::atomic<bool> stop_ = false;
   std::mutex mutex_;
   std::vector<std::string> asked_;
@@ -114,7 +165,9 @@ class ResolverTest : public ::testing::Test {
     ASSERT_TRUE(loop) << loop.error().message;
     loop_ = std::move(*loop);
     Result<std::unique_ptr<Resolver>> resolver = Resolver::Start(
-        *loop_, BoundSocket(resolver_address_), learned_,
+        *loop_,
+        {.udp = BoundSocket(resolver_address_), .tcp = ListeningSocket(resolver_tcp_address_)},
+        learned_,
         {.allowed = [](std::string_view name) { return name.ends_with("example.com"); },
          .record = [this](const Resolution& r) { resolutions_.push_back(r); },
          .upstream = upstream_.Csv()});
@@ -146,6 +199,7 @@ class ResolverTest : public ::testing::Test {
   Upstream upstream_;
   LearnedNames learned_{std::chrono::seconds(10)};
   sockaddr_in resolver_address_{};
+  sockaddr_in resolver_tcp_address_{};
   std::unique_ptr<EventLoop> loop_;
   std::unique_ptr<Resolver> resolver_;
   std::vector<Resolution> resolutions_;
@@ -218,6 +272,50 @@ TEST_F(ResolverTest, NoSuchNameAndAnUpstreamRefusalReachTheClient) {
   EXPECT_EQ(learned_.size(), 0u);
 }
 
+// Over TCP (a client whose UDP answer was truncated): two queries on one
+// connection, each answered with its length; the allowed one asked
+// upstream over TCP too, the other never asked.
+TEST_F(ResolverTest, QueriesOverTcpAreAnsweredAndAskedUpstreamOverTcp) {
+  UniqueFd client(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_EQ(::connect(client.Get(), reinterpret_cast<const sockaddr*>(&resolver_tcp_address_),
+                      sizeof resolver_tcp_address_),
+            0);
+  std::vector<std::uint8_t> framed;
+  for (const Message& query : {Query(21, "api.example.com"), Query(22, "exfil.attacker.test")}) {
+    framed.push_back(static_cast<std::uint8_t>(query.bytes().size() >> 8));
+    framed.push_back(static_cast<std::uint8_t>(query.bytes().size() & 0xff));
+    framed.insert(framed.end(), query.bytes().begin(), query.bytes().end());
+  }
+  // Split mid-message, as a stream may deliver it.
+  ASSERT_EQ(::send(client.Get(), framed.data(), 5, 0), 5);
+  std::vector<std::vector<std::uint8_t>> answers;
+  std::vector<std::uint8_t> received;
+  ASSERT_TRUE(loop_->Watch(client.Get(), [&](std::uint32_t) {
+    std::uint8_t buffer[4096];
+    const ssize_t got = ::recv(client.Get(), buffer, sizeof buffer, MSG_DONTWAIT);
+    if (got > 0) received.insert(received.end(), buffer, buffer + got);
+    while (received.size() >= 2 && received.size() >= 2u + ((received[0] << 8) | received[1])) {
+      const std::size_t length = (received[0] << 8) | received[1];
+      answers.emplace_back(received.begin() + 2, received.begin() + 2 + length);
+      received.erase(received.begin(), received.begin() + 2 + length);
+    }
+  }));
+  ASSERT_EQ(::send(client.Get(), framed.data() + 5, framed.size() - 5, 0),
+            static_cast<ssize_t>(framed.size() - 5));
+  ASSERT_TRUE(loop_->Run([&] { return answers.size() >= 2; }));
+  loop_->Unwatch(client.Get());
+  for (const std::vector<std::uint8_t>& answer : answers) {
+    if (answer[1] == 21) {
+      EXPECT_EQ(AddressesIn(answer, kTypeA).size(), 2u);
+    } else {
+      EXPECT_EQ(answer[1], 22);
+      EXPECT_EQ(answer[3] & 0xf, static_cast<int>(Rcode::kNameError));
+    }
+  }
+  EXPECT_THAT(upstream_.asked(), ElementsAre("api.example.com"));
+  EXPECT_EQ(upstream_.asked_over_tcp(), 1);
+}
+
 // A resolver that ends with a query upstream (the container stopped while
 // a lookup waited) ends it unanswered and leaves nothing behind.
 TEST_F(ResolverTest, EndingWithAQueryUpstreamLeavesNothing) {
@@ -248,7 +346,7 @@ TEST(ResolverUpstreamsTest, ComeFromTheResolvConfGiven) {
   LearnedNames learned(std::chrono::seconds(10));
   sockaddr_in address{};
   Result<std::unique_ptr<Resolver>> resolver =
-      Resolver::Start(**loop, BoundSocket(address), learned,
+      Resolver::Start(**loop, {.udp = BoundSocket(address)}, learned,
                       {.allowed = [](std::string_view) { return false; },
                        .record = [](const Resolution&) {},
                        .resolv_conf = conf});
