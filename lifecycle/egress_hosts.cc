@@ -59,6 +59,11 @@ Result<void> ResolveEgressHosts(config::Policy& policy) {
       resolved.push_back(rule);
       continue;
     }
+    if (rule.host.starts_with("*.")) {
+      return Fail(StrCat("policy.network.allow[", i, "].host: ", Quote(rule.host),
+                         " is a wildcard, which only the sandbox's own resolver follows: the "
+                         "container needs a network namespace of its own"));
+    }
     ASSIGN_OR_RETURN(const std::vector<config::Cidr> addresses, Resolve(rule.host, i));
     for (const config::Cidr& cidr : addresses) {
       resolved.push_back(config::EgressRule{.cidr = cidr, .ports = rule.ports, .host = rule.host});

@@ -25,7 +25,9 @@ constexpr Field<FileRule> kFileRuleFields[] = {
 
 // A host name as DNS writes it: dot-separated labels of letters, digits and
 // '-' (not at either end), at most 63 characters each and 253 in all.
+// A DNS name, or a wildcard "*.example.com" for every name below one.
 bool IsHostName(std::string_view name) {
+  if (name.starts_with("*.")) name.remove_prefix(2);
   if (name.ends_with('.')) name.remove_suffix(1);
   if (name.empty() || name.size() > 253) return false;
   for (std::size_t start = 0; start <= name.size();) {
@@ -55,7 +57,8 @@ constexpr Field<EgressRule> kEgressRuleFields[] = {
      [](json::Value v, const JsonPath& path, EgressRule& out) -> Result<void> {
        RETURN_IF_ERROR(Decode(v, path, out.host));
        if (!IsHostName(out.host)) {
-         return FailAt(path, StrCat(Quote(out.host), " is not a DNS name"));
+         return FailAt(path, StrCat(Quote(out.host),
+                                    " is not a DNS name (nor a wildcard \"*.example.com\")"));
        }
        return {};
      },

@@ -216,9 +216,16 @@ bool EgressAllowed(const Policy& policy, const sockaddr* address, socklen_t leng
 
 namespace {
 
-// `host` as an entry writes it ("PyPI.org.") names `name` ("pypi.org").
+// `host` as an entry writes it ("PyPI.org.") names `name` ("pypi.org"); a
+// wildcard ("*.example.com") every name below its domain
+// ("api.example.com", "a.b.example.com"), not the domain itself.
 bool HostNames(std::string_view host, std::string_view name) {
   if (host.ends_with('.')) host.remove_suffix(1);
+  if (host.starts_with("*.")) {
+    host.remove_prefix(1);  // ".example.com": a label, then the domain
+    if (name.size() <= host.size()) return false;
+    name.remove_prefix(name.size() - host.size());
+  }
   return host.size() == name.size() &&
          std::equal(host.begin(), host.end(), name.begin(), [](char a, char b) {
            return std::tolower(static_cast<unsigned char>(a)) == b;

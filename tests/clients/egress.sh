@@ -34,6 +34,8 @@ expect "curl over HTTPS" "hello from the test host" \
 # edge.test is a CNAME for api.test: the chain's address is edge.test's.
 expect "curl to an allowed name answered through a CNAME" "hello from the test host" \
   in_box curl-cname curl -sS --cacert /etc/test-ca.pem https://edge.test:8443/hello
+expect "curl to a name a wildcard entry allows" "hello from the test host" \
+  in_box curl-wildcard curl -sS http://pkg.mirror.test:8080/hello
 expect "wget" "hello from the test host" \
   in_box wget wget -q -O - http://api.test:8080/hello
 expect "pip installs from a local index" "installed through the allow-list" \

@@ -52,5 +52,17 @@ TEST(ResolveEgressHostsTest, ANameThatDoesNotResolveNamesItsEntry) {
                   R"(policy.network.allow[1].host: "no-such-host.invalid" does not resolve: )"));
 }
 
+// Resolved once, a wildcard would hold nothing: it needs the sandbox's
+// own resolver, and create says so.
+TEST(ResolveEgressHostsTest, AWildcardIsRefusedNamingItsEntry) {
+  config::Policy policy = Parsed(R"({"network": {"egress": "deny", "allow": [
+      {"host": "*.example.com"}]}})");
+  Result<void> resolved = ResolveEgressHosts(policy);
+  ASSERT_FALSE(resolved);
+  EXPECT_THAT(resolved.error().message,
+              ::testing::StartsWith(R"(policy.network.allow[0].host: "*.example.com" is a )"
+                                    R"(wildcard, which only the sandbox's own resolver follows)"));
+}
+
 }  // namespace
 }  // namespace vigil::lifecycle

@@ -92,14 +92,21 @@ TEST(DumpPolicyTest, RoundTripsAllowEntriesByName) {
   EXPECT_THAT(DumpPolicy(resolved), HasSubstr(R"("host": "pypi.org",)"));
 }
 
+// A DNS name, or a wildcard that stands for the first label only, once.
 TEST(DumpPolicyTest, AnEntryByNameNeedsADnsName) {
-  for (const char* bad : {"", "-pypi.org", "pypi..org", "py pi.org", "a/b"}) {
+  for (const char* bad : {"", "-pypi.org", "pypi..org", "py pi.org", "a/b", "*", "*.",
+                          "a.*.example.com", "*.*.example.com", "**.example.com"}) {
     Result<Policy> parsed = ParsePolicy(
         StrCat(R"({"network": {"egress": "deny", "allow": [{"host": ")", bad, R"("}]}})"));
     ASSERT_FALSE(parsed) << bad;
     EXPECT_EQ(parsed.error().message,
-              StrCat("policy.network.allow[0].host: \"", bad, "\" is not a DNS name"));
+              StrCat("policy.network.allow[0].host: \"", bad,
+                     "\" is not a DNS name (nor a wildcard \"*.example.com\")"));
   }
+  Result<Policy> wildcard =
+      ParsePolicy(R"({"network": {"egress": "deny", "allow": [{"host": "*.example.com"}]}})");
+  ASSERT_TRUE(wildcard) << wildcard.error().message;
+  EXPECT_THAT(DumpPolicy(*wildcard), HasSubstr(R"("host": "*.example.com")"));
 }
 
 }  // namespace

@@ -159,6 +159,20 @@ TEST(NameAllowedTest, AnEntrysHostNamesItWhateverItsCase) {
   EXPECT_FALSE(NameAndPortAllowed(p, "other.example.com", 80));
 }
 
+// "*.example.com" names every name below example.com, not example.com
+// itself nor a name that merely ends the same way.
+TEST(NameAllowedTest, AWildcardNamesEveryNameBelowItsDomain) {
+  Policy p = Parse(R"({"network": {"egress": "deny", "allow": [
+      {"host": "*.Example.com", "ports": [443]}]}})");
+  EXPECT_TRUE(NameAllowed(p, "api.example.com"));
+  EXPECT_TRUE(NameAllowed(p, "a.b.example.com"));
+  EXPECT_FALSE(NameAllowed(p, "example.com"));
+  EXPECT_FALSE(NameAllowed(p, "badexample.com"));
+  EXPECT_FALSE(NameAllowed(p, "example.com.evil.test"));
+  EXPECT_TRUE(NameAndPortAllowed(p, "api.example.com", 443));
+  EXPECT_FALSE(NameAndPortAllowed(p, "api.example.com", 80));
+}
+
 TEST(EgressAllowedTest, DefaultAllowAllowsEverything) {
   Policy p;
   EXPECT_TRUE(V4(p, "203.0.113.9", 443));

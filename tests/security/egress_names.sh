@@ -47,6 +47,15 @@ try:
     print("resolved")
 except socket.gaierror:
     print("refused")'
+# "*.mirror.test" allows the names below mirror.test, not mirror.test.
+expect "a wildcard does not allow its own domain" "refused" \
+  in_box apex python3 -c '
+import socket
+try:
+    socket.getaddrinfo("mirror.test", 8080)
+    print("resolved")
+except socket.gaierror:
+    print("refused")'
 # other.test's address, learned out of band: no allowed name answered it.
 expect "an address learned out of band is unreachable" "unreachable" \
   in_box oob python3 -c '

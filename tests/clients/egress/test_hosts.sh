@@ -1,7 +1,8 @@
 # The test hosts of the egress-by-name tests (sourced, not run; docs/policy.md
 # "Egress by name"): no traffic leaves the machine. Two network namespaces
 # joined by a veth pair:
-#   servers  10.77.0.2 (api.test, and edge.test as a CNAME for it),
+#   servers  10.77.0.2 (api.test, edge.test as a CNAME for it, mirror.test
+#            and pkg.mirror.test),
 #            10.77.0.3 (other.test), 10.77.0.4 (rotate.test, until
 #            rotate_name moves it to 10.77.0.2): a nameserver (dnsmasq, TTLs
 #            of 1 s) on 10.77.0.2, web servers on every address (HTTP 8080,
@@ -9,8 +10,8 @@
 #   box      10.77.0.1: the sandbox's network namespace (a pod's, joined by
 #            path), whose resolv.conf names 10.77.0.2.
 # A bundle whose root holds the host's /usr read-only runs under `agent`
-# allowing api.test on 8080 and 8443, edge.test on 8443 and rotate.test on
-# 8080: `in_box ID COMMAND...`.
+# allowing api.test on 8080 and 8443, edge.test on 8443, rotate.test and
+# *.mirror.test on 8080: `in_box ID COMMAND...`.
 #
 # The sourcing script has called take_runtime_arg (lib.sh) and sets $here
 # to tests/clients. Skips (77) when not root or a tool is missing.
@@ -61,7 +62,8 @@ done
 ip -n "$servers" link set vg-s$$ up
 ip -n "$box" link set vg-b$$ up
 
-printf '10.77.0.2 api.test\n10.77.0.3 other.test\n10.77.0.4 rotate.test\n' >"$tmp/hosts"
+printf '10.77.0.2 api.test pkg.mirror.test mirror.test\n10.77.0.3 other.test\n10.77.0.4 rotate.test\n' \
+  >"$tmp/hosts"
 ip netns exec "$servers" dnsmasq --no-resolv --no-hosts --addn-hosts="$tmp/hosts" \
   --listen-address=10.77.0.2 --bind-interfaces --local-ttl=1 --cname=edge.test,api.test \
   --log-queries --log-facility="$tmp/dnsmasq.log" --pid-file="$tmp/dnsmasq.pid" --user=root ||
@@ -105,7 +107,8 @@ echo "hosts: files dns" >"$rootfs/etc/nsswitch.conf"
 echo "nameserver 10.77.0.2" >"$rootfs/etc/resolv.conf"
 cp "$tmp/tls/cert.pem" "$rootfs/etc/test-ca.pem"
 policy='{"extends": "agent", "network": {"allow": [{"host": "api.test", "ports": [8080, 8443]},
-  {"host": "edge.test", "ports": [8443]}, {"host": "rotate.test", "ports": [8080]}]}}'
+  {"host": "edge.test", "ports": [8443]}, {"host": "rotate.test", "ports": [8080]},
+  {"host": "*.mirror.test", "ports": [8080]}]}}'
 
 # in_box ID COMMAND...: runs COMMAND in a container of the bundle, in the
 # box's network namespace; its audit log is $tmp/audit.log.
