@@ -170,21 +170,37 @@ Summary Summarize(std::span<const Record> records, std::uint64_t dropped) {
     s.suppressed += r.suppressed;
     s.by_syscall[{r.event.empty() ? r.syscall : r.event, r.decision}] += calls;
     if (r.error != 0) s.by_errno[r.error] += calls;
+    if (r.event == "dns") {
+      for (const Arg& arg : r.args) {
+        if (arg.name == "name") s.by_name[{arg.value, r.decision}] += calls;
+      }
+    }
   }
   return s;
 }
 
-std::string FormatSummary(const Summary& summary) {
-  using SyscallCount = std::pair<std::pair<std::string, Decision>, std::uint64_t>;
-  std::vector<SyscallCount> syscalls(summary.by_syscall.begin(), summary.by_syscall.end());
-  // Stable: the map's order (by name, then decision) breaks ties.
-  std::stable_sort(syscalls.begin(), syscalls.end(),
+namespace {
+
+// Counts by (name, decision) as a table, largest first; the map's order
+// (by name, then decision) breaks ties.
+std::string CountTable(std::string_view what,
+                       const std::map<std::pair<std::string, Decision>, std::uint64_t>& counts) {
+  using Count = std::pair<std::pair<std::string, Decision>, std::uint64_t>;
+  std::vector<Count> sorted(counts.begin(), counts.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   std::vector<std::vector<std::string>> rows;
-  for (const auto& [key, count] : syscalls) {
+  for (const auto& [key, count] : sorted) {
     rows.push_back({StrCat(count), key.first, std::string(DecisionName(key.second))});
   }
-  std::string out = Table({"COUNT", "SYSCALL", "DECISION"}, rows);
+  return Table({"COUNT", std::string(what), "DECISION"}, rows);
+}
+
+}  // namespace
+
+std::string FormatSummary(const Summary& summary) {
+  std::string out = CountTable("SYSCALL", summary.by_syscall);
+  std::vector<std::vector<std::string>> rows;
 
   if (!summary.by_errno.empty()) {
     std::vector<std::pair<std::string, std::uint64_t>> errors;
@@ -197,6 +213,7 @@ std::string FormatSummary(const Summary& summary) {
     for (const auto& [name, count] : errors) rows.push_back({StrCat(count), name});
     out += "\n" + Table({"COUNT", "ERRNO"}, rows);
   }
+  if (!summary.by_name.empty()) out += "\n" + CountTable("NAME", summary.by_name);
   out += StrCat("\ntotal ", summary.total, ", dropped ", summary.dropped, ", suppressed ",
                 summary.suppressed, "\n");
   return out;

@@ -64,6 +64,9 @@ struct Summary {
   std::uint64_t suppressed = 0;  // repeats counted, not written (repeats.h)
   std::map<std::pair<std::string, Decision>, std::uint64_t> by_syscall;
   std::map<int, std::uint64_t> by_errno;  // records with an errno only
+  // The names the sandbox's resolver was asked ("dns" records), by
+  // decision: what the code tried to reach, and what it was refused.
+  std::map<std::pair<std::string, Decision>, std::uint64_t> by_name;
 };
 
 Summary Summarize(std::span<const Record> records, std::uint64_t dropped = 0);
@@ -73,6 +76,8 @@ Summary Summarize(std::span<const Record> records, std::uint64_t dropped = 0);
 //       3  openat   deny
 //   COUNT  ERRNO
 //       3  EACCES
+//   COUNT  NAME             DECISION
+//       2  api.example.com  allow
 //   total 3, dropped 0, suppressed 0
 std::string FormatSummary(const Summary& summary);
 

@@ -187,6 +187,33 @@ TEST(SummaryTest, FormatsAlignedTablesLargestFirst) {
             "total 14, dropped 1, suppressed 0\n");
 }
 
+// The names the sandbox's resolver was asked, allowed and refused, in a
+// table of their own.
+TEST(SummaryTest, ListsTheNamesAskedAndRefused) {
+  std::vector<Record> records;
+  auto dns = [&](const char* name, Decision decision) {
+    Record r = Make("", decision, 0);
+    r.syscall.clear();
+    r.event = "dns";
+    r.args = {{"name", name, false}, {"type", "A", false}};
+    records.push_back(r);
+  };
+  dns("api.example.com", Decision::kAllow);
+  dns("api.example.com", Decision::kAllow);
+  dns("c2vjcmv0.leak.test", Decision::kDeny);
+  records.back().suppressed = 4;
+  EXPECT_EQ(FormatSummary(Summarize(records)),
+            "COUNT  SYSCALL  DECISION\n"
+            "    5  dns      deny\n"
+            "    2  dns      allow\n"
+            "\n"
+            "COUNT  NAME                DECISION\n"
+            "    5  c2vjcmv0.leak.test  deny\n"
+            "    2  api.example.com     allow\n"
+            "\n"
+            "total 7, dropped 0, suppressed 4\n");
+}
+
 TEST(FormatTest, OneRecordOnOneLine) {
   Record r = Make("openat", Decision::kDeny, EACCES, 12);
   r.args = {{"path", "/etc/shadow", false}, {"flags", "O_RDONLY", false}};

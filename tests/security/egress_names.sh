@@ -39,6 +39,12 @@ if grep -q '"event":"dns","args":{"name":"c2vjcmv0lxrva2vu.leak.attacker.test"' 
 else
   not_ok "the refused query is in the audit with its name" "$(context)"
 fi
+summary=$("$runtime" audit --summary --file "$tmp/audit.log" 2>&1)
+if grep -Eq '^ +[0-9]+ +c2vjcmv0lxrva2vu\.leak\.attacker\.test +deny$' <<<"$summary"; then
+  ok "audit --summary lists the refused name"
+else
+  not_ok "audit --summary lists the refused name" "$summary"
+fi
 expect "a name never allowed does not resolve" "refused" \
   in_box other python3 -c '
 import socket
