@@ -4,8 +4,8 @@ import os
 
 from . import goals, stats, svg
 
-COLUMNS = ["vigil", "vigil+agent", "vigil+ptrace", "vigil+seccomp", "runc", "runc+seccomp", "crun",
-           "runsc", "native"]
+COLUMNS = ["vigil", "vigil+agent", "vigil+allow-list", "vigil+ptrace", "vigil+seccomp", "runc",
+           "runc+seccomp", "crun", "runsc", "native"]
 # (workload, metric prefix) of the rows in the summary table and the chart.
 HEADLINE = [
     ("start", "run /bin/true"), ("start", "create"), ("start", "start"), ("start", "delete"),
@@ -19,6 +19,7 @@ HEADLINE = [
     ("file I/O", "write 4 KiB on tmpfs"), ("file I/O", "read 1 MiB on tmpfs"),
     ("file I/O", "write 4 KiB on bind"), ("file I/O", "read 1 MiB on bind"),
     ("density", "time until all"),
+    ("egress", "dns_query"), ("egress", "tcp_connect"),
 ]
 
 

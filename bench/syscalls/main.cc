@@ -2,7 +2,8 @@
 // runtime's container. Static, so it needs nothing from the rootfs.
 //
 //   vigil-bench-syscalls ops [--ops a,b,...] [--ms N] [--pin CPU]
-//       one JSON line per operation: {"op": NAME, "ns": NS_PER_CALL, ...}
+//       one JSON line per operation: {"op": NAME, "ns": NS_PER_CALL, ...};
+//       the network operations (network_ops.h) only when --ops names them
 //   vigil-bench-syscalls io --dir DIR --block BYTES --mib N
 //       one JSON line: {"write_mib_s": ..., "read_mib_s": ...}
 //   vigil-bench-syscalls list
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "bench/syscalls/file_io.h"
+#include "bench/syscalls/network_ops.h"
 #include "bench/syscalls/syscall_ops.h"
 
 namespace vigil::bench {
@@ -89,23 +91,30 @@ int RunOps(int argc, char** argv) {
       return 1;
     }
   }
-  std::size_t count = 0;
-  const Op* ops = Ops(count);
   int status = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (!Listed(only, ops[i].name)) continue;
+  auto run = [&](const Op& op) {
     double ns = 0;
     std::uint64_t n = 0;
-    if (!Measure(ops[i], budget_ns, ns, n)) {
-      std::printf("{\"op\": \"%.*s\", \"error\": \"%s\"}\n", static_cast<int>(ops[i].name.size()),
-                  ops[i].name.data(), std::strerror(errno));
+    if (!Measure(op, budget_ns, ns, n)) {
+      std::printf("{\"op\": \"%.*s\", \"error\": \"%s\"}\n", static_cast<int>(op.name.size()),
+                  op.name.data(), std::strerror(errno));
       status = 1;
-      continue;
+      return;
     }
     std::printf("{\"op\": \"%.*s\", \"ns\": %.2f, \"per_batch\": %llu, \"batches\": %d}\n",
-                static_cast<int>(ops[i].name.size()), ops[i].name.data(), ns,
+                static_cast<int>(op.name.size()), op.name.data(), ns,
                 static_cast<unsigned long long>(n), kBatches);
     std::fflush(stdout);
+  };
+  std::size_t count = 0;
+  const Op* ops = Ops(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (Listed(only, ops[i].name)) run(ops[i]);
+  }
+  // The network's only by name: they need a nameserver and a server.
+  const Op* network = NetworkOps(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!only.empty() && Listed(only, network[i].name)) run(network[i]);
   }
   return status;
 }
@@ -129,11 +138,13 @@ int RunIo(int argc, char** argv) {
 }
 
 int RunList() {
-  std::size_t count = 0;
-  const Op* ops = Ops(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    std::printf("{\"op\": \"%.*s\", \"what\": \"%.*s\"}\n", static_cast<int>(ops[i].name.size()),
-                ops[i].name.data(), static_cast<int>(ops[i].what.size()), ops[i].what.data());
+  for (auto table : {Ops, NetworkOps}) {
+    std::size_t count = 0;
+    const Op* ops = table(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      std::printf("{\"op\": \"%.*s\", \"what\": \"%.*s\"}\n", static_cast<int>(ops[i].name.size()),
+                  ops[i].name.data(), static_cast<int>(ops[i].what.size()), ops[i].what.data());
+    }
   }
   return 0;
 }

@@ -2,6 +2,8 @@
 // same way on the host and inside a container.
 #pragma once
 
+#include <netinet/in.h>
+
 #include <cstdint>
 #include <string_view>
 
@@ -15,6 +17,8 @@ struct OpContext {
   int ping[2] = {-1, -1};
   int pong[2] = {-1, -1};
   int echo_pid = -1;
+  int sock = -1;         // network_ops.h: a socket kept between runs
+  sockaddr_in target{};  // network_ops.h: where tcp_connect connects
   alignas(4096) char buffer[4096] = {};
 };
 
