@@ -197,9 +197,6 @@ Result<int> RunDo(const Invocation& invocation) {
                    config::PolicyFromFlag(invocation.flags.Value("policy").value_or(
                        invocation.global.policy.empty() ? "agent" : invocation.global.policy)));
   RETURN_IF_ERROR(lifecycle::ApplyNetworkFlag(request.network, allow, policy));
-  if (request.network == lifecycle::DoNetwork::kAllow) {
-    lifecycle::AllowResolvers(ReadFile("/etc/resolv.conf", 64 * 1024).value_or(""), policy);
-  }
   lifecycle::ProtectHost(request, policy);
 
   const std::string& root = invocation.global.root;
@@ -230,6 +227,7 @@ Result<int> RunDo(const Invocation& invocation) {
       .timeout = invocation.flags.Value("timeout").value_or(""),
       .global_timeout = invocation.global.timeout,
       .interrupt_ends = true,
+      .user_network = request.network == lifecycle::DoNetwork::kAllow,
   };
   Result<int> status =
       RunContainer(std::move(options), RunMode{.relay_terminal = request.terminal});

@@ -195,7 +195,12 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   // made recorded, for exec and the supervisor.
   record.compiled = runtime::CompilePolicy(std::move(policy), spec, platform, host);
   if (!record.compiled->name_resolver.empty()) {
-    RETURN_IF_ERROR(PointNamesAtResolver(dir, spec, record.compiled->name_resolver));
+    // Through slirp4netns the host's nameservers are its forwarder's.
+    const std::optional<std::string> upstream =
+        options.user_network
+            ? std::optional<std::string>(StrCat("nameserver ", supervisor::kUserNetworkDns, "\n"))
+            : std::nullopt;
+    RETURN_IF_ERROR(PointNamesAtResolver(dir, spec, record.compiled->name_resolver, upstream));
   }
   // Before the config is saved: it may set no_new_privileges.
   const sentry::FilterOptions filter_options =
@@ -257,7 +262,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
                                    .config_limit = config_limit,
                                    .foreground = options.foreground,
                                    .keep = options.keep,
-                                   .interrupt_ends = options.interrupt_ends},
+                                   .interrupt_ends = options.interrupt_ends,
+                                   .user_network = options.user_network},
         std::move(forked.channel));
     ::_exit(1);  // not reached: the supervisor exits on its own
   }

@@ -288,7 +288,10 @@ Result<config::Spec> HostSandboxSpec(const DoRequest& request,
     // Capabilities in its own user namespace only, and none it needs.
     process.capabilities = config::Capabilities{};
   }
-  if (request.network != DoNetwork::kNone) {
+  // --net host: the host's network namespace. Otherwise one of its own:
+  // empty (none), or reaching the host's network through slirp4netns
+  // (allow=, supervisor/supervisor_user_network.cc).
+  if (request.network == DoNetwork::kHost) {
     std::erase_if(linux_spec.namespaces, [](const config::Namespace& ns) {
       return ns.type == config::NamespaceType::kNetwork;
     });
@@ -388,29 +391,6 @@ void ProtectHost(const DoRequest& request, config::Policy& policy) {
     policy.unix_paths.push_back(config::EscapeGlob(socket));
   }
   policy.name += "+do";
-}
-
-void AllowResolvers(std::string_view resolv_conf, config::Policy& policy) {
-  if (std::none_of(policy.egress.begin(), policy.egress.end(),
-                   [](const config::EgressRule& rule) { return !rule.host.empty(); })) {
-    return;
-  }
-  while (!resolv_conf.empty()) {
-    const std::size_t end = resolv_conf.find('\n');
-    std::string_view line = resolv_conf.substr(0, end);
-    resolv_conf = end == std::string_view::npos ? std::string_view() : resolv_conf.substr(end + 1);
-    constexpr std::string_view kKey = "nameserver";
-    if (!line.starts_with(kKey)) continue;
-    line.remove_prefix(kKey.size());
-    const std::size_t first = line.find_first_not_of(" \t");
-    if (first == std::string_view::npos || first == 0) continue;
-    line.remove_prefix(first);
-    line = line.substr(0, line.find_first_of(" \t\r#"));
-    const bool v6 = line.find(':') != std::string_view::npos;
-    if (Result<config::Cidr> address = config::ParseCidr(StrCat(line, v6 ? "/128" : "/32"))) {
-      policy.egress.push_back(config::EgressRule{.cidr = *address, .ports = {{53, 53}}});
-    }
-  }
 }
 
 }  // namespace vigil::lifecycle

@@ -188,10 +188,4 @@ Result<void> ApplyNetworkFlag(DoNetwork network, std::span<const std::string> al
 // `request.sockets`. The name gets "+do".
 void ProtectHost(const DoRequest& request, config::Policy& policy);
 
-// After kAllow with a DNS name among the entries: the nameservers of
-// `resolv_conf` (/etc/resolv.conf's text) on port 53 too, so that the
-// command can resolve the names it may reach. (A command could also send
-// data out in queries to them; entries given as addresses avoid that.)
-void AllowResolvers(std::string_view resolv_conf, config::Policy& policy);
-
 }  // namespace vigil::lifecycle

@@ -38,9 +38,11 @@ std::string OriginalResolvConf(const config::Spec& spec) {
 }  // namespace
 
 Result<void> PointNamesAtResolver(const runtime::StateDir& dir, config::Spec& spec,
-                                  std::string_view resolver) {
-  const runtime::SandboxResolvConf made =
+                                  std::string_view resolver,
+                                  const std::optional<std::string>& upstream) {
+  runtime::SandboxResolvConf made =
       runtime::MakeSandboxResolvConf(OriginalResolvConf(spec), resolver);
+  if (upstream) made.upstream = *upstream;
   RETURN_IF_ERROR(WriteFileAtomic(dir.ResolvConfPath(), made.workload, 0644, /*overwrite=*/false,
                                   Durability::kSkipFsync));
   RETURN_IF_ERROR(WriteFileAtomic(dir.UpstreamResolvConfPath(), made.upstream, 0600,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "config/oci/spec.h"
 #include "runtime/container/record.h"
@@ -29,6 +30,14 @@ struct SupervisorArgs {
   // `vigil do`: the client's SIGINT (Ctrl-C) ends the container as its
   // SIGTERM does, even a command that ignores it as pid 1 of its namespace.
   bool interrupt_ends = false;
+  // `vigil do --net allow=`: the container's own network namespace reaches
+  // the host's network through slirp4netns (supervisor_user_network.cc),
+  // and the sandbox's resolver asks slirp4netns's DNS forwarder.
+  bool user_network = false;
 };
+
+// Where slirp4netns forwards DNS to the host's nameservers, in the
+// network it gives a sandbox (its default 10.0.2.0/24).
+inline constexpr std::string_view kUserNetworkDns = "10.0.2.3";
 
 }  // namespace vigil::supervisor

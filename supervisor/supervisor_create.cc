@@ -120,6 +120,7 @@ Result<void> Supervisor::StartSentry() {
   ASSIGN_OR_RETURN(control_peers_, ControlPeers::For(init_pid_));
   // Before a user's supervisor joins the container's network namespace.
   ASSIGN_OR_RETURN(const bool host_network, SharesHostNetwork(init_pid_));
+  RETURN_IF_ERROR(StartUserNetwork());
   const bool rootless = ::geteuid() != 0;
   if (rootless) {
     // Its hooks then run in the container's UTS, IPC and network namespaces.
@@ -244,6 +245,7 @@ runtime::HookPlacement Supervisor::HookPlacement() const {
 
 void Supervisor::Undo() {
   if (init_pidfd_) runtime::KillAndReap(init_pid_);
+  if (user_network_pid_ > 0) runtime::KillAndReap(user_network_pid_);
   if (cgroup_) {
     LeaveContainerCgroups();
     (void)cgroup_->Destroy();

@@ -95,6 +95,9 @@ class Supervisor {
   // (supervisor_names.cc): listening in the container's network namespace,
   // which the supervisor's thread is in.
   Result<void> StartNameService();
+  // slirp4netns for `vigil do --net allow=` (supervisor_user_network.cc),
+  // started before the supervisor joins the container's namespaces.
+  Result<void> StartUserNetwork();
   // Until the init reports ready, adopting what it hands the sentry.
   Result<void> AwaitInitReady();
   Result<void> ReceiveUntilReady();  // AwaitInitReady's fiber
@@ -172,6 +175,10 @@ class Supervisor {
   // resolver (its answers recorded through audit_).
   sentry::names::LearnedNames learned_names_{kLearnedNamesGrace};
   std::unique_ptr<sentry::names::Resolver> resolver_;
+  // slirp4netns, and its exit descriptor's other end: it ends when this
+  // closes, with the supervisor.
+  pid_t user_network_pid_ = 0;
+  UniqueFd user_network_exit_;
   std::unique_ptr<sentry::Backend> sentry_;
 };
 

@@ -245,9 +245,14 @@ TEST(HostSandboxTest, OnlyHarmlessVariablesPassUnlessAsked) {
                                              "EDITOR=vi", "MODE=test"));
 }
 
+// --net none and allow= (which slirp4netns connects to the host's
+// network): a namespace of its own, where the sandbox's resolver answers.
 TEST(HostSandboxTest, TheNetworkIsItsOwnUnlessTheHostsIsAsked) {
   config::Spec none = MustBuild(UserRequest());
   EXPECT_NE(none.linux_spec->FindNamespace(config::NamespaceType::kNetwork), nullptr);
+  DoRequest allow = UserRequest();
+  allow.network = DoNetwork::kAllow;
+  EXPECT_NE(MustBuild(allow).linux_spec->FindNamespace(config::NamespaceType::kNetwork), nullptr);
   DoRequest host = UserRequest();
   host.network = DoNetwork::kHost;
   EXPECT_EQ(MustBuild(host).linux_spec->FindNamespace(config::NamespaceType::kNetwork), nullptr);
@@ -267,26 +272,6 @@ TEST(ApplyNetworkFlagTest, AllowListsExactlyTheDestinationsGiven) {
   EXPECT_THAT(policy.egress[1].ports, ElementsAre(config::PortRange{80, 81}));
   EXPECT_EQ(policy.egress[2].host, "pypi.org");
   EXPECT_EQ(policy.egress[2].cidr.family, AF_UNSPEC);
-}
-
-TEST(AllowResolversTest, ANameBringsTheHostsNameserversOnPort53) {
-  config::Policy policy;
-  const std::vector<std::string> allow = {"pypi.org:443"};
-  ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kAllow, allow, policy));
-  AllowResolvers(
-      "# generated\nsearch example\nnameserver 10.0.0.53\nnameserver\t2001:db8::53 # v6\n", policy);
-  ASSERT_EQ(policy.egress.size(), 3u);
-  EXPECT_EQ(config::FormatCidr(policy.egress[1].cidr), "10.0.0.53/32");
-  EXPECT_THAT(policy.egress[1].ports, ElementsAre(config::PortRange{53, 53}));
-  EXPECT_EQ(config::FormatCidr(policy.egress[2].cidr), "2001:db8::53/128");
-}
-
-TEST(AllowResolversTest, AddressesAloneNeedNoResolver) {
-  config::Policy policy;
-  const std::vector<std::string> allow = {"10.1.2.3:443"};
-  ASSERT_TRUE(ApplyNetworkFlag(DoNetwork::kAllow, allow, policy));
-  AllowResolvers("nameserver 10.0.0.53\n", policy);
-  EXPECT_EQ(policy.egress.size(), 1u);
 }
 
 // What the host later runs from a writable directory stays read-only

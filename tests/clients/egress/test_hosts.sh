@@ -11,7 +11,8 @@
 #            path), whose resolv.conf names 10.77.0.2.
 # A bundle whose root holds the host's /usr read-only runs under `agent`
 # allowing api.test on 8080 and 8443, edge.test on 8443, rotate.test and
-# *.mirror.test on 8080: `in_box ID COMMAND...`.
+# *.mirror.test on 8080: `in_box ID COMMAND...`; `vigil do --net allow=` with
+# the same: `in_do COMMAND...`.
 #
 # The sourcing script has called take_runtime_arg (lib.sh) and sets $here
 # to tests/clients. Skips (77) when not root or a tool is missing.
@@ -121,6 +122,20 @@ in_box() {
 }
 "$runtime" spec --bundle "$bundle" 2>/dev/null || (cd "$bundle" && "$runtime" spec) || exit 1
 cp "$bundle/config.json" "$bundle/config.base.json"
+
+# in_do COMMAND...: COMMAND under `vigil do --net allow=` (the same names and
+# ports as the bundle's policy) as root, from a working directory holding
+# the test's CA (ca.pem), in the box's network namespace and with a
+# resolv.conf naming the test hosts' nameserver as the host's.
+do_allow="api.test:8080,api.test:8443,edge.test:8443,rotate.test:8080,*.mirror.test:8080"
+mkdir -p "$tmp/do"
+cp "$tmp/tls/cert.pem" "$tmp/do/ca.pem"
+echo "nameserver 10.77.0.2" >"$tmp/do-resolv.conf"
+in_do() {
+  (cd "$tmp/do" && nsenter --net="/run/netns/$box" unshare -m sh -c \
+    'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' sh "$tmp/do-resolv.conf" \
+    "$runtime" do --net "allow=$do_allow" -- "$@" </dev/null)
+}
 
 # rotate_name: rotate.test moves from 10.77.0.4 to 10.77.0.2 (dnsmasq reads
 # its hosts files again on SIGHUP).
