@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <cstddef>
 #include <optional>
 #include <utility>
 
@@ -24,17 +25,22 @@ class ControlPeers {
   static Result<ControlPeers> For(pid_t init_pid);
 
   // Whether the peer of the accepted connection `conn` may give orders: a
-  // process of the supervisor's own user (or root) outside the container —
-  // not in its pid namespace (or, for a container that shares the
-  // supervisor's, not in its mount namespace). The error says who was
-  // refused and why.
+  // process of the supervisor's own user (or root) in the supervisor's own
+  // pid namespace, where the runtime's callers are — not in one below it
+  // (this container's, or another sandbox's: a state root one sandbox can
+  // read holds every container's socket) — and, for a container that
+  // shares the supervisor's pid namespace, not in its mount namespace. The
+  // error says who was refused and why.
   Result<void> Check(int conn) const;
 
  private:
+  Result<void> CheckPidNamespaceDepth(int conn, pid_t pid) const;
   Result<bool> InContainerPidNamespace(pid_t pid) const;
   Result<bool> InContainerMountNamespace(pid_t pid) const;
 
   uid_t owner_ = 0;
+  // How many pid namespaces the supervisor is in, the host's first.
+  std::size_t pid_namespace_depth_ = 0;
   // The container's pid namespace where it has one of its own: whether a
   // pid is in it the namespace itself answers (NS_GET_PID_IN_PIDNS), with
   // no access to the process's /proc files, which a user's supervisor in
