@@ -147,9 +147,10 @@ except OSError as e:
     print('refused', e.errno)"
 limits_policy='{"extends": "agent", "defaultLimits": {"pids": 32, "memoryBytes": 268435456}}'
 
-# fork_bomb WHO: how far bombs.py forks under the limits, as WHO.
+# fork_bomb WHO: how far bombs.py forks under the limits, as WHO (its
+# standard error for expect to show when it fails).
 fork_bomb() {
-  do_as "$1" --policy "$limits_policy" -- python3 bombs.py fork 2>/dev/null |
+  do_as "$1" --policy "$limits_policy" -- python3 bombs.py fork |
     sed -E 's/^forked ([0-9]|[12][0-9]|3[01])$/forked fewer than 32/'
 }
 
