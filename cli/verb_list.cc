@@ -1,11 +1,10 @@
 // vigil list: every container under --root.
-#include <dirent.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "base/directory.h"
 #include "base/strings.h"
 #include "cli/container_json.h"
 #include "cli/verbs.h"
@@ -17,16 +16,13 @@ namespace {
 
 std::vector<std::string> ContainerIds(const std::string& root) {
   std::vector<std::string> ids;
-  DIR* dir = ::opendir(root.c_str());
-  if (dir == nullptr) return ids;  // no root yet: no containers
-  while (dirent* entry = ::readdir(dir)) {
-    std::string name = entry->d_name;
+  Result<std::vector<DirectoryEntry>> entries = ListDirectory(root);
+  if (!entries) return ids;  // no root yet: no containers
+  for (const DirectoryEntry& entry : *entries) {
     // Names starting with '.' are vigil's own (the kept audit logs), and
     // no container's (ValidateId).
-    if (!name.starts_with('.') && entry->d_type == DT_DIR) ids.push_back(name);
+    if (!entry.name.starts_with('.') && entry.IsDirectory()) ids.push_back(entry.name);
   }
-  ::closedir(dir);
-  std::sort(ids.begin(), ids.end());
   return ids;
 }
 

@@ -1,18 +1,15 @@
 #include "lifecycle/host_sandbox.h"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <climits>
 #include <cstdlib>
 
+#include "base/directory.h"
+#include "base/file.h"
 #include "base/strings.h"
-#include "base/unique_fd.h"
 #include "config/oci/default_spec.h"
 #include "config/oci/vigil_annotations.h"
 #include "config/policy/cidr.h"
@@ -145,29 +142,17 @@ Result<config::EgressRule> ParseAllowEntry(std::string_view entry) {
 }  // namespace
 
 Result<std::vector<HostRootEntry>> ReadHostRoot() {
-  UniqueFd root(::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!root) return FailErrno("open /");
-  DIR* dir = ::fdopendir(root.Get());
-  if (dir == nullptr) return FailErrno("read /");
-  (void)root.Release();
+  ASSIGN_OR_RETURN(std::vector<DirectoryEntry> listed, ListDirectory("/"));
   std::vector<HostRootEntry> entries;
-  while (const dirent* entry = ::readdir(dir)) {
-    const std::string name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    struct stat st {};
-    if (::fstatat(::dirfd(dir), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-    HostRootEntry host{.name = name, .directory = S_ISDIR(st.st_mode)};
-    if (S_ISLNK(st.st_mode)) {
-      char target[4096];
-      const ssize_t n = ::readlinkat(::dirfd(dir), name.c_str(), target, sizeof target);
-      if (n <= 0) continue;
-      host.symlink.assign(target, static_cast<std::size_t>(n));
+  for (const DirectoryEntry& entry : listed) {
+    HostRootEntry host{.name = entry.name, .directory = entry.IsDirectory()};
+    if (entry.IsSymlink()) {
+      Result<std::string> target = ReadLink(StrCat("/", entry.name));
+      if (!target || target->empty()) continue;
+      host.symlink = std::move(*target);
     }
     entries.push_back(std::move(host));
   }
-  ::closedir(dir);
-  std::sort(entries.begin(), entries.end(),
-            [](const HostRootEntry& a, const HostRootEntry& b) { return a.name < b.name; });
   return entries;
 }
 
@@ -184,23 +169,17 @@ Result<void> MakeHostRootLinks(const std::string& rootfs,
 
 std::vector<HostEntry> ReadHostDirectory(const std::string& path) {
   std::vector<HostEntry> entries;
-  DIR* dir = ::opendir(path.c_str());
-  if (dir == nullptr) return entries;
-  while (const dirent* entry = ::readdir(dir)) {
-    const std::string name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    struct stat st {};
-    if (::fstatat(::dirfd(dir), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-    HostEntry host{.name = name, .symlink = S_ISLNK(st.st_mode)};
+  Result<std::vector<DirectoryEntry>> listed = ListDirectory(path);
+  if (!listed) return entries;
+  for (const DirectoryEntry& entry : *listed) {
+    HostEntry host{.name = entry.name, .symlink = entry.IsSymlink()};
     if (host.symlink) {
       char resolved[PATH_MAX];
-      if (::realpath(StrCat(path, "/", name).c_str(), resolved) != nullptr) host.target = resolved;
+      if (::realpath(StrCat(path, "/", entry.name).c_str(), resolved) != nullptr)
+        host.target = resolved;
     }
     entries.push_back(std::move(host));
   }
-  ::closedir(dir);
-  std::sort(entries.begin(), entries.end(),
-            [](const HostEntry& a, const HostEntry& b) { return a.name < b.name; });
   return entries;
 }
 

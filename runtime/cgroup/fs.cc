@@ -1,15 +1,13 @@
 #include "runtime/cgroup/fs.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 
+#include "base/directory.h"
 #include "base/file.h"
 #include "base/strings.h"
-#include "base/unique_fd.h"
 
 namespace vigil::runtime::cgroup {
 
@@ -37,24 +35,11 @@ Result<void> Fs::Rmdir(const std::string& path) const {
 }
 
 Result<std::vector<std::string>> Fs::Subdirs(const std::string& path) const {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!fd) return FailErrno(StrCat("open ", path));
-  DIR* dir = ::fdopendir(fd.Get());
-  if (dir == nullptr) return FailErrno(StrCat("opendir ", path));
-  (void)fd.Release();  // closedir owns it now
+  ASSIGN_OR_RETURN(std::vector<DirectoryEntry> entries, ListDirectory(path));
   std::vector<std::string> names;
-  while (struct dirent* entry = ::readdir(dir)) {
-    std::string_view name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    bool is_dir = entry->d_type == DT_DIR;
-    if (entry->d_type == DT_UNKNOWN) {
-      struct stat st {};
-      is_dir = ::fstatat(::dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-               S_ISDIR(st.st_mode);
-    }
-    if (is_dir) names.emplace_back(name);
+  for (const DirectoryEntry& entry : entries) {
+    if (entry.IsDirectory()) names.push_back(entry.name);
   }
-  ::closedir(dir);
   return names;
 }
 

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <string_view>
+#include <utility>
 
 #include "base/strings.h"
 
@@ -69,46 +71,34 @@ std::vector<LearnedAddress> Parsed(std::span<const std::uint8_t> answer, int fam
   return learned;
 }
 
+// The name `value` has in `table`, or its number.
+template <typename T, std::size_t N>
+std::string NameIn(const std::pair<T, std::string_view> (&table)[N], T value) {
+  for (const auto& [known, name] : table) {
+    if (known == value) return std::string(name);
+  }
+  return std::to_string(static_cast<unsigned>(value));
+}
+
 }  // namespace
 
 std::string TypeName(std::uint16_t type) {
   // ares_dns_rec_type_tostr is newer than Debian 12's c-ares.
-  switch (type) {
-    case kTypeA:
-      return "A";
-    case kTypeAaaa:
-      return "AAAA";
-    case 5:
-      return "CNAME";
-    case 12:
-      return "PTR";
-    case 15:
-      return "MX";
-    case 16:
-      return "TXT";
-    case 33:
-      return "SRV";
-    case 64:
-      return "SVCB";
-    case 65:
-      return "HTTPS";
-    default:
-      return std::to_string(type);
-  }
+  static constexpr std::pair<std::uint16_t, std::string_view> kTypes[] = {
+      {kTypeA, "A"}, {kTypeAaaa, "AAAA"}, {5, "CNAME"}, {12, "PTR"},   {15, "MX"},
+      {16, "TXT"},   {33, "SRV"},         {64, "SVCB"}, {65, "HTTPS"},
+  };
+  return NameIn(kTypes, type);
 }
 
 std::string RcodeName(Rcode rcode) {
-  switch (rcode) {
-    case Rcode::kNoError:
-      return "NOERROR";
-    case Rcode::kServerFailure:
-      return "SERVFAIL";
-    case Rcode::kNameError:
-      return "NXDOMAIN";
-    case Rcode::kRefused:
-      return "REFUSED";
-  }
-  return std::to_string(static_cast<int>(rcode));
+  static constexpr std::pair<Rcode, std::string_view> kRcodes[] = {
+      {Rcode::kNoError, "NOERROR"},
+      {Rcode::kServerFailure, "SERVFAIL"},
+      {Rcode::kNameError, "NXDOMAIN"},
+      {Rcode::kRefused, "REFUSED"},
+  };
+  return NameIn(kRcodes, rcode);
 }
 
 Result<Question> ParseQuery(std::span<const std::uint8_t> query) {
