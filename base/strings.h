@@ -31,6 +31,19 @@ std::string StrCat(const Pieces&... pieces) {
   return out;
 }
 
+// `parts` with `separator` between each two.
+template <typename Range>
+std::string Join(const Range& parts, std::string_view separator) {
+  std::string out;
+  bool first = true;
+  for (const auto& part : parts) {
+    if (!first) out.append(separator);
+    first = false;
+    internal::AppendPiece(out, part);
+  }
+  return out;
+}
+
 // Renders `text` as a double-quoted JSON-style literal for error messages, so
 // that control characters and quotes in user input stay visible on one line.
 std::string Quote(std::string_view text);

@@ -13,7 +13,8 @@ namespace vigil::cli {
 
 // Global flags, given before the verb with runc's names.
 struct GlobalOptions {
-  std::string root;  // state directory: --root, or DefaultStateRoot()
+  std::string root;         // state directory: --root, or DefaultStateRoot()
+  bool root_given = false;  // by --root
   bool debug = false;
   bool systemd_cgroup = false;  // accepted; the cgroupfs driver runs underneath
   std::string rootless = "auto";

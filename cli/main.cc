@@ -16,6 +16,7 @@ Result<GlobalOptions> ReadGlobalOptions(const ParsedFlags& flags) {
   GlobalOptions global;
   std::optional<std::string> root = flags.Value("root");
   global.root = root ? *root : runtime::DefaultStateRoot();
+  global.root_given = root.has_value();
   if (auto file = flags.Value("log")) global.log.file = *file;
   if (auto format = flags.Value("log-format")) {
     ASSIGN_OR_RETURN(global.log.format, log::ParseFormat(*format));

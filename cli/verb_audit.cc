@@ -1,6 +1,8 @@
 // vigil audit: the sentry's audit records for a container (docs/audit.md),
 // as text, as the stored JSON lines, or as counts, the rotated files first;
-// --follow keeps printing new records until the container stops. The log outlives the container
+// --follow keeps printing new records until the container stops. The
+// container is named as Docker users name it (cli/audit_target.h); without
+// one, the audited containers are listed. The log outlives the container
 // (ROOT/.audit) until --prune; --file reads any log.
 #include <unistd.h>
 
@@ -14,7 +16,10 @@
 
 #include "base/strings.h"
 #include "base/units.h"
+#include "cli/audit_target.h"
+#include "cli/table.h"
 #include "cli/verbs.h"
+#include "runtime/container/known_roots.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/container/status.h"
 #include "sentry/audit/reader.h"
@@ -146,6 +151,22 @@ class Printer {
   std::vector<audit::Record> records_;
 };
 
+// Without an id: every container with an audit in `roots`, its status
+// ("deleted" for a kept log alone) and its log.
+void PrintAudited(const std::vector<std::string>& roots) {
+  std::vector<std::vector<std::string>> rows = {{"ID", "STATUS", "LOG"}};
+  for (const std::string& root : roots) {
+    for (const std::string& id : AuditedIds(root)) {
+      Result<runtime::ContainerRecord> record = runtime::ReadRecord(root, id);
+      const std::string status =
+          record ? std::string(config::NameOf(runtime::CurrentStatus(*record))) : "deleted";
+      Result<std::string> path = AuditPath(root, id);
+      rows.push_back({id, status, path ? *path : path.error().message});
+    }
+  }
+  PrintTable(rows);
+}
+
 }  // namespace
 
 const FlagSpec kAuditFlags[7] = {
@@ -175,11 +196,25 @@ Result<int> RunAudit(const Invocation& invocation) {
     return 0;
   }
   if (invocation.flags.Value("older-than")) return Fail("--older-than goes with --prune");
-  if (args.empty() && !file) return Fail("container id required (or --file FILE, or --prune)");
+  // Without --root: wherever vigil made containers (dockerd's root too).
+  const std::vector<std::string> roots =
+      invocation.global.root_given ? std::vector<std::string>{root}
+                                   : runtime::KnownRoots(root, runtime::DefaultStateRoot());
+  if (args.empty() && !file) {
+    PrintAudited(roots);
+    return 0;
+  }
 
   Options options{.denied = invocation.flags.IsSet("denied"),
                   .summary = invocation.flags.IsSet("summary")};
-  if (!args.empty()) options.id = args[0];
+  std::string audit_root = root;
+  if (!args.empty() && file) {
+    options.id = args[0];  // only this id's records of the file
+  } else if (!args.empty()) {
+    ASSIGN_OR_RETURN(AuditTarget target, FindAuditTarget(args[0], roots, DockerIdOf));
+    options.id = target.id;
+    audit_root = target.root;
+  }
   std::string format = invocation.flags.Value("format").value_or("text");
   if (format != "text" && format != "json") {
     return Fail(StrCat("unknown format ", Quote(format), ": use \"text\" or \"json\""));
@@ -196,7 +231,7 @@ Result<int> RunAudit(const Invocation& invocation) {
   if (file) {
     path = *file;
   } else {
-    ASSIGN_OR_RETURN(path, AuditPath(root, *options.id));
+    ASSIGN_OR_RETURN(path, AuditPath(audit_root, *options.id));
   }
   if (::access(path.c_str(), F_OK) != 0 && file) return FailErrno(StrCat("open ", path));
   Printer printer(options);
@@ -210,7 +245,7 @@ Result<int> RunAudit(const Invocation& invocation) {
   while (true) {
     // Look at the status before reading: lines written before the stop are
     // then on disk (the sentry flushes before it exits) and printed below.
-    bool stopped = !follow || Stopped(root, *options.id);
+    bool stopped = !follow || Stopped(audit_root, *options.id);
     ASSIGN_OR_RETURN(std::vector<std::string> lines, tail.ReadNewLines());
     RETURN_IF_ERROR(printer.Lines(lines, tail.path()));
     if (stopped) break;

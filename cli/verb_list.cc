@@ -1,5 +1,4 @@
 // vigil list: every container under --root.
-#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -7,6 +6,7 @@
 #include "base/directory.h"
 #include "base/strings.h"
 #include "cli/container_json.h"
+#include "cli/table.h"
 #include "cli/verbs.h"
 #include "config/oci/spec.h"
 #include "lifecycle/lifecycle.h"
@@ -34,8 +34,6 @@ void WriteJson(const std::vector<lifecycle::ContainerView>& views) {
   std::fputs(w.Take().c_str(), stdout);
 }
 
-// runc's table: Go's tabwriter with a minimum width of 12 and a padding of
-// 3, so scripts that cut columns by position read both alike.
 void WriteTable(const std::vector<lifecycle::ContainerView>& views) {
   std::vector<std::vector<std::string>> rows = {
       {"ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER"}};
@@ -44,23 +42,7 @@ void WriteTable(const std::vector<lifecycle::ContainerView>& views) {
                     v.record.bundle, v.record.created,
                     v.record.owner.empty() ? "root" : v.record.owner});
   }
-  constexpr std::size_t kMinWidth = 12;
-  constexpr std::size_t kPadding = 3;
-  std::vector<std::size_t> widths(rows.front().size(), kMinWidth);
-  for (const auto& row : rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      widths[i] = std::max(widths[i], row[i].size() + kPadding);
-    }
-  }
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t i = 0; i + 1 < row.size(); ++i) {
-      line += row[i];
-      line.append(widths[i] - row[i].size(), ' ');
-    }
-    line += row.back();
-    std::printf("%s\n", line.c_str());
-  }
+  PrintTable(rows);
 }
 
 }  // namespace

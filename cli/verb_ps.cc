@@ -17,52 +17,12 @@
 #include "base/json/json_writer.h"
 #include "base/strings.h"
 #include "base/unique_fd.h"
+#include "cli/run_capturing.h"
 #include "cli/verbs.h"
 #include "lifecycle/inspect.h"
 
 namespace vigil::cli {
 namespace {
-
-struct Captured {
-  int status = 0;  // exit code, or 128+N for signal N
-  std::string output;
-};
-
-// Runs `argv` (argv[0] looked up in PATH) with stdin from /dev/null and
-// stdout and stderr both captured, as Go's CombinedOutput does for runc.
-Result<Captured> RunCapturing(const std::vector<std::string>& argv) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return FailErrno("pipe");
-  UniqueFd read_end(fds[0]);
-  UniqueFd write_end(fds[1]);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, write_end.Get(), 1);
-  posix_spawn_file_actions_adddup2(&actions, write_end.Get(), 2);
-  std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  int spawned = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return FailErrno(spawned, StrCat("run ", argv[0]));
-  write_end.Reset();
-  Captured captured;
-  char buf[8192];
-  while (true) {
-    ssize_t n = ::read(read_end.Get(), buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    captured.output.append(buf, static_cast<std::size_t>(n));
-  }
-  int raw = 0;
-  while (::waitpid(pid, &raw, 0) < 0) {
-    if (errno != EINTR) return FailErrno(StrCat("wait for ", argv[0]));
-  }
-  captured.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  return captured;
-}
 
 std::vector<std::string_view> Fields(std::string_view line) {
   std::vector<std::string_view> fields;
@@ -133,7 +93,7 @@ Result<int> RunPs(const Invocation& invocation) {
   std::vector<std::string> argv = {"ps"};
   argv.insert(argv.end(), args.begin() + 1, args.end());
   if (argv.size() == 1) argv.push_back("-ef");
-  ASSIGN_OR_RETURN(Captured ps, RunCapturing(argv));
+  ASSIGN_OR_RETURN(Captured ps, RunCapturing(argv, Stderr::kCaptured));
   if (ps.status != 0) {
     // ps explains itself on its first line and follows with usage text.
     std::istringstream lines(ps.output);

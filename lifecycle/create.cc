@@ -28,6 +28,7 @@
 #include "runtime/cgroup/path.h"
 #include "runtime/container/container_cgroup.h"
 #include "runtime/container/engine_scratch.h"
+#include "runtime/container/known_roots.h"
 #include "runtime/container/state_dir.h"
 #include "runtime/policy/policy_compiler.h"
 #include "runtime/policy/process_filters.h"
@@ -160,6 +161,12 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   const runtime::cgroup::AttachPrimer primer = runtime::cgroup::AttachPrimer::Start();
   ASSIGN_OR_RETURN(runtime::StateDir dir, runtime::StateDir::Create(options.root, options.id));
   ScopeGuard remove_dir([&] { (void)dir.Remove(); });
+  // So that `vigil audit` without --root finds it (a convenience: the
+  // container does not depend on it).
+  if (Result<void> remembered = runtime::RememberRoot(runtime::DefaultStateRoot(), options.root);
+      !remembered) {
+    log::Debug(StrCat("list the state root: ", remembered.error().message));
+  }
 
   ASSIGN_OR_RETURN(config::Spec spec, options.spec ? Result<config::Spec>(*options.spec)
                                                    : config::LoadBundle(options.bundle));

@@ -94,8 +94,9 @@ class AuditCliTest : public ::testing::Test {
 
   Outcome Vigil(const std::string& args) {
     std::string out = dir_ + "/stdout", err = dir_ + "/stderr";
-    std::string command =
-        std::string(VIGIL_BINARY) + " --root " + root_ + " " + args + " >" + out + " 2>" + err;
+    // An empty PATH: no Docker client answers for a name (hermetic).
+    std::string command = "env PATH=" + dir_ + " " + std::string(VIGIL_BINARY) + " --root " +
+                          root_ + " " + args + " >" + out + " 2>" + err;
     int raw = std::system(command.c_str());
     return Outcome{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, Slurp(out), Slurp(err)};
   }
@@ -184,8 +185,10 @@ TEST_F(AuditCliTest, UnknownContainerIsOneErrorLine) {
   Outcome r = Vigil("audit nope");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "vigil: audit: container \"nope\" does not exist and " + root_ +
-                       "/.audit keeps no audit log of it (a log elsewhere: --file)\n");
+  EXPECT_EQ(r.err,
+            "vigil: audit: no container \"nope\" (an id, the start of one, or a Docker "
+            "name) in " +
+                root_ + "; a log elsewhere: --file\n");
 }
 
 // The log outlives its container (`run`, `delete`) until --prune.
@@ -261,11 +264,33 @@ TEST_F(AuditCliTest, PruneRemovesTheLogsOfContainersThatAreGone) {
   EXPECT_EQ(Vigil("audit --older-than 1h box").status, 1);
 }
 
+// Without an id: the audited containers, the deleted ones' kept logs too.
+TEST_F(AuditCliTest, WithoutAnIdListsTheAuditedContainers) {
+  MakeContainer("box");
+  AppendTo(DefaultAuditPath("gone"), "");
+  Outcome r = Vigil("audit");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("ID"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("box +stopped +" + DefaultAuditPath("box")));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("gone +deleted +" + DefaultAuditPath("gone")));
+}
+
+// A prefix of one id is that container, as Docker's short ids are.
+TEST_F(AuditCliTest, APrefixOfOneIdIsThatContainer) {
+  MakeContainer("0123456789abcdef");
+  Record record = Make("connect", Decision::kDeny, EPERM, 13);
+  record.container_id = "0123456789abcdef";
+  AppendTo(DefaultAuditPath("0123456789abcdef"), EncodeRecord(record) + "\n");
+  Outcome r = Vigil("audit --format json 0123456789ab");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, EncodeRecord(record) + "\n");
+}
+
 TEST_F(AuditCliTest, BadArgumentsAreOneErrorLine) {
   MakeContainer("box");
-  Outcome r = Vigil("audit");
+  Outcome r = Vigil("audit extra arguments");
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "vigil: audit: container id required (or --file FILE, or --prune)\n");
+  EXPECT_EQ(r.err, "vigil: audit: unexpected argument \"arguments\"\n");
   r = Vigil("audit --format yaml box");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "vigil: audit: unknown format \"yaml\": use \"text\" or \"json\"\n");

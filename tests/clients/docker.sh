@@ -305,6 +305,20 @@ if ((is_vigil)); then
   else
     not_ok "vigil audit after docker rm" "$(cat "$tmp/stderr")"
   fi
+  # What `docker ps` shows (the name, the 12-character id) finds the audit,
+  # without --root: vigil knows dockerd's state root from create.
+  name=vigil-audit-by-name-$$
+  if cid=$(dk run -d --name "$name" --runtime vigil-agent --network none "$image" sh -c \
+    'touch /probe' 2>"$tmp/stderr") && dk wait "$cid" >/dev/null 2>&1; then
+    expect "vigil audit NAME (Docker's name, no --root)" 1 sh -c \
+      'DOCKER_HOST="unix://$1" "$0" audit --denied "$2" | grep -c "openat(path=\"/probe\""' \
+      "$runtime" "$sock" "$name"
+    dk rm "$cid" >/dev/null 2>&1
+    expect "vigil audit SHORT-ID after docker rm (no --root)" 1 sh -c \
+      '"$0" audit --denied "$1" | grep -c "openat(path=\"/probe\""' "$runtime" "${cid:0:12}"
+  else
+    not_ok "vigil audit NAME" "$(cat "$tmp/stderr")"
+  fi
   # A volume the user mounts writable stays writable under agent.
   mkdir -p "$tmp/out"
   expect "vigil-agent: a -v bind mount stays writable" "from the sandbox" sh -c \
