@@ -32,7 +32,8 @@ Result<std::uint32_t> MaxFiles(std::string_view what, std::string_view text) {
 }  // namespace
 
 Result<std::string> ResolveAuditPath(const config::Spec& spec, const std::string& flag_path,
-                                     const runtime::StateDir& dir) {
+                                     const runtime::StateDir& dir,
+                                     std::string_view annotation_dir) {
   const std::string* value = spec.FindAnnotation(config::kAuditAnnotation);
   if (!value) {
     if (!flag_path.empty()) return std::filesystem::absolute(flag_path).lexically_normal().string();
@@ -42,18 +43,17 @@ Result<std::string> ResolveAuditPath(const config::Spec& spec, const std::string
       return FailErrno(StrCat("create ", kept));
     return runtime::KeptAuditLogPath(dir.root(), dir.id());
   }
-  const std::filesystem::path allowed(kAuditAnnotationDir);
+  const std::filesystem::path allowed(annotation_dir);
   std::filesystem::path path = value->find('/') == std::string::npos
                                    ? allowed / *value
                                    : std::filesystem::path(*value).lexically_normal();
   if (value->empty() || *value == "." || *value == ".." || path.parent_path() != allowed) {
     return Fail(StrCat("annotation ", config::kAuditAnnotation, ": ", Quote(*value),
-                       " is not a file in ", kAuditAnnotationDir,
-                       " (use --audit for any other path)"));
+                       " is not a file in ", annotation_dir, " (use --audit for any other path)"));
   }
   std::error_code ec;
   std::filesystem::create_directories(allowed, ec);
-  if (ec) return Fail(StrCat("create ", kAuditAnnotationDir, ": ", ec.message()));
+  if (ec) return Fail(StrCat("create ", annotation_dir, ": ", ec.message()));
   return path.string();
 }
 

@@ -20,11 +20,12 @@ inline constexpr std::uint64_t kDefaultAuditMaxBytes = 10 << 20;
 inline constexpr std::uint32_t kDefaultAuditMaxFiles = 3;
 
 // Where the audit records go: the annotation, else `flag_path` (--audit),
-// else KeptAuditLogPath under the state root (made here). The annotation comes with the container,
-// so it may only name a file in kAuditAnnotationDir (a bare name, or an absolute path there), never
-// any file the runtime could write.
+// else KeptAuditLogPath under the state root (made here). The annotation
+// comes with the container, so it may only name a file in
+// `annotation_dir` (kAuditAnnotationDir; made here when used: a bare name,
+// or an absolute path there), never any file the runtime could write.
 Result<std::string> ResolveAuditPath(const config::Spec& spec, const std::string& flag_path,
-                                     const runtime::StateDir& dir);
+                                     const runtime::StateDir& dir, std::string_view annotation_dir);
 
 // The log's rotation: --audit-max-size (`flag_size`, a size as Docker's
 // log options take it, "-1" for no cap) and --audit-max-files

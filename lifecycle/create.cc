@@ -212,7 +212,8 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   // Before the config is saved: it may set no_new_privileges.
   const sentry::FilterOptions filter_options =
       runtime::LaunchFilterFor(*record.compiled, *spec.process);
-  ASSIGN_OR_RETURN(record.audit_path, ResolveAuditPath(spec, options.audit_path, dir));
+  ASSIGN_OR_RETURN(record.audit_path,
+                   ResolveAuditPath(spec, options.audit_path, dir, kAuditAnnotationDir));
   // A create that fails leaves no log of its own behind (one that had
   // records before, of an earlier container of that id, stays).
   ScopeGuard remove_empty_log([&] {

@@ -21,20 +21,27 @@ config::Spec WithAnnotations(std::map<std::string, std::string> annotations) {
   return spec;
 }
 
-// The annotation (a pod's choice, only within kAuditAnnotationDir), then
-// --audit, then the state root's kept logs.
+// The annotation (a pod's choice, only within the annotations' directory),
+// then --audit, then the state root's kept logs. The directories are the
+// test's own: a unit test reads nothing of the host's (/var/log/vigil).
 TEST(AuditPathTest, TheAnnotationThenTheFlagThenTheStateDirectory) {
   char root[] = "/tmp/vigil-audit-path-XXXXXX";
   ASSERT_NE(::mkdtemp(root), nullptr);
   Result<runtime::StateDir> dir = runtime::StateDir::Create(root, "c1");
   ASSERT_TRUE(dir) << dir.error().message;
+  const std::string logs = StrCat(root, "/logs");
   const config::Spec annotated =
       WithAnnotations({{std::string(config::kAuditAnnotation), "pod.jsonl"}});
-  EXPECT_EQ(ResolveAuditPath(annotated, "/srv/all.jsonl", *dir).value_or(""),
-            StrCat(kAuditAnnotationDir, "/pod.jsonl"));
-  EXPECT_EQ(ResolveAuditPath(config::Spec{}, "/srv/all.jsonl", *dir).value_or(""),
+  EXPECT_EQ(ResolveAuditPath(annotated, "/srv/all.jsonl", *dir, logs).value_or(""),
+            StrCat(logs, "/pod.jsonl"));
+  EXPECT_TRUE(std::filesystem::is_directory(logs));
+  const config::Spec elsewhere =
+      WithAnnotations({{std::string(config::kAuditAnnotation), "/etc/pod.jsonl"}});
+  EXPECT_THAT(ResolveAuditPath(elsewhere, "", *dir, logs).error().message,
+              HasSubstr(StrCat("is not a file in ", logs)));
+  EXPECT_EQ(ResolveAuditPath(config::Spec{}, "/srv/all.jsonl", *dir, logs).value_or(""),
             "/srv/all.jsonl");
-  EXPECT_EQ(ResolveAuditPath(config::Spec{}, "", *dir).value_or(""),
+  EXPECT_EQ(ResolveAuditPath(config::Spec{}, "", *dir, logs).value_or(""),
             StrCat(root, "/.audit/c1.jsonl"));
   EXPECT_TRUE(std::filesystem::is_directory(StrCat(root, "/.audit")));
   std::filesystem::remove_all(root);
