@@ -8,6 +8,17 @@
 # "Where the time goes"). The archives come from the same Debian -dev
 # packages, so a library's security update needs a rebuild of vigil.
 # Off: shared objects.
+#
+# The link warns that getpwuid, initgroups, getaddrinfo and getservbyname
+# "require at runtime the shared libraries from the glibc version used for
+# linking": glibc reaches users, groups and hosts through NSS modules it
+# loads with dlopen even in a static binary. vigil calls them for a user
+# name in a spec (process.user by name, getpwuid for vigil do's home),
+# egress host names resolved at create and c-ares's service lookup; on the
+# host it was built on (the Debian package's glibc) the modules match. A
+# binary copied to a host with another glibc may fail those lookups (numeric
+# ids and addresses are unaffected): build it there, or with
+# -DVIGIL_STATIC=OFF.
 option(VIGIL_STATIC "Link the vigil binary statically (static PIE)" ON)
 
 find_package(PkgConfig REQUIRED)
