@@ -66,8 +66,7 @@ class PauseReleaseSwapTest : public RuntimeTest {
 
 TEST_P(PauseReleaseSwapTest, AHeapGoesToSwapAndComesBackIntact) {
   BundleConfig config = Script(HeapHolderScript(64));
-  config.extra_mounts_json = {R"({"destination": "/out", "type": "bind", "source": ")" + out_ +
-                              R"(", "options": ["rbind", "rw"]})"};
+  config.extra_mounts_json = {BindMountJson("/out", out_)};
   WriteConfig(config);
   const std::string id = NewId();
   CreateAndStart(id);

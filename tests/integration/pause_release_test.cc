@@ -29,8 +29,7 @@ class PauseReleaseTest : public RuntimeTest {
 
   BundleConfig WithOut(const std::string& script, const std::string& annotations = "{}") {
     BundleConfig config = Script(script);
-    config.extra_mounts_json = {R"({"destination": "/out", "type": "bind", "source": ")" + out_ +
-                                R"(", "options": ["rbind", "rw"]})"};
+    config.extra_mounts_json = {BindMountJson("/out", out_)};
     config.annotations_json = annotations;
     return config;
   }

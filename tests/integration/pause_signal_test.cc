@@ -21,20 +21,18 @@ class PauseSignalTest : public RuntimeTest {
  protected:
   void SetUp() override {
     RuntimeTest::SetUp();
-    out_ = scratch_ + "/out";
-    std::filesystem::create_directories(out_);
+    std::filesystem::create_directories(OutDir());
     // The handler writes its count whole (a rename), so a read never sees
     // half of it. sleep is short: busybox sh runs a trap when its
     // foreground child ends.
     BundleConfig config = Script(
         "n=0; trap 'n=$((n+1)); echo $n > /out/count.new; mv /out/count.new /out/count' USR1; "
         "touch /out/ready; while true; do sleep 0.05; done");
-    config.extra_mounts_json = {R"({"destination": "/out", "type": "bind", "source": ")" + out_ +
-                                R"(", "options": ["rbind", "rw"]})"};
+    config.extra_mounts_json = {BindMountJson("/out", OutDir())};
     WriteConfig(config);
   }
 
-  std::string Count() { return ReadWholeFile(out_ + "/count"); }
+  std::string Count() { return ReadWholeFile(OutDir() + "/count"); }
 
   // Runs kRounds of pause (with `pause_flags`), resume, kill USR1; returns
   // the rounds whose signal the handler never counted.
@@ -42,7 +40,7 @@ class PauseSignalTest : public RuntimeTest {
     const std::string id = NewId();
     CreateAndStart(id);
     if (HasFatalFailure()) return {};
-    EXPECT_TRUE(Eventually([&] { return std::filesystem::exists(out_ + "/ready"); }));
+    EXPECT_TRUE(Eventually([&] { return std::filesystem::exists(OutDir() + "/ready"); }));
     std::vector<std::string> pause = {"pause"};
     pause.insert(pause.end(), pause_flags.begin(), pause_flags.end());
     pause.push_back(id);
@@ -66,7 +64,8 @@ class PauseSignalTest : public RuntimeTest {
     return lost;
   }
 
-  std::string out_;
+  // Where the workload's /out is on the host (scratch_ is set in SetUp).
+  std::string OutDir() const { return scratch_ + "/out"; }
 };
 
 TEST_P(PauseSignalTest, ASignalRightAfterResumeIsHandled) {

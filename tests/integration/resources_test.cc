@@ -133,8 +133,7 @@ TEST_P(ResourcesTest, PauseFreezesAndResumeThawsTheWorkload) {
   std::string out_dir = scratch_ + "/out";
   std::filesystem::create_directories(out_dir);
   BundleConfig config;
-  config.extra_mounts_json = {R"({"destination": "/out", "type": "bind", "source": ")" + out_dir +
-                              R"(", "options": ["rbind", "rw"]})"};
+  config.extra_mounts_json = {BindMountJson("/out", out_dir)};
   config.args = {"sh", "-c",
                  "i=0; while true; do i=$((i+1)); echo $i > /out/tick; "
                  "usleep 20000; done"};

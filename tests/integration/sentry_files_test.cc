@@ -52,10 +52,7 @@ TEST_P(SentryFilesTest, AgentKeepsTheModeOfConfiguredBindMounts) {
   config.readonly_root = false;
   config.no_new_privileges = false;
   config.annotations_json = R"({"dev.vigil.policy": "agent"})";
-  config.extra_mounts_json = {StrCat(R"({"destination": "/out", "type": "bind", "source": ")", out,
-                                     R"(", "options": ["rbind", "rw"]})"),
-                              StrCat(R"({"destination": "/ref", "type": "bind", "source": ")", ref,
-                                     R"(", "options": ["rbind", "ro"]})")};
+  config.extra_mounts_json = {BindMountJson("/out", out), BindMountJson("/ref", ref, "ro")};
   Outcome run = RunScript(config,
                           "echo result > /out/r.txt && echo out=writable; "
                           "touch /ref/x 2>/dev/null && echo ref=writable || echo ref=read-only");

@@ -59,6 +59,15 @@ inline std::string JsonStrings(const std::vector<std::string>& values) {
 
 // tests/bundle/runc_spec.json, read once; a test binary without it cannot
 // run any case, so it stops with the reason.
+// A bind mount for extra_mounts_json: host directory `source` at
+// `destination` in the container, "rw" or "ro" (a test's /out, where the
+// workload writes what the test reads from the host).
+inline std::string BindMountJson(const std::string& destination, const std::string& source,
+                                 std::string_view mode = "rw") {
+  return StrCat(R"({"destination": )", JsonString(destination), R"(, "type": "bind", "source": )",
+                JsonString(source), R"(, "options": ["rbind", ")", mode, R"("]})");
+}
+
 inline const config::Spec& RuncSpec() {
   static const config::Spec spec = [] {
     const std::string path = std::string(VIGIL_TEST_DATA) + "/../bundle/runc_spec.json";
