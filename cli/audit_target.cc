@@ -12,11 +12,16 @@ namespace {
 
 constexpr std::string_view kLogSuffix = ".jsonl";
 
-std::optional<AuditTarget> FindId(std::string_view id, const std::vector<std::string>& roots) {
-  for (const std::string& root : roots) {
-    const std::vector<std::string> ids = AuditedIds(root);
-    if (std::binary_search(ids.begin(), ids.end(), id)) {
-      return AuditTarget{.root = root, .id = std::string(id)};
+// The audited ids of each root, listed once for a lookup.
+struct RootIds {
+  std::string root;
+  std::vector<std::string> ids;  // sorted
+};
+
+std::optional<AuditTarget> FindId(std::string_view id, const std::vector<RootIds>& listed) {
+  for (const RootIds& root : listed) {
+    if (std::binary_search(root.ids.begin(), root.ids.end(), id)) {
+      return AuditTarget{.root = root.root, .id = std::string(id)};
     }
   }
   return std::nullopt;
@@ -59,11 +64,13 @@ std::optional<std::string> DockerIdOf(std::string_view name) {
 Result<AuditTarget> FindAuditTarget(std::string_view reference,
                                     const std::vector<std::string>& roots,
                                     const NameLookup& lookup) {
-  if (std::optional<AuditTarget> exact = FindId(reference, roots)) return *exact;
+  std::vector<RootIds> listed;
+  for (const std::string& root : roots) listed.push_back({.root = root, .ids = AuditedIds(root)});
+  if (std::optional<AuditTarget> exact = FindId(reference, listed)) return *exact;
   std::vector<AuditTarget> prefixed;
-  for (const std::string& root : roots) {
-    for (const std::string& id : AuditedIds(root)) {
-      if (id.starts_with(reference)) prefixed.push_back({.root = root, .id = id});
+  for (const RootIds& root : listed) {
+    for (const std::string& id : root.ids) {
+      if (id.starts_with(reference)) prefixed.push_back({.root = root.root, .id = id});
     }
   }
   if (prefixed.size() == 1) return prefixed.front();
@@ -74,7 +81,7 @@ Result<AuditTarget> FindAuditTarget(std::string_view reference,
                        " containers: ", Join(ids, ", ")));
   }
   if (std::optional<std::string> id = lookup(reference)) {
-    if (std::optional<AuditTarget> named = FindId(*id, roots)) return *named;
+    if (std::optional<AuditTarget> named = FindId(*id, listed)) return *named;
     return Fail(StrCat("Docker's container ", Quote(reference), " (", *id,
                        ") has no audit in the state roots vigil knows: ", Join(roots, ", "),
                        " (another root: --root)"));
