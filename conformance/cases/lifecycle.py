@@ -308,7 +308,9 @@ def _(c):
 def _(c):
     c.sleeper()
     cid = c.create_start()
-    c.expect(c.container_pids(), "no container process found while running")
+    # `start` returns once the init is told to go; its execve (which gives it
+    # the process's environment, the marker) may come a moment later.
+    c.wait_for(c.container_pids, "the container's process to run")
     c.rt("delete", "--force", cid)
     c.wait_for(lambda: not c.container_pids(), "the container's processes to go")
 
