@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <filesystem>
+#include <optional>
 
 #include "base/file.h"
 #include "base/log.h"
@@ -118,16 +119,31 @@ Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string
   return chosen;
 }
 
-// The sentry's backend: the annotation, else --platform, else unotify.
+// The sentry's backend: the annotation, else --platform, else unotify --
+// except for a profile that hands syscalls to a seccomp agent. The kernel
+// gives a process one seccomp listener: on the unotify platform it is the
+// sentry's, so such a container runs on the ptrace platform, where the
+// listener is the agent's. The agent then answers the syscalls it was
+// given before the sentry sees them (a notifying filter outranks a
+// tracing one); everything else the sentry still decides and audits.
 Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::string& flag) {
-  sentry::Platform platform = sentry::Platform::kUnotify;
-  if (const std::string* asked = spec.FindAnnotation(config::kPlatformAnnotation)) {
-    ASSIGN_OR_RETURN(platform, sentry::ParsePlatform(
-                                   StrCat("annotation ", config::kPlatformAnnotation), *asked));
+  const bool agent = spec.linux_spec && spec.linux_spec->seccomp &&
+                     config::NotifiesAnAgent(*spec.linux_spec->seccomp);
+  std::optional<sentry::Platform> asked;
+  std::string what = "--platform";
+  if (const std::string* annotation = spec.FindAnnotation(config::kPlatformAnnotation)) {
+    what = StrCat("annotation ", config::kPlatformAnnotation);
+    ASSIGN_OR_RETURN(asked, sentry::ParsePlatform(what, *annotation));
   } else if (!flag.empty()) {
-    ASSIGN_OR_RETURN(platform, sentry::ParsePlatform("--platform", flag));
+    ASSIGN_OR_RETURN(asked, sentry::ParsePlatform(what, flag));
   }
-  return platform;
+  if (agent && asked == sentry::Platform::kUnotify) {
+    return Fail(StrCat(what,
+                       ": the unotify platform holds the container's one seccomp listener, and "
+                       "linux.seccomp hands syscalls to an agent (SCMP_ACT_NOTIFY): use ptrace"));
+  }
+  if (agent) return sentry::Platform::kPtrace;
+  return asked.value_or(sentry::Platform::kUnotify);
 }
 
 // The bundle as runc records it: absolute, normal, without a trailing "/"

@@ -29,6 +29,7 @@
 #include "runtime/process/channel.h"
 #include "runtime/process/console.h"
 #include "runtime/process/launch.h"
+#include "runtime/process/seccomp_agent.h"
 #include "runtime/process/terminal_relay.h"
 #include "runtime/process/wait.h"
 
@@ -109,6 +110,26 @@ Result<void> HandToSupervisor(const runtime::StateDir& dir, pid_t pid,
                               listener.Get()),
       "hand the exec'd process to the sentry");
   return {};
+}
+
+bool IsAnnouncement(runtime::MessageType type) {
+  return type == runtime::MessageType::kSentryListener ||
+         type == runtime::MessageType::kSentryTracee ||
+         type == runtime::MessageType::kAgentListener;
+}
+
+// The exec'd process's state as runc gives it to the agent: the
+// container's, running, with the process's own pid beside it.
+Result<void> ServeAnnouncement(const runtime::StateDir& dir, const config::Spec& spec,
+                               const runtime::ContainerRecord& record, pid_t pid,
+                               const runtime::Message& announcement) {
+  if (announcement.type != runtime::MessageType::kAgentListener) {
+    return HandToSupervisor(dir, pid, announcement);
+  }
+  ASSIGN_OR_RETURN(UniqueFd process, PidfdOpen(pid));
+  return runtime::HandToSeccompAgent(*spec.linux_spec->seccomp, process.Get(), announcement.text,
+                                     pid,
+                                     runtime::HookState(record, config::ContainerStatus::kRunning));
 }
 
 // The process started when a later step failed: it must not run
@@ -224,12 +245,12 @@ Result<int> ExecInContainer(const ExecOptions& requested) {
   RETURN_IF_ERROR(ours.Send(runtime::MessageType::kProceed));
   // End of file means the program runs (the channel closes on exec). Before
   // that the process announces the sentry's listener (or asks to be
-  // traced), which goes to the supervisor before the process may go on.
+  // traced), which goes to the supervisor, and a notifying profile's
+  // listener, which goes to the seccomp agent, each before it may go on.
   Result<runtime::Message> outcome = ours.Receive();
-  if (outcome && (outcome->type == runtime::MessageType::kSentryListener ||
-                  outcome->type == runtime::MessageType::kSentryTracee)) {
-    if (Result<void> handed = HandToSupervisor(dir, pid, *outcome); !handed) {
-      return Abandon(pid, std::move(handed).error());
+  while (outcome && IsAnnouncement(outcome->type)) {
+    if (Result<void> served = ServeAnnouncement(dir, spec, record, pid, *outcome); !served) {
+      return Abandon(pid, std::move(served).error());
     }
     RETURN_IF_ERROR(ours.Send(runtime::MessageType::kProceed));
     outcome = ours.Receive();

@@ -105,6 +105,7 @@ class Supervisor {
   void ServeRequest(UniqueFd conn);
   Result<void> Start();
   Result<void> AdoptInit(const runtime::Message& announcement);
+  Result<void> HandInitToSeccompAgent(const runtime::Message& announcement);
   // The init's next message other than the sentry's announcements, each of
   // which is adopted and answered (kProceed) on the way; an init whose
   // announcement cannot be adopted is killed. The receive error as it is
@@ -113,8 +114,11 @@ class Supervisor {
   // An exec'd process on the ptrace platform: `pidfd` to trace it by, and
   // the number of the sentry's end of its descriptor channel in it.
   Result<void> AdoptTracee(const UniqueFd& pidfd, std::string_view channel_number);
-  // Whether `start` still spawns processes (poststart hooks).
-  bool SpawnsAtStart() const;
+  // Whether `start` still needs what the supervisor's confinement takes
+  // away: spawning poststart hooks, or connecting to the seccomp agent
+  // (an init that cannot become the container's process at create loads
+  // the profile, and announces its listener, at start).
+  bool ActsUnconfinedAtStart() const;
   // Installs the supervisor's own filter (supervisor/self_confinement.h) once
   // nothing is left to spawn: from then on it only serves.
   void Confine();

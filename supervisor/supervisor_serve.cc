@@ -20,6 +20,7 @@
 #include "base/syscalls.h"
 #include "runtime/container/supervisor_control.h"
 #include "runtime/process/hooks.h"
+#include "runtime/process/seccomp_agent.h"
 #include "supervisor/self_confinement.h"
 #include "supervisor/supervisor_process.h"
 
@@ -112,8 +113,10 @@ Result<void> Supervisor::Start() {
   return {};
 }
 
-bool Supervisor::SpawnsAtStart() const {
-  return !runtime::HooksOf(args_.spec, "poststart").empty();
+bool Supervisor::ActsUnconfinedAtStart() const {
+  const bool agent = args_.spec.linux_spec && args_.spec.linux_spec->seccomp &&
+                     config::NotifiesAnAgent(*args_.spec.linux_spec->seccomp);
+  return agent || !runtime::HooksOf(args_.spec, "poststart").empty();
 }
 
 void Supervisor::Confine() {
@@ -131,14 +134,20 @@ Result<runtime::Message> Supervisor::ReceiveServingSentry() {
   for (;;) {
     RETURN_IF_ERROR(loop_->Wait(init_channel_->fd(), EPOLLIN));
     ASSIGN_OR_RETURN(runtime::Message message, init_channel_->Receive());
-    if (message.type != MessageType::kSentryListener &&
-        message.type != MessageType::kSentryTracee) {
+    Result<void> served;
+    if (message.type == MessageType::kSentryListener ||
+        message.type == MessageType::kSentryTracee) {
+      served = AdoptInit(message);
+    } else if (message.type == MessageType::kAgentListener) {
+      served = HandInitToSeccompAgent(message);
+    } else {
       return message;
     }
-    if (Result<void> adopted = AdoptInit(message); !adopted) {
-      // An init the sentry cannot serve must not run on.
+    if (!served) {
+      // An init the sentry (or the profile's agent) cannot serve must not
+      // run on.
       (void)PidfdSendSignal(init_pidfd_.Get(), SIGKILL);
-      return tl::unexpected(adopted.error());
+      return tl::unexpected(served.error());
     }
     RETURN_IF_ERROR(init_channel_->Send(MessageType::kProceed));
   }
@@ -150,6 +159,25 @@ Result<void> Supervisor::AdoptInit(const runtime::Message& announcement) {
   ASSIGN_OR_RETURN(int fd, runtime::AnnouncedDescriptor(announcement.text));
   ASSIGN_OR_RETURN(UniqueFd connection, PidfdGetfd(init_pidfd_.Get(), fd));
   return sentry_->Adopt(init_pid_, std::move(connection));
+}
+
+// The init's state as runc gives it to the agent: still "creating". The
+// syscalls the agent answers reach it before the sentry, so the audit says
+// which ones went where.
+Result<void> Supervisor::HandInitToSeccompAgent(const runtime::Message& announcement) {
+  const config::Seccomp& profile = *args_.spec.linux_spec->seccomp;
+  RETURN_IF_ERROR(
+      runtime::HandToSeccompAgent(profile, init_pidfd_.Get(), announcement.text, init_pid_,
+                                  runtime::HookState(args_.record, ContainerStatus::kCreating)));
+  std::vector<std::string> names;
+  for (const config::SeccompSyscall& rule : profile.syscalls) {
+    if (rule.action == config::SeccompAction::kNotify) {
+      names.insert(names.end(), rule.names.begin(), rule.names.end());
+    }
+  }
+  audit_->RecordEvent("seccomp-agent", init_pid_, sentry::audit::Decision::kNone,
+                      {{"listener", profile.listener_path}, {"syscalls", Join(names, ",")}});
+  return {};
 }
 
 Result<void> Supervisor::AdoptTracee(const UniqueFd& pidfd, std::string_view channel_number) {
@@ -246,9 +274,10 @@ void Supervisor::ForwardSignals() {
 }
 
 Result<siginfo_t> Supervisor::Supervise() {
-  // Without poststart hooks nothing is left to spawn once created: confined
-  // now, so that `start` does not wait for it.
-  if (!SpawnsAtStart()) Confine();
+  // Without poststart hooks or an agent nothing is left to spawn or
+  // connect to once created: confined now, so that `start` does not wait
+  // for it.
+  if (!ActsUnconfinedAtStart()) Confine();
   // The init may have died before the first SIGCHLD could be read.
   ForwardSignals();
   // A start request still being answered is answered first: a program

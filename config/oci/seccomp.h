@@ -37,4 +37,13 @@ struct Seccomp {
   bool operator==(const Seccomp&) const = default;
 };
 
+// Whether a rule hands syscalls to a seccomp agent (SCMP_ACT_NOTIFY): the
+// filter then makes a listener, which goes to listener_path.
+inline bool NotifiesAnAgent(const Seccomp& profile) {
+  for (const SeccompSyscall& rule : profile.syscalls) {
+    if (rule.action == SeccompAction::kNotify) return true;
+  }
+  return false;
+}
+
 }  // namespace vigil::config

@@ -28,4 +28,20 @@ std::string DumpState(const State& state) {
   return w.Take();
 }
 
+std::string DumpContainerProcessState(const ContainerProcessState& process_state) {
+  json::Writer w;
+  w.BeginObject();
+  w.StringMember("ociVersion", process_state.oci_version);
+  w.Key("fds");
+  w.BeginArray();
+  w.String("seccompFd");
+  w.EndArray();
+  w.IntMember("pid", process_state.pid);
+  w.StringMember("metadata", process_state.metadata);
+  w.Key("state");
+  EncodeObject<State>(w, kStateFields, process_state.state);
+  w.EndObject();
+  return w.Take();
+}
+
 }  // namespace vigil::config

@@ -37,4 +37,17 @@ struct State {
 Result<State> ParseState(std::string_view text);
 std::string DumpState(const State& state);
 
+// What a seccomp agent receives with the listener (runtime-spec
+// config-linux.md "containerProcessState"): the process the listener
+// belongs to, the profile's listenerMetadata and the container's state.
+// The one descriptor sent alongside is named "seccompFd" in `fds`.
+struct ContainerProcessState {
+  std::string oci_version;
+  int pid = 0;
+  std::string metadata;
+  State state;
+};
+
+std::string DumpContainerProcessState(const ContainerProcessState& process_state);
+
 }  // namespace vigil::config

@@ -200,6 +200,21 @@ Result<void> CheckSeccomp(const Seccomp& s, const JsonPath& path) {
     if (rule.action == SeccompAction::kNotify && s.listener_path.empty()) {
       return FailAt(at.Key("action"), "SCMP_ACT_NOTIFY needs linux.seccomp.listenerPath");
     }
+    if (rule.action == SeccompAction::kNotify) {
+      // Between loading the filter and the agent holding its listener, the
+      // container's process still writes (its error and debug lines) and
+      // sends (the listener's number, to the runtime): notified, either
+      // would wait for an agent that can never answer. runc refuses write
+      // in the same words.
+      for (std::size_t n = 0; n < rule.names.size(); ++n) {
+        if (rule.names[n] == "write" || rule.names[n] == "sendto") {
+          return FailAt(at.Key("names").Index(n),
+                        StrCat("SCMP_ACT_NOTIFY cannot be used for the ", rule.names[n],
+                               " syscall: the container's process uses it before the agent "
+                               "holds the listener"));
+        }
+      }
+    }
     for (std::size_t a = 0; a < rule.args.size(); ++a) {
       if (rule.args[a].index > 5) {
         return FailAt(

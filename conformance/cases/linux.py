@@ -2,14 +2,11 @@
 namespace mappings, hostname/domainname, sysctl, devices, personality,
 seccomp."""
 
-import fcntl
 import json
 import os
-import socket
-import struct
-import threading
 
 from harness import case, host_ns, register
+from seccomp_agent import Agent
 
 NS_FILES = {"pid": "pid", "network": "net", "ipc": "ipc", "uts": "uts", "mount": "mnt",
             "cgroup": "cgroup", "user": "user"}
@@ -347,6 +344,98 @@ def _(c):
     c.expect(c.check(p, 1)["ok"], "personality(0xffffffff): %s" % c.check(p, 1))
 
 
+# -- seccomp agents (linux.seccomp.listenerPath) ------------------------------
+
+ENOMEDIUM = 123
+
+
+def seccomp_agent(c, names, metadata="conformance"):
+    """An agent refusing `names` with ENOMEDIUM, and a profile that hands
+    them to it."""
+    agent = Agent(c.path("scratch", "agent.sock"), refuse=names)
+    c.cleanups.append(agent.stop)
+    seccomp(c, [{"names": names, "action": "SCMP_ACT_NOTIFY"}])
+    c.linux["seccomp"]["listenerPath"] = agent.path
+    c.linux["seccomp"]["listenerMetadata"] = metadata
+    c.config["root"]["readonly"] = False
+    return agent
+
+
+def check_agent_state(c, agent, index, cid, status):
+    c.expect(not agent.errors, "agent: %s" % agent.errors)
+    c.expect(len(agent.states) > index, "the agent got %d listeners" % len(agent.states))
+    got = agent.states[index]
+    c.eq(agent.fds_received[index], 1, "descriptors sent with the state")
+    c.eq(got.get("fds"), ["seccompFd"], "containerProcessState.fds")
+    c.eq(got.get("metadata"), "conformance", "containerProcessState.metadata")
+    c.expect(isinstance(got.get("pid"), int) and got["pid"] > 0, "pid: %r" % got.get("pid"))
+    state = got.get("state", {})
+    c.eq(state.get("id"), cid, "containerProcessState.state.id")
+    c.eq(state.get("status"), status, "containerProcessState.state.status")
+
+
+@case("linux.seccomp.notify.agent-answers")
+def _(c):
+    agent = seccomp_agent(c, ["mkdir", "mkdirat"])
+    c.probe_args("mkdir", "/tmp/d")
+    cid = c.new_id()
+    r = c.run(cid)
+    c.expect(r.ok, "run: %s" % r)
+    c.eq(c.check(c.parse_probe(r.out, r))["errno"], ENOMEDIUM, "errno the agent answered")
+    check_agent_state(c, agent, 0, cid, "creating")
+    c.expect(agent.answered, "the agent answered no mkdir")
+
+
+@case("linux.seccomp.notify.exec-reaches-agent")
+def _(c):
+    agent = seccomp_agent(c, ["mkdir", "mkdirat"])
+    c.sleeper()
+    cid = c.create_start()
+    r = c.rt("exec", cid, "/probe", "mkdir", "/tmp/e")
+    c.expect(r.ok, "exec: %s" % r)
+    c.eq(c.check(c.parse_probe(r.out, r))["errno"], ENOMEDIUM, "errno the agent answered")
+    check_agent_state(c, agent, 1, cid, "running")
+
+
+@case("linux.seccomp.notify.unlisted-syscalls-run")
+def _(c):
+    seccomp_agent(c, ["chmod", "fchmodat"])
+    p = c.probe("mkdir", "/tmp/d")
+    c.expect(c.check(p)["ok"], "mkdir, not handed to the agent: %s" % c.check(p))
+
+
+# The listener is the agent's: the workload gets none of its own, which
+# could answer its syscalls before anything else saw them (the kernel allows
+# one listener per filter stack; vigil's sentry also refuses new ones).
+@case("linux.seccomp.notify.workload-gets-no-listener")
+def _(c):
+    seccomp_agent(c, ["chmod", "fchmodat"])
+    p = c.probe("seccomp-listener", "0")
+    c.expect(not c.check(p)["ok"], "the workload made a listener: %s" % c.check(p))
+
+
+@case("linux.seccomp.notify.no-agent-fails-create")
+def _(c):
+    seccomp(c, [{"names": ["mkdir"], "action": "SCMP_ACT_NOTIFY"}])
+    c.linux["seccomp"]["listenerPath"] = c.path("scratch", "nobody-listens.sock")
+    r = c.create(expect_ok=False)
+    c.expect(not r.ok, "create without an agent succeeded: %s" % r)
+    c.expect("failed to connect with seccomp agent" in r.err,
+             "the error names the agent: %s" % r.err)
+    c.eq(c.status(c.ids[-1]), None, "status after the failed create")
+    c.wait_for(lambda: not c.container_pids(), "the container's processes to go")
+
+
+@case("linux.seccomp.notify.write-refused")
+def _(c):
+    seccomp(c, [{"names": ["write"], "action": "SCMP_ACT_NOTIFY"}])
+    c.linux["seccomp"]["listenerPath"] = c.path("scratch", "agent.sock")
+    r = c.create(expect_ok=False)
+    c.expect(not r.ok, "create with write notified succeeded: %s" % r)
+    c.expect("SCMP_ACT_NOTIFY cannot be used for the write syscall" in r.err,
+             "runc's words: %s" % r.err)
+
+
 def seccomp_kill_case(action, want):
     def fn(c):
         c.remove_namespace("pid")
@@ -435,59 +524,6 @@ def _(c):
     seccomp(c, [{"names": ["mkdir"], "action": "SCMP_ACT_NO_SUCH"}])
     r = c.run()
     c.expect(r.rc not in (0, None), "an unknown seccomp action ran: %s" % r)
-
-
-# -- a seccomp agent at listenerPath --------------------------------------------
-
-# ioctl numbers of <linux/seccomp.h>: _IOWR('!', 0, struct seccomp_notif) and
-# _IOWR('!', 1, struct seccomp_notif_resp).
-NOTIF_RECV = (3 << 30) | (80 << 16) | (0x21 << 8) | 0
-NOTIF_SEND = (3 << 30) | (24 << 16) | (0x21 << 8) | 1
-
-
-def seccomp_agent(c, path, errno_):
-    """A seccomp agent listening at `path`, as the runtime spec's
-    listenerPath protocol has it: it takes the state JSON and the listener
-    descriptor, then answers each notification with -errno_. Returns a dict
-    that gets "state" (the JSON received)."""
-    got = {}
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(path)
-    server.listen(1)
-    server.settimeout(20)
-    c.cleanups.append(server.close)
-
-    def serve():
-        try:
-            conn, _ = server.accept()
-            msg, fds, _, _ = socket.recv_fds(conn, 65536, 4)
-            got["state"] = json.loads(msg.decode())
-            while fds:
-                notif = bytearray(80)
-                fcntl.ioctl(fds[0], NOTIF_RECV, notif)
-                notif_id = struct.unpack_from("Q", notif)[0]
-                fcntl.ioctl(fds[0], NOTIF_SEND, bytearray(struct.pack("QqiI", notif_id, 0,
-                                                                      -errno_, 0)))
-        except (OSError, ValueError):
-            pass
-
-    threading.Thread(target=serve, daemon=True).start()
-    return got
-
-
-# runc hands the listener to the agent at listenerPath. vigil cannot: the
-# kernel gives a filter stack one listener and the sentry holds it, so it
-# refuses such a profile with one line (skip.txt, docs/conformance.md).
-@case("linux.seccomp.notify-listenerPath")
-def _(c):
-    path = c.path("agent.sock")
-    got = seccomp_agent(c, path, 18)  # EXDEV: an answer only the agent gives
-    seccomp(c, [{"names": ["mkdir"], "action": "SCMP_ACT_NOTIFY"}])
-    c.linux["seccomp"].update(listenerPath=path, listenerMetadata="conformance-agent")
-    p = c.probe("mkdir", "/tmp/d")
-    c.eq(c.check(p)["errno"], 18, "errno of mkdir answered by the agent")
-    c.eq(got.get("state", {}).get("metadata"), "conformance-agent",
-         "listenerMetadata in the state the agent got")
 
 
 @case("linux.namespaces.time.new")

@@ -11,6 +11,7 @@
 //   ls PATH        directory entries      personality N  personality(N)
 //   chroot PATH    chroot(2) (a CAP_SYS_CHROOT test)
 //   sethostname S  sethostname(2)         getppid        getppid(2)
+//   seccomp-listener X  an allow-all filter with a listener of its own
 //   sleep SECONDS  sleep before printing  exit CODE    exit with CODE after printing
 //   raise SIGNAL   raise SIGNAL after printing
 //   wait-stdin     block until stdin reaches end of file before printing
@@ -19,6 +20,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/personality.h>
@@ -461,6 +464,17 @@ void Check(Json& j, const std::string& op, const std::string& arg) {
     long r = ::syscall(SYS_getppid);
     rc = r < 0 ? -1 : 0;
     j.KeyInt("result", r);
+  } else if (op == "seccomp-listener") {
+    // Sets no_new_privs, which the filter needs, for the rest of the probe.
+    sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    sock_fprog program{1, &allow};
+    long r = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    if (r == 0) {
+      r = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                    &program);
+    }
+    rc = r < 0 ? -1 : 0;
+    if (r >= 0) ::close(static_cast<int>(r));
   } else if (op == "sleep") {
     ::sleep(static_cast<unsigned>(std::atoi(arg.c_str())));
   } else if (op == "wait-stdin") {

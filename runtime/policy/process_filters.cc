@@ -13,14 +13,6 @@ namespace vigil::runtime {
 Result<std::optional<seccomp::CompiledFilter>> CompileProfile(const config::Spec& spec) {
   if (!spec.linux_spec || !spec.linux_spec->seccomp) return std::nullopt;
   const config::Seccomp& profile = *spec.linux_spec->seccomp;
-  // The kernel gives a process one seccomp listener, and the sentry's is it.
-  for (std::size_t i = 0; i < profile.syscalls.size(); ++i) {
-    if (profile.syscalls[i].action == config::SeccompAction::kNotify) {
-      return Fail(StrCat("linux.seccomp.syscalls[", i,
-                         "].action: SCMP_ACT_NOTIFY is not supported: the sentry holds the "
-                         "container's seccomp listener (the kernel allows one per process)"));
-    }
-  }
   ASSIGN_OR_RETURN(seccomp::CompiledFilter filter, seccomp::CompileSeccomp(profile));
   if (!filter.skipped_names.empty()) {
     std::string names;

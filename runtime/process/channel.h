@@ -23,6 +23,8 @@ enum class MessageType : std::uint32_t {
   kCreated,         // supervisor -> create: the container is created
   kSentryListener,  // init or exec'd process -> runtime: the sentry's listener's fd number
   kSentryTracee,    // init or exec'd process -> runtime: trace me, then I load the filter
+  kAgentListener,   // init or exec'd process -> runtime: the profile's listener's fd number,
+                    // for the seccomp agent (runtime/process/seccomp_agent.h)
 };
 
 struct Message {
@@ -30,9 +32,9 @@ struct Message {
   std::string text;
 };
 
-// The descriptor number a kSentryListener or kSentryTracee message carries
-// (`text`): the filter's listener, or the sentry's end of the descriptor
-// channel.
+// The descriptor number a kSentryListener, kSentryTracee or kAgentListener
+// message carries (`text`): a filter's listener, or the sentry's end of the
+// descriptor channel.
 Result<int> AnnouncedDescriptor(std::string_view text);
 
 class Channel {

@@ -52,6 +52,9 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json,
       if (::setns(ns, 0) != 0) ::_exit(127);
     }
     JoinCgroups(placement.cgroup_procs);
+    // A hook gets its stdio and nothing else of the runtime's (or of
+    // whoever started the runtime), as runc's hooks do.
+    if (!CloexecFrom(3)) ::_exit(127);
     std::vector<std::string> args = hook.args.empty() ? std::vector{hook.path} : hook.args;
     (void)Exec(hook.path, args, hook.env);
     ::_exit(127);

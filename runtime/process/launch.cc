@@ -15,11 +15,19 @@ namespace vigil::runtime {
 
 namespace {
 
-// A profile never notifies (CompileProfile refuses SCMP_ACT_NOTIFY), so it
-// makes no listener.
+// A profile that notifies (SCMP_ACT_NOTIFY) makes a listener, which is the
+// seccomp agent's: the runtime copies it (pidfd_getfd) from the number
+// announced here and sends it to the agent before saying proceed. Until
+// then a notified syscall would wait, so the process does none but the
+// announcement (send, which a notifying rule may not name) and the wait
+// for the answer (its notification waits for the agent, which has the
+// listener by then). Its own copy closes here, before the exec.
 Result<void> InstallProfile(const LaunchOptions& options) {
   if (options.seccomp == nullptr) return {};
-  return seccomp::LoadSeccomp(*options.seccomp).map([](UniqueFd) {});
+  ASSIGN_OR_RETURN(UniqueFd listener, seccomp::LoadSeccomp(*options.seccomp));
+  if (!listener) return {};
+  RETURN_IF_ERROR(options.channel->Send(MessageType::kAgentListener, StrCat(listener.Get())));
+  return options.channel->Expect(MessageType::kProceed).map([](Message) {});
 }
 
 // The ptrace platform's descriptor channel: a socket pair whose one end
@@ -72,10 +80,16 @@ Result<void> InstallSentry(const LaunchOptions& options) {
 // profile need not allow. The OCI profile last, so that after it comes only
 // what runc does after its own: the execve, and without no_new_privs the
 // user switch. The kernel runs both filters and takes the stricter verdict
-// whatever their order.
+// whatever their order. A profile that notifies goes first instead: once
+// the sentry's filter is in, it refuses new listeners (a workload holding
+// one could answer its own syscalls before a tracing sentry saw them), and
+// this one is made for the agent.
 Result<void> InstallSeccomp(const LaunchOptions& options) {
+  const bool for_agent = options.seccomp != nullptr && options.seccomp->has_notify;
+  if (for_agent) RETURN_IF_ERROR(InstallProfile(options));
   RETURN_IF_ERROR(InstallSentry(options));
-  return InstallProfile(options);
+  if (!for_agent) RETURN_IF_ERROR(InstallProfile(options));
+  return {};
 }
 
 }  // namespace

@@ -185,6 +185,24 @@ TEST(StateTest, DumpIsValidJson) {
   EXPECT_EQ(*again, state);
 }
 
+// What a seccomp agent receives: runc's agents read fds, pid, metadata and
+// the state beneath.
+TEST(StateTest, ContainerProcessStateCarriesTheStateAndNamesTheDescriptor) {
+  const std::string text = DumpContainerProcessState(
+      {.oci_version = "1.2.0", .pid = 42, .metadata = "bar", .state = RunningState()});
+  auto doc = json::Document::Parse(text);
+  ASSERT_TRUE(doc) << doc.error().message << "\n" << text;
+  EXPECT_EQ(doc->root().Find("pid")->NumberText(), "42");
+  EXPECT_EQ(doc->root().Find("metadata")->AsString(), "bar");
+  EXPECT_EQ(doc->root().Find("fds")->size(), 1u);
+  EXPECT_EQ(doc->root().Find("fds")->Element(0).AsString(), "seccompFd");
+  const std::optional<json::Value> state = doc->root().Find("state");
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->Find("id")->AsString(), RunningState().id);
+  EXPECT_EQ(state->Find("status")->AsString(), "running");
+  EXPECT_EQ(state->Find("bundle")->AsString(), RunningState().bundle);
+}
+
 TEST(StateTest, NegativePidIsRefused) {
   // kill(-1, ...) would reach every process the runtime may signal.
   EXPECT_EQ(StateError(R"({"ociVersion": "1.2.0", "id": "c", "status": "running", "bundle": "/b",

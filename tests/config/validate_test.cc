@@ -11,6 +11,7 @@ namespace vigil::config {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 // A valid spec (runc spec's shape) for each test to break in one place.
 Spec Base() {
@@ -292,6 +293,14 @@ TEST(ValidateTest, SeccompRulesAreCoherent) {
   s.listener_path = "agent.sock";
   EXPECT_THAT(ErrorOf(spec), HasSubstr("linux.seccomp.listenerPath: must be an absolute path"));
   s.listener_path = "/run/agent.sock";
+  EXPECT_EQ(ErrorOf(spec), "(valid)");
+  s.syscalls[0].names = {"mkdir", "write"};
+  EXPECT_THAT(ErrorOf(spec), StartsWith("linux.seccomp.syscalls[0].names[1]: SCMP_ACT_NOTIFY "
+                                        "cannot be used for the write syscall"));
+  s.syscalls[0].names = {"sendto"};
+  EXPECT_THAT(ErrorOf(spec), StartsWith("linux.seccomp.syscalls[0].names[0]: SCMP_ACT_NOTIFY "
+                                        "cannot be used for the sendto syscall"));
+  s.syscalls[0].action = SeccompAction::kErrno;
   EXPECT_EQ(ErrorOf(spec), "(valid)");
 }
 
