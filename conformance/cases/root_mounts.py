@@ -53,6 +53,20 @@ def _(c):
     c.expect(r.rc not in (0, None), "run with a missing root.path succeeded: %s" % r)
 
 
+@case("mounts.proc-on-a-symlink-fails")
+def _(c):
+    # The kernel's files would land wherever the link points.
+    proc = c.rootfs + "/proc"
+    if os.path.isdir(proc) and not os.path.islink(proc):
+        os.rmdir(proc)
+    os.symlink("/elsewhere", proc)
+    cid = c.new_id()
+    r = c.run(cid)
+    c.expect(r.rc not in (0, None), "run with /proc a symlink succeeded: %s" % r)
+    c.expect("must be mounted on ordinary directory" in r.err, "runc's words: %s" % r.err)
+    c.eq(c.status(cid), None, "status after the failed run")
+
+
 @case("root.pivoted")
 def _(c):
     # The host's files are out of reach: the probe's root is the bundle's.

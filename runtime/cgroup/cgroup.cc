@@ -167,11 +167,12 @@ Result<Cgroup> Cgroup::Create(const std::vector<Hierarchy>& hierarchies, const s
     }
   }
   // A frozen cgroup would freeze the init mid-setup and create would hang
-  // (runc refuses it too).
+  // (runc refuses it too; its words, which scripts match).
   if (Result<bool> frozen = cgroup.Frozen(); frozen && *frozen) {
     undo();
     return Fail(StrCat("create cgroup ", path,
-                       ": it is frozen (thaw it: freezer.state THAWED, cgroup.freeze 0)"));
+                       ": container's cgroup unexpectedly frozen (thaw it: freezer.state "
+                       "THAWED, cgroup.freeze 0)"));
   }
   // Processes already there (another container's, a job's) would share the
   // container's limits and stats. runc 1.1 warns and goes on, and scripts
@@ -179,7 +180,7 @@ Result<Cgroup> Cgroup::Create(const std::vector<Hierarchy>& hierarchies, const s
   // (lifecycle/delete.cc).
   Result<std::vector<pid_t>> present = cgroup.Processes();
   if (present && !present->empty()) {
-    log::Warning(StrCat("cgroup ", path, " is not empty: ", present->size(),
+    log::Warning(StrCat("cgroup ", path, ": container's cgroup is not empty: ", present->size(),
                         " process(es) found, e.g. pid ", present->front(),
                         "; they will share the container's limits"));
   }
@@ -253,7 +254,9 @@ Result<void> Cgroup::AddProcessBeneath(pid_t pid, std::string_view sub,
   const std::string what = StrCat("sub-cgroup ", Quote(sub));
   if (sub.empty() || sub.front() == '/' || sub == ".." || sub.starts_with("../") ||
       sub.ends_with("/..") || sub.find("/../") != std::string_view::npos) {
-    return Fail(StrCat(what, ": must be a path beneath the container's cgroup"));
+    // runc's words (" .. is not a sub cgroup path"), which scripts match.
+    return Fail(StrCat("sub-cgroup ", sub,
+                       " is not a sub cgroup path: it must lie beneath the container's cgroup"));
   }
   bool placed = false;
   for (const Placement& p : placements_) {

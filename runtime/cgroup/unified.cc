@@ -21,7 +21,10 @@ Result<void> ApplyUnified(const Knobs& knobs, const config::Resources& r) {
     }
     const Placement* v2 = knobs.Unified();
     if (v2 == nullptr) {
-      return Fail(StrCat(at, ": unified keys need cgroup v2, and this host mounts only v1"));
+      // "invalid configuration": runc's words, which its tests match.
+      return Fail(StrCat(at,
+                         ": invalid configuration: unified keys need cgroup v2, and this "
+                         "host mounts only v1"));
     }
     std::string controller = key.substr(0, dot);
     const Placement* where = v2;

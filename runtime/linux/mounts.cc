@@ -79,6 +79,15 @@ Result<void> MountInRoot(int root_fd, const config::Mount& mount, bool in_cgroup
     ASSIGN_OR_RETURN(target, S_ISDIR(st.st_mode) ? MkdirAllInRoot(root_fd, mount.destination)
                                                  : TouchInRoot(root_fd, mount.destination));
   } else {
+    // The kernel's files on a symlink would land wherever it points; runc
+    // refuses it in these words, which scripts match.
+    if (mount.type == "proc" || mount.type == "sysfs") {
+      ASSIGN_OR_RETURN(bool link, IsSymlinkInRoot(root_fd, mount.destination));
+      if (link) {
+        return Fail(StrCat(where, ": ", mount.type,
+                           " must be mounted on ordinary directory, not a symlink"));
+      }
+    }
     ASSIGN_OR_RETURN(target, MkdirAllInRoot(root_fd, mount.destination));
   }
   std::string target_path = FdPath(target.Get());

@@ -63,4 +63,19 @@ Result<UniqueFd> TouchInRoot(int root_fd, std::string_view path) {
   return Openat2(parent.Get(), name.c_str(), O_PATH | O_NOFOLLOW, 0, kResolve);
 }
 
+Result<bool> IsSymlinkInRoot(int root_fd, std::string_view path) {
+  Result<UniqueFd> parent = OpenInRoot(root_fd, Parent(path));
+  if (!parent) {
+    if (parent.error().code == ENOENT) return false;
+    return tl::unexpected(std::move(parent).error());
+  }
+  struct stat st {};
+  const std::string name(Base(path));
+  if (::fstatat(parent->Get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return false;
+    return FailErrno(StrCat("stat ", path));
+  }
+  return S_ISLNK(st.st_mode);
+}
+
 }  // namespace vigil::runtime

@@ -24,6 +24,10 @@ Result<UniqueFd> MkdirAllInRoot(int root_fd, std::string_view path);
 // empty file, and its parents, if missing): the target of a file bind mount.
 Result<UniqueFd> TouchInRoot(int root_fd, std::string_view path);
 
+// Whether the last component of `path` is itself a symlink (its parents
+// resolved inside the root); false when it or a parent does not exist.
+Result<bool> IsSymlinkInRoot(int root_fd, std::string_view path);
+
 // "/proc/self/fd/N": the path mount(2) takes to act on an opened target.
 std::string FdPath(int fd);
 

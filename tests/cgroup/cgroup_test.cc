@@ -117,7 +117,8 @@ TEST_F(CgroupTest, CreateRefusesAFrozenCgroup) {
   tree_.File("freezer/vigil/c1/freezer.state", "FROZEN\n");
   auto cg = Cgroup::Create(h, "/vigil/c1", fs_);
   ASSERT_FALSE(cg);
-  EXPECT_THAT(cg.error().message, HasSubstr("create cgroup /vigil/c1: it is frozen"));
+  EXPECT_THAT(cg.error().message,
+              HasSubstr("create cgroup /vigil/c1: container's cgroup unexpectedly frozen"));
   EXPECT_FALSE(tree_.Exists("memory/vigil"));
   tree_.File("freezer/vigil/c1/freezer.state", "THAWED\n");
   EXPECT_TRUE(Cgroup::Create(h, "/vigil/c1", fs_));
@@ -184,7 +185,7 @@ TEST_F(CgroupTest, AddProcessBeneathJoinsAnExistingSubCgroup) {
               HasSubstr("sub-cgroup \"missing\": no such cgroup"));
   for (const char* outside : {"../c2", "/abs", "a/../../x", ""}) {
     EXPECT_THAT(cg.AddProcessBeneath(79, outside, pids).error().message,
-                HasSubstr("must be a path beneath the container's cgroup"))
+                HasSubstr(" is not a sub cgroup path: it must lie beneath the container's cgroup"))
         << outside;
   }
   const std::vector<std::string> none = {"no-such-controller"};

@@ -47,9 +47,11 @@ TEST_F(UnifiedTest, HybridTakesOnlyCgroup2Controllers) {
 
 TEST_F(UnifiedTest, V1OnlyHostNamesTheKey) {
   hierarchies_ = {tree_.V1("memory", {"memory"})};
-  EXPECT_THAT(Apply({{"memory.high", "1G"}}).error().message,
-              HasSubstr("linux.resources.unified[\"memory.high\"]: unified keys need cgroup v2, "
-                        "and this host mounts only v1"));
+  EXPECT_THAT(
+      Apply({{"memory.high", "1G"}}).error().message,
+      HasSubstr("linux.resources.unified[\"memory.high\"]: invalid configuration: unified keys "
+                "need cgroup v2, "
+                "and this host mounts only v1"));
 }
 
 TEST_F(UnifiedTest, MalformedKeys) {
