@@ -249,7 +249,7 @@ Result<pid_t> CreateContainer(const CreateOptions& options) {
   record.timeout_grace_ms = static_cast<std::uint64_t>(lifetime.grace.count());
   log::Debug(StrCat("create ", options.id, ": bundle ", options.bundle, ", platform ",
                     sentry::PlatformName(record.platform), ", audit ", record.audit_path,
-                    ", policy ", record.policy));
+                    ", policy ", Quote(record.compiled->rules.name)));
   // The policy's scratch tmpfs, where an engine copies files through them
   // (not for a foreground `run`: no engine drives one, and its supervisor,
   // which removes the container when the client is killed, may not unmount).

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "base/file.h"
+#include "base/log.h"
 #include "base/proc.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
@@ -58,6 +59,9 @@ namespace {
       RETURN_IF_ERROR(runtime::ApplyCpuAffinity(process.exec_cpu_affinity->final));
     }
     ASSIGN_OR_RETURN(std::string executable, runtime::PrepareProcess(process));
+    // Named as runc's debug lines are, which its users grep.
+    log::Debug(StrCat("child process in init(): process prepared; setns_init: about to exec ",
+                      executable));
     return runtime::BecomeAndExec(process, executable, launch);
   }();
   channel.ExitWithError(result.error(), 127);
@@ -72,6 +76,7 @@ namespace {
   if (::setns(init_pidfd, ns_flags) != 0) {
     channel.ExitWithError(FailErrno("join the container's namespaces").value(), 1);
   }
+  log::Debug("nsexec container setup: joined the container's namespaces");
   // execCPUAffinity.initial: the new process starts with it and keeps it
   // until it is in the container's cgroup.
   if (options.process.exec_cpu_affinity && !options.process.exec_cpu_affinity->initial.empty()) {

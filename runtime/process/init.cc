@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "base/file.h"
+#include "base/log.h"
 #include "base/strings.h"
 #include "config/oci/sysctl.h"
 #include "runtime/linux/loopback.h"
@@ -127,15 +128,19 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  // The debug lines name each step as runc's do, which its users grep.
+  log::Debug("nsexec container setup: the init is in its namespaces");
   config::State state;
   Result<std::string> executable = Prepare(spec, channel, options, &state);
   if (!executable) channel.ExitWithError(executable.error(), 1);
+  log::Debug(StrCat("child process in init(): rootfs and process prepared, ", *executable));
   bool started = false;
   auto await_start = [&]() -> Result<void> {
     RETURN_IF_ERROR(channel.Send(MessageType::kReady));
     // An error here: the supervisor is gone or changed its mind.
     RETURN_IF_ERROR(channel.Expect(MessageType::kStart));
     started = true;
+    log::Debug("init: closing the pipe to signal completion: started, the exec is next");
     return {};
   };
   LaunchOptions launch = options.launch;
