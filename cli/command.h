@@ -56,6 +56,8 @@ const Command* FindCommand(std::string_view name);
 // `vigil help` / `vigil VERB --help` text.
 std::string MainHelp();
 std::string CommandHelp(const Command& command);
+// The error for help on a command that does not exist, in runc's words.
+std::string UnknownHelpTopic(std::string_view name);
 
 // "vigil version 0.1.0" with the spec and libseccomp versions.
 std::string VersionText();

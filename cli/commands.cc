@@ -127,6 +127,10 @@ std::string MainHelp() {
   return out;
 }
 
+std::string UnknownHelpTopic(std::string_view name) {
+  return StrCat("No help topic for '", name, "': run 'vigil help' for the list of commands");
+}
+
 std::string CommandHelp(const Command& command) {
   std::string out =
       StrCat("NAME:\n   vigil ", command.name, " - ", command.summary, "\n\nUSAGE:\n   vigil ",

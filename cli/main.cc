@@ -1,4 +1,5 @@
 // vigil's entry point: global flags, logging, then the verb from the table.
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -66,6 +67,11 @@ int Main(const std::vector<std::string>& args) {
   bool ran = false;
   Result<int> status = [&]() -> Result<int> {
     if (command == nullptr) {
+      // `vigil foo -h` answers in runc's words, which scripts match.
+      const bool help = std::any_of(rest.begin() + 1, rest.end(), [](const std::string& arg) {
+        return arg == "-h" || arg == "--help";
+      });
+      if (help) return Fail(UnknownHelpTopic(rest[0]));
       return Fail(StrCat("unknown command ", Quote(rest[0]), "; run 'vigil help' for the list"));
     }
     std::vector<FlagSpec> flags(command->flags.begin(), command->flags.end());

@@ -13,7 +13,7 @@ Result<int> RunHelp(const Invocation& invocation) {
     return 0;
   }
   const Command* command = FindCommand(args[0]);
-  if (command == nullptr) return Fail(StrCat("unknown command ", Quote(args[0])));
+  if (command == nullptr) return Fail(UnknownHelpTopic(args[0]));
   std::fputs(CommandHelp(*command).c_str(), stdout);
   return 0;
 }

@@ -26,12 +26,13 @@ std::vector<std::string> ContainerIds(const std::string& root) {
   return ids;
 }
 
+// One line, as runc writes it: scripts read it line by line.
 void WriteJson(const std::vector<lifecycle::ContainerView>& views) {
-  json::Writer w(json::Writer::Style::kPretty);
+  json::Writer w;
   w.BeginArray();
   for (const lifecycle::ContainerView& v : views) WriteContainerView(w, v, /*detailed=*/false);
   w.EndArray();
-  std::fputs(w.Take().c_str(), stdout);
+  std::printf("%s\n", w.Take().c_str());
 }
 
 void WriteTable(const std::vector<lifecycle::ContainerView>& views) {
