@@ -54,8 +54,9 @@ Result<int> ParsedFlags::Count(std::string_view name) const {
 }
 
 Result<ParsedFlags> ParseFlags(std::span<const FlagSpec> specs, std::span<const std::string> args,
-                               std::size_t* consumed) {
+                               std::size_t* consumed, Positionals positionals) {
   ParsedFlags parsed;
+  const bool mixed = positionals == Positionals::kMixWithFlags && consumed == nullptr;
   std::size_t i = 0;
   for (; i < args.size(); ++i) {
     std::string_view arg = args[i];
@@ -63,7 +64,11 @@ Result<ParsedFlags> ParseFlags(std::span<const FlagSpec> specs, std::span<const 
       ++i;
       break;
     }
-    if (arg.size() < 2 || arg[0] != '-') break;  // first positional argument
+    if (arg.size() < 2 || arg[0] != '-') {
+      if (!mixed) break;  // the first positional argument ends the flags
+      parsed.positional.emplace_back(arg);
+      continue;
+    }
     std::string_view body = arg.substr(arg.starts_with("--") ? 2 : 1);
     std::optional<std::string_view> inline_value;
     if (std::size_t eq = body.find('='); eq != std::string_view::npos) {
@@ -91,7 +96,8 @@ Result<ParsedFlags> ParseFlags(std::span<const FlagSpec> specs, std::span<const 
   if (consumed != nullptr) {
     *consumed = i;
   } else {
-    parsed.positional.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+    parsed.positional.insert(parsed.positional.end(), args.begin() + static_cast<std::ptrdiff_t>(i),
+                             args.end());
   }
   return parsed;
 }

@@ -23,6 +23,12 @@ struct FlagSpec {
   std::string_view help;
 };
 
+// Where flags may stand: before the first positional argument only (a
+// command's own arguments follow it, as exec's do), or among the
+// positional arguments too (runc's other verbs, whose command-line library
+// moves flags after the id in front of it: `runc update ID --memory 1G`).
+enum class Positionals { kEndFlags, kMixWithFlags };
+
 class ParsedFlags {
  public:
   // Whether a boolean flag is on (given without a value, or as =true).
@@ -40,16 +46,18 @@ class ParsedFlags {
 
  private:
   friend Result<ParsedFlags> ParseFlags(std::span<const FlagSpec>, std::span<const std::string>,
-                                        std::size_t*);
+                                        std::size_t*, Positionals);
   std::multimap<std::string, std::string, std::less<>> values_;
 };
 
-// Parses `args` against `specs`, stopping at the first positional argument
-// (it and everything after go to `positional`). With `consumed` non-null, it
-// stops there instead and reports how many arguments were flags, so the
-// global flags can be parsed before the verb.
+// Parses `args` against `specs`. With kEndFlags, the first positional
+// argument and everything after go to `positional`; with kMixWithFlags,
+// only what follows "--" is taken whole. With `consumed` non-null, it stops
+// at the first positional argument and reports how many arguments were
+// flags, so the global flags can be parsed before the verb.
 Result<ParsedFlags> ParseFlags(std::span<const FlagSpec> specs, std::span<const std::string> args,
-                               std::size_t* consumed = nullptr);
+                               std::size_t* consumed = nullptr,
+                               Positionals positionals = Positionals::kEndFlags);
 
 // Help lines for `specs`, one flag per line.
 std::string FlagHelp(std::span<const FlagSpec> specs);

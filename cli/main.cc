@@ -76,7 +76,11 @@ int Main(const std::vector<std::string>& args) {
     }
     std::vector<FlagSpec> flags(command->flags.begin(), command->flags.end());
     flags.push_back({"help", "h", false, "", "show help"});
-    ASSIGN_OR_RETURN(ParsedFlags parsed, ParseFlags(flags, rest.subspan(1)));
+    // A verb whose one argument is the container id takes its flags after
+    // the id too, as runc's do; the others' arguments may look like flags.
+    const Positionals positionals =
+        command->usage == "<container-id>" ? Positionals::kMixWithFlags : Positionals::kEndFlags;
+    ASSIGN_OR_RETURN(ParsedFlags parsed, ParseFlags(flags, rest.subspan(1), nullptr, positionals));
     if (parsed.IsSet("help")) {
       std::fputs(CommandHelp(*command).c_str(), stdout);
       return 0;

@@ -81,7 +81,13 @@ bool DeviceAccessAllowed(const std::vector<config::DeviceRule>& rules, char type
 }
 
 std::vector<std::string> V1DeviceLines(const config::DeviceRule& rule) {
-  std::string access = rule.access.empty() ? "rwm" : rule.access;
+  // The kernel takes r, w and m; runc drops any other letter ("rwa" is in
+  // configs in use), and so does vigil. A rule left with none says nothing.
+  std::string access;
+  for (char letter : rule.access.empty() ? std::string_view("rwm") : rule.access) {
+    if (letter == 'r' || letter == 'w' || letter == 'm') access += letter;
+  }
+  if (access.empty()) return {};
   std::string numbers = StrCat(Number(rule.major), ":", Number(rule.minor), " ", access);
   if (!AnyType(rule)) return {StrCat(rule.type, " ", numbers)};
   // The kernel reads any "a" line as "every device, every access".

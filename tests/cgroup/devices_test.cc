@@ -29,6 +29,9 @@ TEST(V1DeviceLinesTest, Spelling) {
   EXPECT_THAT(V1DeviceLines(Rule(false, "a", 1, 3, "w")), ElementsAre("c 1:3 w", "b 1:3 w"));
   EXPECT_THAT(V1DeviceLines(Rule(false, "a", std::nullopt, std::nullopt, "r")),
               ElementsAre("c *:* r", "b *:* r"));
+  // Letters the kernel does not take are dropped, as runc drops them.
+  EXPECT_THAT(V1DeviceLines(Rule(false, "c", 1, 11, "rwa")), ElementsAre("c 1:11 rw"));
+  EXPECT_THAT(V1DeviceLines(Rule(false, "c", 1, 11, "x")), ElementsAre());
 }
 
 TEST(DeviceRulesForTest, ConfigThenRuncsDefaults) {

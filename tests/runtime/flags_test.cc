@@ -47,6 +47,22 @@ TEST(FlagsTest, ParsingStopsAtTheFirstPositionalArgument) {
   EXPECT_FALSE(parsed->Value("bundle"));
 }
 
+// runc's verbs that take only the id accept their flags after it too
+// (`runc update ID --memory 1G`), which scripts and runc's tests use.
+TEST(FlagsTest, MixedPositionalsLeaveFlagsAfterTheIdToo) {
+  auto parsed = ParseFlags(kSpecs, std::vector<std::string>{"id", "-d", "--bundle", "/b", "x"},
+                           nullptr, Positionals::kMixWithFlags);
+  ASSERT_TRUE(parsed);
+  EXPECT_THAT(parsed->positional, ElementsAre("id", "x"));
+  EXPECT_TRUE(parsed->IsSet("detach"));
+  EXPECT_EQ(parsed->Value("bundle"), "/b");
+  auto after_dashes = ParseFlags(kSpecs, std::vector<std::string>{"id", "--", "-d"}, nullptr,
+                                 Positionals::kMixWithFlags);
+  ASSERT_TRUE(after_dashes);
+  EXPECT_THAT(after_dashes->positional, ElementsAre("id", "-d"));
+  EXPECT_FALSE(after_dashes->IsSet("detach"));
+}
+
 TEST(FlagsTest, DoubleDashEndsTheFlags) {
   auto parsed = Parse({"--", "-d"});
   ASSERT_TRUE(parsed);
