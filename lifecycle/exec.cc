@@ -52,7 +52,8 @@ namespace {
     // TIOCSTI on an inherited descriptor reach the operator's terminal.
     RETURN_IF_ERROR(runtime::LeaveTerminalSession());
     if (process.terminal)
-      RETURN_IF_ERROR(runtime::SetupConsole(console_socket, process.console_size));
+      RETURN_IF_ERROR(
+          runtime::SetupConsole(console_socket, process.console_size, process.user.uid));
     // execCPUAffinity.final: once in the container's cgroup (where the
     // initial affinity may not be allowed any more).
     if (process.exec_cpu_affinity && !process.exec_cpu_affinity->final.empty()) {

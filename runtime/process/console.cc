@@ -4,8 +4,11 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include "base/strings.h"
 #include "base/unix_socket.h"
@@ -17,7 +20,8 @@ Result<UniqueFd> ConnectConsoleSocket(const std::string& path) {
   return fd;
 }
 
-Result<void> SetupConsole(int socket_fd, const std::optional<config::ConsoleSize>& size) {
+Result<void> SetupConsole(int socket_fd, const std::optional<config::ConsoleSize>& size,
+                          uid_t owner) {
   UniqueFd master(::open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC));
   if (!master) return FailErrno("open /dev/ptmx");
   if (::unlockpt(master.Get()) != 0) return FailErrno("unlock the terminal");
@@ -25,6 +29,16 @@ Result<void> SetupConsole(int socket_fd, const std::optional<config::ConsoleSize
   if (::ptsname_r(master.Get(), name, sizeof name) != 0) return FailErrno("name the terminal");
   UniqueFd slave(::open(name, O_RDWR | O_NOCTTY | O_CLOEXEC));
   if (!slave) return FailErrno(StrCat("open ", name));
+  // The process's own terminal, as runc gives it: its user owns it, the
+  // group stays devpts's (tty). Only this terminal: never a file the
+  // caller passed as stdio, which is the caller's to own. A uid or owner
+  // the user namespace does not map (EINVAL, EPERM) leaves it as it is.
+  struct stat st {};
+  if (::fstat(slave.Get(), &st) != 0) return FailErrno(StrCat("stat ", name));
+  if (st.st_uid != owner && ::fchown(slave.Get(), owner, st.st_gid) != 0 && errno != EINVAL &&
+      errno != EPERM) {
+    return FailErrno(StrCat("give ", name, " to uid ", owner));
+  }
   if (size) {
     winsize ws{.ws_row = static_cast<unsigned short>(size->height),
                .ws_col = static_cast<unsigned short>(size->width)};

@@ -3,6 +3,8 @@
 // containerd, podman/conmon and Docker expect.
 #pragma once
 
+#include <sys/types.h>
+
 #include <optional>
 #include <string>
 
@@ -16,8 +18,10 @@ namespace vigil::runtime {
 Result<UniqueFd> ConnectConsoleSocket(const std::string& path);
 
 // In the init, after pivot_root (so the container's own devpts is used):
-// opens a pty, sends its master over `socket_fd`, makes the slave the
+// opens a pty, gives its slave to `owner` (the process's uid; the group
+// stays devpts's), sends its master over `socket_fd`, makes the slave the
 // controlling terminal and stdin/stdout/stderr, and applies `size`.
-Result<void> SetupConsole(int socket_fd, const std::optional<config::ConsoleSize>& size);
+Result<void> SetupConsole(int socket_fd, const std::optional<config::ConsoleSize>& size,
+                          uid_t owner);
 
 }  // namespace vigil::runtime

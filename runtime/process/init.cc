@@ -99,7 +99,7 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
   RETURN_IF_ERROR(WriteSysctls(linux_spec));
   RETURN_IF_ERROR(FinishRootfs(spec));
   if (process.terminal) {
-    RETURN_IF_ERROR(SetupConsole(options.console_socket, process.console_size));
+    RETURN_IF_ERROR(SetupConsole(options.console_socket, process.console_size, process.user.uid));
   }
   if (linux_spec.personality) RETURN_IF_ERROR(ApplyPersonality(*linux_spec.personality));
   return PrepareProcess(process);
