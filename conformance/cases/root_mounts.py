@@ -67,6 +67,19 @@ def _(c):
     c.eq(c.status(cid), None, "status after the failed run")
 
 
+@case("mounts.dev-read-only")
+def _(c):
+    # /dev read-only still gets its devices, symlinks and the mounts beneath.
+    for m in c.config["mounts"]:
+        if m["destination"] == "/dev":
+            m.setdefault("options", []).append("ro")
+    p = c.probe("create", "/dev/new-file", "stat", "/dev/null", "stat", "/dev/pts/ptmx",
+                "stat", "/dev/fd")
+    c.eq(c.check(p, 0).get("errno"), 30, "errno creating a file in a read-only /dev (EROFS)")
+    for i, what in ((1, "/dev/null"), (2, "/dev/pts/ptmx"), (3, "/dev/fd")):
+        c.expect(c.check(p, i)["ok"], "%s is missing: %s" % (what, c.check(p, i)))
+
+
 @case("root.pivoted")
 def _(c):
     # The host's files are out of reach: the probe's root is the bundle's.

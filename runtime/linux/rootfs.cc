@@ -26,6 +26,31 @@ namespace {
 // to the container's own root once it is entered (ApplyRootPropagation):
 // asked for earlier, "shared" would make the host's peers see the
 // container's mounts, and pivot_root refuses a shared parent anyway.
+// A /dev of its own (not bound from the host) that config.json wants
+// read-only: its mounts, devices and symlinks still have to go in.
+bool IsReadOnlyOwnDev(const config::Mount& mount) {
+  const MountFlags f = ParseMountOptions(mount.options);
+  return mount.destination == "/dev" && mount.type != "bind" && !f.bind &&
+         (f.flags & MS_RDONLY) != 0;
+}
+
+// Mounted writable first, made read-only by RemountReadOnly once /dev is
+// complete (runc's order).
+config::Mount Writable(config::Mount mount) {
+  std::erase(mount.options, "ro");
+  return mount;
+}
+
+Result<void> RemountReadOnly(int root_fd, const config::Mount& mount) {
+  const MountFlags f = ParseMountOptions(mount.options);
+  ASSIGN_OR_RETURN(UniqueFd mounted, OpenInRoot(root_fd, mount.destination));
+  const char* data = f.data.empty() ? nullptr : f.data.c_str();
+  if (::mount(nullptr, FdPath(mounted.Get()).c_str(), nullptr, MS_REMOUNT | f.flags, data) != 0) {
+    return FailErrno(StrCat("remount ", mount.destination, " read-only"));
+  }
+  return {};
+}
+
 Result<void> IsolatePropagation() {
   if (::mount(nullptr, "/", nullptr, MS_SLAVE | MS_REC, nullptr) != 0) {
     return FailErrno("make / a recursive slave");
@@ -143,7 +168,8 @@ Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options)
       ASSIGN_OR_RETURN(in_image, TakeBindSource(mount, rootfs));
       source = in_image.Get();
     }
-    RETURN_IF_ERROR(MountInRoot(root.Get(), mount, options.in_cgroup_namespace, source));
+    RETURN_IF_ERROR(MountInRoot(root.Get(), IsReadOnlyOwnDev(mount) ? Writable(mount) : mount,
+                                options.in_cgroup_namespace, source));
   }
   // Default devices go into a fresh /dev (a tmpfs); a /dev bound from the
   // host is kept as it is.
@@ -161,6 +187,9 @@ Result<void> MountRootfs(const config::Spec& spec, const RootfsOptions& options)
     RETURN_IF_ERROR(CreateDevSymlinks(root.Get()));
   } else if (spec.linux_spec && !spec.linux_spec->devices.empty()) {
     RETURN_IF_ERROR(CreateDevices(root.Get(), spec.linux_spec->devices, options.in_user_namespace));
+  }
+  for (const config::Mount& m : spec.mounts) {
+    if (IsReadOnlyOwnDev(m)) RETURN_IF_ERROR(RemountReadOnly(root.Get(), m));
   }
   return {};
 }
