@@ -422,6 +422,17 @@ def hook_state_case(kind, phase_status):
 register("hooks.prestart.state", hook_state_case("prestart", None))
 register("hooks.createRuntime.state", hook_state_case("createRuntime", "creating"))
 register("hooks.createContainer.state", hook_state_case("createContainer", "creating"))
+
+
+@case("hooks.createContainer.cwd-is-the-rootfs")
+def _(c):
+    # What it does relative to its cwd lands in the container (runc's
+    # hooks bind libraries into ./lib so).
+    c.config["hooks"] = {"createContainer": [hook(c, "cc", "pwd > ./hook-cwd")]}
+    c.sleeper()
+    c.create()
+    c.eq((c.read(c.rootfs + "/hook-cwd") or "").strip(), os.path.realpath(c.rootfs),
+         "the createContainer hook's cwd")
 register("hooks.poststart.state", hook_state_case("poststart", None))
 register("hooks.poststop.state", hook_state_case("poststop", "stopped"))
 

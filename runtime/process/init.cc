@@ -94,6 +94,12 @@ Result<std::string> Prepare(const config::Spec& spec, const Channel& channel,
   RETURN_IF_ERROR(channel.Send(MessageType::kMounted));
   ASSIGN_OR_RETURN(Message proceed, channel.Expect(MessageType::kProceed));
   ASSIGN_OR_RETURN(*state, config::ParseState(proceed.text));
+  // createContainer hooks run in the container's mount namespace before
+  // the root is entered, from the rootfs as runc runs them: they reach
+  // it by relative paths ("./lib").
+  if (!HooksOf(spec, "createContainer").empty() && ::chdir(spec.root->path.c_str()) != 0) {
+    return FailErrno(StrCat("chdir to the rootfs ", spec.root->path));
+  }
   RETURN_IF_ERROR(RunHooks("createContainer", HooksOf(spec, "createContainer"), *state));
   RETURN_IF_ERROR(EnterRootfs(spec, rootfs));
   RETURN_IF_ERROR(WriteSysctls(linux_spec));
