@@ -1,5 +1,6 @@
 #include "seccomp/profile.h"
 
+#include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
 #include <sys/syscall.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -196,6 +198,42 @@ Result<unsigned int> FilterFlags(const std::vector<std::string>& names, bool has
   return flags;
 }
 
+// The highest x86_64 number among the syscalls `profile` names (-1: none).
+int HighestNamedSyscall(const config::Seccomp& profile) {
+  int highest = -1;
+  for (const config::SeccompSyscall& rule : profile.syscalls) {
+    for (const std::string& name : rule.names) {
+      highest = std::max(highest, seccomp_syscall_resolve_name(name.c_str()));
+    }
+  }
+  return highest;
+}
+
+// A profile names the syscalls its writer knew; one numbered above all of
+// them is newer than the profile. Refused with the default errno (EPERM),
+// programs that would fall back on a kernel without it (glibc's clone3,
+// faccessat2) fail instead: such calls get ENOSYS, as runc's stub gives
+// them. Only where the default refuses (allow, log and trace let a new
+// syscall through anyway), and only x86_64's numbers: the x32 and i386
+// ones keep the default.
+void AddEnosysStub(CompiledFilter& compiled, int highest) {
+  const sock_filter stub[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 4),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, __X32_SYSCALL_BIT, 2, 0),
+      BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, static_cast<std::uint32_t>(highest), 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+  };
+  // Jumps in BPF are relative: the program after the stub is unchanged.
+  compiled.program.insert(compiled.program.begin(), std::begin(stub), std::end(stub));
+}
+
+bool LetsNewSyscallsThrough(SeccompAction action) {
+  return action == SeccompAction::kAllow || action == SeccompAction::kLog ||
+         action == SeccompAction::kTrace;
+}
+
 }  // namespace
 
 Result<CompiledFilter> CompileSeccomp(const config::Seccomp& profile) {
@@ -262,6 +300,10 @@ Result<CompiledFilter> CompileSeccomp(const config::Seccomp& profile) {
   ASSIGN_OR_RETURN(compiled.flags,
                    FilterFlags(profile.flags, compiled.has_notify, root.Key("flags")));
   ASSIGN_OR_RETURN(compiled.program, ExportBpf(filter.get()));
+  if (const int highest = HighestNamedSyscall(profile);
+      highest >= 0 && !LetsNewSyscallsThrough(profile.default_action)) {
+    AddEnosysStub(compiled, highest);
+  }
   if (compiled.program.size() > BPF_MAXINSNS) {
     return FailAt(root,
                   StrCat("compiles to ", compiled.program.size(),

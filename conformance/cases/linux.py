@@ -344,6 +344,31 @@ def _(c):
     c.expect(c.check(p, 1)["ok"], "personality(0xffffffff): %s" % c.check(p, 1))
 
 
+def host_syscall_names():
+    """Every x86_64 syscall the host's kernel headers name."""
+    names = []
+    with open("/usr/include/x86_64-linux-gnu/asm/unistd_64.h") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 3 and parts[0] == "#define" and parts[1].startswith("__NR_"):
+                names.append(parts[1][len("__NR_"):])
+    return names
+
+
+@case("linux.seccomp.enosys-for-newer-syscalls")
+def _(c):
+    # A syscall numbered above every one the profile names is newer than
+    # the profile: ENOSYS (so callers fall back), not the default errno.
+    try:
+        allowed = [n for n in host_syscall_names() if n != "getppid"]
+    except OSError:
+        c.skip("no kernel headers (linux-libc-dev) to list the syscalls from")
+    seccomp(c, [{"names": allowed, "action": "SCMP_ACT_ALLOW"}], default="SCMP_ACT_ERRNO")
+    p = c.probe("syscall", "1000", "getppid", "0")
+    c.eq(c.check(p, 0).get("errno"), 38, "errno of syscall 1000 (ENOSYS)")
+    c.eq(c.check(p, 1).get("errno"), 1, "errno of getppid, which no rule names (EPERM)")
+
+
 # -- seccomp agents (linux.seccomp.listenerPath) ------------------------------
 
 ENOMEDIUM = 123

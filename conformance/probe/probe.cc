@@ -12,6 +12,7 @@
 //   chroot PATH    chroot(2) (a CAP_SYS_CHROOT test)
 //   sethostname S  sethostname(2)         getppid        getppid(2)
 //   seccomp-listener X  an allow-all filter with a listener of its own
+//   syscall NR     syscall(NR, 0, 0, 0), its errno reported
 //   sleep SECONDS  sleep before printing  exit CODE    exit with CODE after printing
 //   raise SIGNAL   raise SIGNAL after printing
 //   wait-stdin     block until stdin reaches end of file before printing
@@ -464,6 +465,8 @@ void Check(Json& j, const std::string& op, const std::string& arg) {
     long r = ::syscall(SYS_getppid);
     rc = r < 0 ? -1 : 0;
     j.KeyInt("result", r);
+  } else if (op == "syscall") {
+    rc = ::syscall(std::atol(arg.c_str()), 0, 0, 0) < 0 ? -1 : 0;
   } else if (op == "seccomp-listener") {
     // Sets no_new_privs, which the filter needs, for the rest of the probe.
     sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);

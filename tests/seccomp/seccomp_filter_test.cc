@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -407,6 +408,40 @@ TEST(LoadSeccompTest, NotifyReturnsACloseOnExecListener) {
                                                               return flags & FD_CLOEXEC ? 0 : 2;
                                                             })),
               Exited(0));
+}
+
+// runc's -ENOSYS stub: a syscall numbered above every one the profile
+// names is newer than the profile, and gets ENOSYS so that callers fall
+// back; one below keeps the default errno.
+TEST(LoadSeccompTest, SyscallsNewerThanTheProfileGetEnosys) {
+  seccomp::CompiledFilter filter =
+      MustCompile(Seccomp{.default_action = SeccompAction::kErrno,
+                          .syscalls = {Rule({"exit_group", "exit"}, SeccompAction::kAllow)}});
+  auto errno_of = [](long nr) { return ::syscall(nr, 0, 0, 0) < 0 ? errno : 0; };
+  EXPECT_THAT(RunUnderFilter(filter,
+                             [&] {
+                               if (errno_of(1000) != ENOSYS) return 1;
+                               if (errno_of(SYS_getrandom) != ENOSYS) return 2;  // 318 > 231
+                               if (errno_of(SYS_getpid) != EPERM) return 3;      // 39 < 231
+                               return 0;
+                             }),
+              Exited(0));
+}
+
+TEST(LoadSeccompTest, OnlyARefusingDefaultGetsTheEnosysStub) {
+  auto returns_enosys = [](const seccomp::CompiledFilter& filter) {
+    return std::any_of(filter.program.begin(), filter.program.end(), [](const sock_filter& i) {
+      return i.code == (BPF_RET | BPF_K) && i.k == (SECCOMP_RET_ERRNO | ENOSYS);
+    });
+  };
+  EXPECT_TRUE(
+      returns_enosys(MustCompile(Seccomp{.default_action = SeccompAction::kErrno,
+                                         .syscalls = {Rule({"getppid"}, SeccompAction::kAllow)}})));
+  for (SeccompAction lets_through :
+       {SeccompAction::kAllow, SeccompAction::kLog, SeccompAction::kTrace}) {
+    EXPECT_FALSE(returns_enosys(MustCompile(Seccomp{
+        .default_action = lets_through, .syscalls = {Rule({"getppid"}, SeccompAction::kErrno)}})));
+  }
 }
 
 TEST(LoadSeccompTest, RejectsAnEmptyProgram) {
