@@ -43,6 +43,7 @@ constexpr config::Field<FilterOptions> kFilterFields[] = {
     config::Bind<&FilterOptions::mediate_reads>("mediateReads"),
     config::Bind<&FilterOptions::mediate_network>("mediateNetwork"),
     config::Bind<&FilterOptions::traced>("traced"),
+    config::Bind<&FilterOptions::own_pid_namespace>("ownPidNamespace"),
 };
 
 }  // namespace

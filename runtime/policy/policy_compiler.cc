@@ -19,6 +19,8 @@ CompiledPolicy CompileShaped(config::Policy rules, const config::Spec& spec,
                              sentry::Platform platform, const HostFacts& host) {
   CompiledPolicy compiled;
   compiled.filter = sentry::FilterOptionsFor(rules, platform);
+  compiled.filter.own_pid_namespace =
+      spec.linux_spec && runtime::CreatesNamespace(*spec.linux_spec, config::NamespaceType::kPid);
   compiled.credentials_fixed = sentry::CredentialsFixed(rules, platform);
   // Landlock: the policy's bounds, and a layer holding writes exactly
   // beneath the trees that allow it; the kernel is asked only when either

@@ -30,12 +30,19 @@ const std::vector<SyscallGroup>& SyscallGroups() {
         {Tier::kDenied, Guard::kNone, Scope::kAlways, Handler::kNone, EPERM,
          "the sentry is the only tracer; a workload tracing a sibling could rewrite its syscalls",
          Names{"ptrace"}},
+        // Writing another process's memory could change what the sentry
+        // already judged (a sibling's syscall arguments): refused always.
         {Tier::kDenied, Guard::kNone, Scope::kAlways, Handler::kNone, EPERM,
-         "reads or writes another process's memory",
-         Names{"process_vm_readv", "process_vm_writev"}},
+         "writes another process's memory", Names{"process_vm_writev"}},
+        // Reading one, or comparing two processes' kernel objects, is the
+        // kernel's to judge (ptrace read access) among the container's own.
+        {Tier::kDenied, Guard::kNone, Scope::kOutsidePids, Handler::kNone, EPERM,
+         "reads another process's memory or compares its kernel objects, refused where the "
+         "container can name processes outside itself",
+         Names{"process_vm_readv", "kcmp"}},
         {Tier::kDenied, Guard::kNone, Scope::kAlways, Handler::kNone, EPERM,
          "acts on or inspects another process",
-         Names{"kcmp", "pidfd_getfd", "process_madvise", "process_mrelease"}},
+         Names{"pidfd_getfd", "process_madvise", "process_mrelease"}},
         {Tier::kDenied, Guard::kNone, Scope::kAlways, Handler::kNone, EPERM,
          "loads programs into the kernel", Names{"bpf"}},
         {Tier::kDenied, Guard::kNone, Scope::kAlways, Handler::kNone, EPERM,

@@ -38,6 +38,8 @@ std::string_view MediatedWhen(Scope scope) {
       return "the policy restricts files";
     case Scope::kFileReads:
       return "the policy hides or denies files, or audits every read";
+    case Scope::kOutsidePids:
+      return "the container has no pid namespace of its own";
     case Scope::kAlways:
       break;
   }

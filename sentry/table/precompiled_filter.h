@@ -32,22 +32,24 @@ struct PrecompiledWith {
   unsigned int api_level = 0;                    // seccomp_api_get()
 };
 
-inline constexpr std::size_t kFilterVariants = 16;
+inline constexpr std::size_t kFilterVariants = 32;
 // Every field of FilterOptions is a bit of the variant: a new option needs
 // its own bit in VariantOf and OptionsOfVariant, or the build's programs
 // would silently ignore it.
-static_assert(sizeof(FilterOptions) == 4, "FilterOptions changed: update the variants");
+static_assert(sizeof(FilterOptions) == 5, "FilterOptions changed: update the variants");
 
 // The index of `options` among the variants.
 constexpr std::size_t VariantOf(const FilterOptions& options) {
   return (options.mediate_network ? 1u : 0u) | (options.mediate_files ? 2u : 0u) |
-         (options.traced ? 4u : 0u) | (options.mediate_reads ? 8u : 0u);
+         (options.traced ? 4u : 0u) | (options.mediate_reads ? 8u : 0u) |
+         (options.own_pid_namespace ? 16u : 0u);
 }
 constexpr FilterOptions OptionsOfVariant(std::size_t variant) {
   return {.mediate_network = (variant & 1u) != 0,
           .mediate_files = (variant & 2u) != 0,
           .mediate_reads = (variant & 8u) != 0,
-          .traced = (variant & 4u) != 0};
+          .traced = (variant & 4u) != 0,
+          .own_pid_namespace = (variant & 16u) != 0};
 }
 
 namespace generated {

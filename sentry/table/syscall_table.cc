@@ -105,19 +105,28 @@ bool OnlyLooks(int number, const std::array<std::uint64_t, 6>& args) {
   return (flags & kWriteOpenFlags) == 0;
 }
 
-Tier EffectiveTier(const SyscallEntry& entry, const FilterOptions& options) {
-  if (entry.tier != Tier::kMediated) return entry.tier;
-  switch (entry.scope) {
+namespace {
+
+bool InScope(Scope scope, const FilterOptions& options) {
+  switch (scope) {
     case Scope::kAlways:
-      return Tier::kMediated;
+      return true;
     case Scope::kNetworkPolicy:
-      return options.mediate_network ? Tier::kMediated : Tier::kFast;
+      return options.mediate_network;
     case Scope::kFilePolicy:
-      return options.mediate_files ? Tier::kMediated : Tier::kFast;
+      return options.mediate_files;
     case Scope::kFileReads:
-      return options.mediate_files && options.mediate_reads ? Tier::kMediated : Tier::kFast;
+      return options.mediate_files && options.mediate_reads;
+    case Scope::kOutsidePids:
+      return !options.own_pid_namespace;
   }
-  return Tier::kMediated;
+  return true;
+}
+
+}  // namespace
+
+Tier EffectiveTier(const SyscallEntry& entry, const FilterOptions& options) {
+  return InScope(entry.scope, options) ? entry.tier : Tier::kFast;
 }
 
 }  // namespace vigil::sentry

@@ -57,6 +57,11 @@ enum class Scope : std::uint8_t {
   // mediated only when the policy restricts files and must also decide or
   // audit reads (FilterOptions.mediate_reads).
   kFileReads,
+  // A syscall naming other processes by pid: refused where those can be
+  // outside the container (it shares or joins a pid namespace: the host's
+  // processes may be nameable), the kernel's own where the container has a
+  // pid namespace of its own and every pid it names is one of its own.
+  kOutsidePids,
 };
 
 // The sentry handler serving a mediated syscall, one per row of
@@ -126,11 +131,14 @@ struct FilterOptions {
   // The ptrace platform: mediated syscalls stop the thread for its tracer
   // (SECCOMP_RET_TRACE) instead of notifying a listener.
   bool traced = false;
+  // The container has a pid namespace of its own (Scope::kOutsidePids).
+  bool own_pid_namespace = false;
   bool operator==(const FilterOptions&) const = default;
 };
 
 // `entry`'s tier in a sandbox with `options`: a scoped entry whose scope is
-// off runs on the fast path.
+// off runs on the fast path (a mediated one goes to the kernel unwatched, a
+// denied one is the kernel's to judge).
 Tier EffectiveTier(const SyscallEntry& entry, const FilterOptions& options);
 
 }  // namespace vigil::sentry

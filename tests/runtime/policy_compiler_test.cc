@@ -85,6 +85,21 @@ TEST(PolicyCompilerTest, TheHostIsAskedOnlyWhenLandlockWouldHelp) {
   EXPECT_THAT(compiled.landlock, IsEmpty());
 }
 
+// Whether the container's pids are its own decides what the sentry leaves
+// to the kernel among cross-process reads (Scope::kOutsidePids).
+TEST(PolicyCompilerTest, APidNamespaceOfItsOwnIsRecorded) {
+  config::Spec spec = WorkSpec();
+  ASSERT_NE(spec.linux_spec->FindNamespace(config::NamespaceType::kPid), nullptr);
+  EXPECT_TRUE(CompilePolicy(*config::BuiltinPolicy("default"), spec, sentry::Platform::kUnotify,
+                            {.landlock_abi = Abi7})
+                  .filter.own_pid_namespace);
+  std::erase_if(spec.linux_spec->namespaces,
+                [](const config::Namespace& ns) { return ns.type == config::NamespaceType::kPid; });
+  EXPECT_FALSE(CompilePolicy(*config::BuiltinPolicy("default"), spec, sentry::Platform::kUnotify,
+                             {.landlock_abi = Abi7})
+                   .filter.own_pid_namespace);
+}
+
 // On the ptrace platform a policy restricting files fixes credentials: each
 // process launched under it gets no_new_privileges.
 TEST(PolicyCompilerTest, PtraceFixesCredentialsAtLaunch) {

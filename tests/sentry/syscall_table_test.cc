@@ -53,7 +53,11 @@ TEST(SyscallTable, TierAndHandlerAgree) {
     } else if (entry.guard != Guard::kNone) {
       EXPECT_EQ(entry.tier, Tier::kFast);
     }
-    if (entry.scope != Scope::kAlways) {
+    // Scopes say when a policy's mediation applies, and kOutsidePids when
+    // a denial does.
+    if (entry.scope == Scope::kOutsidePids) {
+      EXPECT_EQ(entry.tier, Tier::kDenied);
+    } else if (entry.scope != Scope::kAlways) {
       EXPECT_EQ(entry.tier, Tier::kMediated);
     }
   }
@@ -78,6 +82,21 @@ TEST(SyscallTable, DangerousSyscallsAreDenied) {
     ASSERT_NE(entry, nullptr) << name;
     EXPECT_EQ(entry->tier, Tier::kDenied) << name;
   }
+}
+
+// Reading a process's memory and comparing kernel objects are refused
+// where the host's processes may be nameable, the kernel's to judge among
+// the container's own; writing another process's memory never is.
+TEST(SyscallTable, CrossProcessReadsFollowThePidNamespace) {
+  for (std::string_view name : {"process_vm_readv", "kcmp"}) {
+    const SyscallEntry* entry = FindSyscall(name);
+    ASSERT_NE(entry, nullptr) << name;
+    EXPECT_EQ(EffectiveTier(*entry, FilterOptions{}), Tier::kDenied) << name;
+    EXPECT_EQ(EffectiveTier(*entry, FilterOptions{.own_pid_namespace = true}), Tier::kFast) << name;
+  }
+  const SyscallEntry* write = FindSyscall("process_vm_writev");
+  ASSERT_NE(write, nullptr);
+  EXPECT_EQ(EffectiveTier(*write, FilterOptions{.own_pid_namespace = true}), Tier::kDenied);
 }
 
 // What takes a path the workload names, and could tell a hidden file
