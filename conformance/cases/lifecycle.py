@@ -424,6 +424,19 @@ register("hooks.createRuntime.state", hook_state_case("createRuntime", "creating
 register("hooks.createContainer.state", hook_state_case("createContainer", "creating"))
 
 
+@case("hooks.startContainer.under-the-profile")
+def _(c):
+    # It runs in the container: the container's seccomp profile holds it.
+    c.linux["seccomp"] = {"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_X86_64"],
+                          "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_KILL"}]}
+    c.config["hooks"] = {"startContainer": [
+        {"path": "/bin/sh", "args": ["sh", "-c", "mkdir /tmp/hook-made-this"]}]}
+    c.process["args"] = ["/bin/true"]
+    r = c.run()
+    c.expect(r.rc not in (0, None), "the hook's mkdir got past the profile: %s" % r)
+    c.expect("bad system call" in r.err, "runc's words for the hook's death: %s" % r.err)
+
+
 @case("hooks.createContainer.cwd-is-the-rootfs")
 def _(c):
     # What it does relative to its cwd lands in the container (runc's

@@ -8,7 +8,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <cstring>
+#include <string>
 
 #include "base/strings.h"
 #include "base/syscalls.h"
@@ -55,6 +59,11 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json,
     // A hook gets its stdio and nothing else of the runtime's (or of
     // whoever started the runtime), as runc's hooks do.
     if (!CloexecFrom(3)) ::_exit(127);
+    if (placement.profile != nullptr) {
+      seccomp::CompiledFilter profile = *placement.profile;
+      profile.has_notify = false;
+      if (!seccomp::LoadSeccomp(profile)) ::_exit(127);
+    }
     std::vector<std::string> args = hook.args.empty() ? std::vector{hook.path} : hook.args;
     (void)Exec(hook.path, args, hook.env);
     ::_exit(127);
@@ -84,7 +93,12 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json,
     return Fail(WEXITSTATUS(status) == 127 ? "exit status 127 (could it be executed?)"
                                            : StrCat("exit status ", WEXITSTATUS(status)));
   }
-  return Fail(StrCat("killed by signal ", WTERMSIG(status)));
+  // "error running hook" and the signal's name in lower case, as runc
+  // reports it ("signal: bad system call"): scripts match them.
+  std::string name = ::strsignal(WTERMSIG(status));
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return Fail(StrCat("error running hook: killed by signal ", WTERMSIG(status), " (", name, ")"));
 }
 
 }  // namespace

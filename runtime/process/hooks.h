@@ -10,6 +10,7 @@
 #include "base/result.h"
 #include "config/oci/spec.h"
 #include "config/oci/state.h"
+#include "seccomp/profile.h"
 
 namespace vigil::runtime {
 
@@ -25,6 +26,11 @@ Result<bool> PollReadable(int fd, int timeout_ms);
 struct HookPlacement {
   std::vector<int> namespaces;            // setns'd into first (the runtime's own)
   std::vector<std::string> cgroup_procs;  // cgroup.procs files each hook moves itself to
+  // Loaded by each hook before its exec: the container's profile for
+  // startContainer hooks, which run in the container under it as runc's
+  // do. Its notifying rules get no listener there (ENOSYS): the agent's
+  // is the container process's.
+  const seccomp::CompiledFilter* profile = nullptr;
 };
 
 // Runs `hooks` (of the kind named `kind`, e.g. "createRuntime") in order,

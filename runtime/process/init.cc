@@ -158,7 +158,10 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
   } else {
     launched = await_start();
     state.status = config::ContainerStatus::kCreated;
-    if (launched) launched = RunHooks("startContainer", HooksOf(spec, "startContainer"), state);
+    if (launched) {
+      launched = RunHooks("startContainer", HooksOf(spec, "startContainer"), state,
+                          HookPlacement{.profile = launch.seccomp});
+    }
     if (launched) launched = BecomeAndExec(*spec.process, *executable, launch);
   }
   channel.ExitWithError(launched.error(), started ? 127 : 1);
