@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,11 @@ Result<Verdict> HandleGetdents(HandlerContext& context) {
   const Layout& layout = legacy ? kDirent : kDirent64;
   const int fd = static_cast<int>(a[0]);
   const std::uint64_t buffer = a[1];
+  // The kernel keeps the count in an int: one past INT_MAX is negative, and
+  // no record fits it (EINVAL), whatever the buffer.
+  if (static_cast<unsigned int>(a[2]) > static_cast<unsigned int>(INT_MAX)) {
+    return Verdict::Fail(EINVAL, Decision::kAllow);
+  }
   const std::size_t count = std::min<std::size_t>(static_cast<unsigned int>(a[2]), kMaxBatch);
   ASSIGN_OR_RETURN(UniqueFd directory, context.tracee.Descriptor(fd));
   RETURN_IF_ERROR(context.tracee.Root());
