@@ -148,6 +148,32 @@ else
   not_ok "podman run -d" "$(cat "$tmp/stderr")"
 fi
 
+# On some hosts of this kind `podman pod rm -f` fails whatever the runtime:
+# the pod's conmon cgroup in the v1 hugetlb hierarchy keeps listing tasks
+# that have exited (the host kernel's fault), so it cannot be removed. The
+# failure is the host's when the cgroup it names lists only tasks that no
+# longer exist, and a pod run with runc, the reference, fails the same way.
+lists_only_dead_tasks() {
+  local pid any=0
+  while read -r pid; do
+    [[ -e /proc/$pid ]] && return 1
+    any=1
+  done <"$1/tasks"
+  ((any))
+}
+pod_rm_host_fault() {
+  local stderr=$1 dir
+  dir=$(grep -o '/sys/fs/cgroup/[^ :]*/conmon' "$stderr" | head -n 1)
+  [[ -n $dir && -f $dir/tasks ]] && lists_only_dead_tasks "$dir" || return 1
+  # The same pod with runc: its removal must fail on such a cgroup too.
+  pm --runtime /usr/sbin/runc pod create --name vigil-pod-runc --network none \
+    --infra-image "$image" --infra-command /pause >/dev/null 2>&1 || return 1
+  pm pod start vigil-pod-runc >/dev/null 2>&1
+  pm pod rm -f vigil-pod-runc >/dev/null 2>"$tmp/runc-stderr" && return 1
+  dir=$(grep -o '/sys/fs/cgroup/[^ :]*/conmon' "$tmp/runc-stderr" | head -n 1)
+  [[ -n $dir && -f $dir/tasks ]] && lists_only_dead_tasks "$dir"
+}
+
 # A pod: its infra container makes the namespaces, a member joins them by
 # path (/proc/PID/ns/...). Both are read from inside, so a runtime whose state
 # pid is not the container's init cannot pass by accident.
@@ -168,6 +194,9 @@ if pod_id=$(pm pod create --name vigil-pod --infra-name vigil-pod-infra --networ
   expect "podman run --pod: the pod's hostname" vigil-pod pm run --rm --pod vigil-pod "$image" hostname
   if pm pod rm -f vigil-pod >/dev/null 2>"$tmp/stderr" && ! pm pod exists vigil-pod; then
     ok "podman pod rm -f"
+  elif [[ -x /usr/sbin/runc ]] && pod_rm_host_fault "$tmp/stderr"; then
+    skipped "podman pod rm -f" "host fault, runc fails the same way: the pod's conmon cgroup \
+lists only tasks that have exited ($(grep -o '/sys/fs/cgroup/[^ :]*/conmon' "$tmp/stderr" | head -n 1))"
   else
     not_ok "podman pod rm -f" "$(cat "$tmp/stderr")"
   fi
