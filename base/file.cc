@@ -23,6 +23,29 @@ Result<std::string> ReadLink(const std::string& path) {
   return std::string(target, static_cast<std::size_t>(n));
 }
 
+namespace {
+
+// Everything `fd` (opened on `path`) holds, up to `max_bytes`.
+Result<std::string> ReadAll(int fd, const std::string& path, std::size_t max_bytes) {
+  // Read straight into the string, never through a large stack buffer:
+  // this also runs on the sentry's small fiber stacks.
+  constexpr std::size_t kChunk = 4096;
+  std::string out;
+  for (;;) {
+    const std::size_t size = out.size();
+    out.resize(size + kChunk);
+    ssize_t n = ::read(fd, out.data() + size, kChunk);
+    out.resize(size + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return FailErrno(StrCat("read ", path));
+    if (n == 0) break;
+    if (out.size() > max_bytes) return Fail(StrCat(path, ": larger than ", max_bytes, " bytes"));
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
   // below as not a regular file (for which the flag changes nothing).
@@ -31,21 +54,18 @@ Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
   struct stat st {};
   if (::fstat(fd.Get(), &st) != 0) return FailErrno(StrCat("stat ", path));
   if (!S_ISREG(st.st_mode)) return Fail(StrCat(path, ": not a regular file"));
-  // Read straight into the string, never through a large stack buffer:
-  // this also runs on the sentry's small fiber stacks.
-  constexpr std::size_t kChunk = 4096;
-  std::string out;
-  for (;;) {
-    const std::size_t size = out.size();
-    out.resize(size + kChunk);
-    ssize_t n = ::read(fd.Get(), out.data() + size, kChunk);
-    out.resize(size + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return FailErrno(StrCat("read ", path));
-    if (n == 0) break;
-    if (out.size() > max_bytes) return Fail(StrCat(path, ": larger than ", max_bytes, " bytes"));
+  return ReadAll(fd.Get(), path, max_bytes);
+}
+
+Result<std::string> ReadFileOrPipe(const std::string& path, std::size_t max_bytes) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return FailErrno(StrCat("open ", path));
+  struct stat st {};
+  if (::fstat(fd.Get(), &st) != 0) return FailErrno(StrCat("stat ", path));
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+    return Fail(StrCat(path, ": not a regular file or a pipe"));
   }
-  return out;
+  return ReadAll(fd.Get(), path, max_bytes);
 }
 
 Result<void> WriteFileAtomic(const std::string& path, std::string_view contents, int mode,

@@ -9,8 +9,14 @@
 
 namespace vigil {
 
-// Reads `path` into memory, refusing files larger than `max_bytes`.
+// Reads `path` into memory, refusing files larger than `max_bytes` and
+// anything but a regular file (a FIFO is not waited on).
 Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes);
+
+// The same for a regular file or a pipe (`exec -p <(...)`, /dev/fd/N): a
+// pipe is read to its end, a FIFO waited on for a writer, as runc reads
+// them.
+Result<std::string> ReadFileOrPipe(const std::string& path, std::size_t max_bytes);
 
 // The target of symlink `path` (one readlink(2), no lstat first: links in
 // /proc, which report no size, up to PATH_MAX).

@@ -37,7 +37,7 @@ Result<void> ApplyUser(std::string_view text, config::User& user) {
 Result<config::Process> BuildProcess(const Invocation& invocation, const std::string& id) {
   const ParsedFlags& flags = invocation.flags;
   if (std::optional<std::string> file = flags.Value("process")) {
-    ASSIGN_OR_RETURN(std::string text, ReadFile(*file, 4 << 20));
+    ASSIGN_OR_RETURN(std::string text, ReadFileOrPipe(*file, 4 << 20));
     Result<config::Process> process = config::ParseProcess(text);
     if (!process) return tl::unexpected(std::move(process).error().Wrap(*file));
     return process;

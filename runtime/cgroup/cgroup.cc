@@ -252,6 +252,15 @@ Result<void> Cgroup::RemoveProcessFor(pid_t pid,
 Result<void> Cgroup::AddProcessBeneath(pid_t pid, std::string_view sub,
                                        std::span<const std::string> controllers) const {
   const std::string what = StrCat("sub-cgroup ", Quote(sub));
+  // runc's words ("unknown controller"), which scripts match.
+  for (const std::string& controller : controllers) {
+    if (std::none_of(placements_.begin(), placements_.end(),
+                     [&](const Placement& p) { return p.hierarchy.Has(controller); })) {
+      return Fail(StrCat(what, ": unknown controller ", Quote(controller)));
+    }
+  }
+  // "/" names the container's own cgroup, which the process joined already.
+  if (sub == "/") return {};
   if (sub.empty() || sub.front() == '/' || sub == ".." || sub.starts_with("../") ||
       sub.ends_with("/..") || sub.find("/../") != std::string_view::npos) {
     // runc's words (" .. is not a sub cgroup path"), which scripts match.
@@ -265,7 +274,11 @@ Result<void> Cgroup::AddProcessBeneath(pid_t pid, std::string_view sub,
                                     [&](const std::string& c) { return p.hierarchy.Has(c); });
     if (!wanted) continue;
     const std::string dir = StrCat(p.dir, "/", sub);
-    if (!fs_->Exists(dir)) return Fail(StrCat(what, ": no such cgroup ", dir));
+    // runc's words (" adding pid ... : no such file"), which scripts match.
+    if (!fs_->Exists(dir)) {
+      return Fail(StrCat(what, ": no such cgroup: adding pid ", pid, " to ", dir,
+                         "/cgroup.procs: no such file or directory"));
+    }
     RETURN_IF_ERROR_WRAP(fs_->Write(dir + "/cgroup.procs", StrCat(pid)),
                          StrCat("add process ", pid, " to the ", what));
     placed = true;

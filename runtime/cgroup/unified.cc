@@ -21,7 +21,8 @@ Result<void> ApplyUnified(const Knobs& knobs, const config::Resources& r) {
     }
     const Placement* v2 = knobs.Unified();
     if (v2 == nullptr) {
-      // "invalid configuration": runc's words, which its tests match.
+      // "invalid configuration" (here and below): runc's words, which its
+      // tests match.
       return Fail(StrCat(at,
                          ": invalid configuration: unified keys need cgroup v2, and this "
                          "host mounts only v1"));
@@ -31,7 +32,7 @@ Result<void> ApplyUnified(const Knobs& knobs, const config::Resources& r) {
     if (controller != "cgroup") {
       const Placement* holder = knobs.Find(controller);
       if (holder != nullptr && !holder->hierarchy.v2) {
-        return Fail(StrCat(at, ": the ", controller,
+        return Fail(StrCat(at, ": invalid configuration: the ", controller,
                            " controller is on a cgroup v1 hierarchy on this host, not on "
                            "cgroup2; use the typed linux.resources fields for it"));
       }

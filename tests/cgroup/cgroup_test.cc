@@ -10,9 +10,11 @@
 namespace vigil::runtime::cgroup::testing {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using ::testing::UnorderedElementsAre;
 
 class CgroupTest : public ::testing::Test {
@@ -190,7 +192,10 @@ TEST_F(CgroupTest, AddProcessBeneathJoinsAnExistingSubCgroup) {
   }
   const std::vector<std::string> none = {"no-such-controller"};
   EXPECT_THAT(cg.AddProcessBeneath(79, "sub", none).error().message,
-              HasSubstr("no hierarchy holds"));
+              HasSubstr("unknown controller \"no-such-controller\""));
+  // "/" is the container's own cgroup, which the process is in already.
+  EXPECT_TRUE(cg.AddProcessBeneath(80, "/", pids));
+  EXPECT_THAT(fs_.WritesTo(tree_.Path("pids/c1/cgroup.procs")), Not(Contains("80")));
 }
 
 TEST_F(CgroupTest, ProcessesIncludesNestedCgroupsFromThePidsHierarchy) {

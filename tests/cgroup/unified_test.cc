@@ -38,8 +38,9 @@ TEST_F(UnifiedTest, HybridTakesOnlyCgroup2Controllers) {
   tree_.File("unified/c/hugetlb.2MB.max");
   ASSERT_TRUE(Apply({{"hugetlb.2MB.max", "0"}}));
   EXPECT_THAT(Apply({{"memory.high", "1G"}}).error().message,
-              HasSubstr("linux.resources.unified[\"memory.high\"]: the memory controller is on a "
-                        "cgroup v1 hierarchy on this host, not on cgroup2; use the typed"));
+              HasSubstr("linux.resources.unified[\"memory.high\"]: invalid configuration: the "
+                        "memory controller is on a cgroup v1 hierarchy on this host, not on "
+                        "cgroup2; use the typed"));
   EXPECT_THAT(Apply({{"io.max", "8:0 rbps=1"}}).error().message,
               HasSubstr("linux.resources.unified[\"io.max\"]: the io controller is not available "
                         "on this host's cgroup2 mount"));
