@@ -439,26 +439,27 @@ def _(c):
     c.expect(not c.check(p)["ok"], "the workload made a listener: %s" % c.check(p))
 
 
-@case("linux.seccomp.notify.no-agent-fails-create")
-def _(c):
-    seccomp(c, [{"names": ["mkdir"], "action": "SCMP_ACT_NOTIFY"}])
-    c.linux["seccomp"]["listenerPath"] = c.path("scratch", "nobody-listens.sock")
-    r = c.create(expect_ok=False)
-    c.expect(not r.ok, "create without an agent succeeded: %s" % r)
-    c.expect("failed to connect with seccomp agent" in r.err,
-             "the error names the agent: %s" % r.err)
-    c.eq(c.status(c.ids[-1]), None, "status after the failed create")
-    c.wait_for(lambda: not c.container_pids(), "the container's processes to go")
+def notify_create_fails(syscall, listener, words):
+    """create with `syscall` handed to an agent at `listener` (in the case's
+    scratch directory) fails, saying `words`, and leaves nothing."""
+    def fn(c):
+        seccomp(c, [{"names": [syscall], "action": "SCMP_ACT_NOTIFY"}])
+        c.linux["seccomp"]["listenerPath"] = c.path("scratch", listener)
+        r = c.create(expect_ok=False)
+        c.expect(not r.ok, "create succeeded: %s" % r)
+        c.expect(words in r.err, "the error should say %r: %s" % (words, r.err))
+        c.eq(c.status(c.ids[-1]), None, "status after the failed create")
+        c.wait_for(lambda: not c.container_pids(), "the container's processes to go")
+    return fn
 
 
-@case("linux.seccomp.notify.write-refused")
-def _(c):
-    seccomp(c, [{"names": ["write"], "action": "SCMP_ACT_NOTIFY"}])
-    c.linux["seccomp"]["listenerPath"] = c.path("scratch", "agent.sock")
-    r = c.create(expect_ok=False)
-    c.expect(not r.ok, "create with write notified succeeded: %s" % r)
-    c.expect("SCMP_ACT_NOTIFY cannot be used for the write syscall" in r.err,
-             "runc's words: %s" % r.err)
+register("linux.seccomp.notify.no-agent-fails-create",
+         notify_create_fails("mkdir", "nobody-listens.sock",
+                             "failed to connect with seccomp agent"))
+# runc's words for it.
+register("linux.seccomp.notify.write-refused",
+         notify_create_fails("write", "agent.sock",
+                             "SCMP_ACT_NOTIFY cannot be used for the write syscall"))
 
 
 def seccomp_kill_case(action, want):
