@@ -533,6 +533,26 @@ TEST_P(LifecycleTest, BadConfigValueFailsCreateNamingItsJsonPath) {
   ExpectFailedCreateLeftNothing(id);
 }
 
+// A profile handing syscalls to a seccomp agent needs the container's one
+// listener, which the unotify platform's sentry holds: asked for by name,
+// that platform is refused with one line, before anything is made.
+TEST_P(LifecycleTest, AnAgentProfileOnTheUnotifyPlatformFailsCreateWithOneLine) {
+  if (IsRunc()) GTEST_SKIP() << "runc has no sentry platforms (dev.vigil.platform)";
+  BundleConfig config = Script("true");
+  config.linux_extra_json =
+      R"("seccomp": {"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": "/run/no-agent.sock",)"
+      R"( "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_NOTIFY"}]})";
+  config.annotations_json = R"({"dev.vigil.platform": "unotify"})";
+  WriteConfig(config);
+  std::string id = NewId();
+  Outcome created = Create(id);
+  EXPECT_NE(created.status, 0) << created;
+  EXPECT_TRUE(IsOneLine(created.err)) << created;
+  EXPECT_THAT(created.err, HasSubstr("annotation dev.vigil.platform: the unotify platform holds "
+                                     "the container's one seccomp listener"));
+  ExpectFailedCreateLeftNothing(id);
+}
+
 INSTANTIATE_TEST_SUITE_P(Runtimes, LifecycleTest, ::testing::ValuesIn(CgroupRuntimes()),
                          RuntimeName);
 
