@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "base/result.h"
 #include "base/unique_fd.h"
@@ -28,6 +29,10 @@ class TraceeFiles {
   // leads: the sentry follows that link for the workload, whose own walk
   // it never lets follow a magic link.
   virtual Result<UniqueFd> Executable() = 0;
+
+  // The thread's namespace of `type` ("pid", "net", ...; O_PATH), where
+  // /proc/self/ns/TYPE leads: followed the same way.
+  virtual Result<UniqueFd> Namespace(std::string_view type) = 0;
 
   // Where the container's root is, as the sentry sees it (what PathInRoot
   // strips): the policy names files as the container does, whatever root

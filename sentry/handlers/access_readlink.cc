@@ -16,6 +16,7 @@
 
 #include "base/strings.h"
 #include "sentry/core/acting_as.h"
+#include "sentry/handlers/lookup.h"
 #include "sentry/handlers/paths.h"
 #include "sentry/handlers/resolve.h"
 
@@ -42,25 +43,25 @@ Result<std::variant<Target, Verdict>> Resolve(HandlerContext& context, const Thr
   if (!given && !empty) return Failed(given.error(), Decision::kAllow);
   if (given) context.AuditArg("path", *given);
   if (!context.tracee.Valid()) return Verdict::Stale();
-  ASSIGN_OR_RETURN(SharedFd root, context.tracee.Root());
   ASSIGN_OR_RETURN(std::string root_path, context.tracee.RootPath());
-  UniqueFd file;
+  WalkedFile file;
   if (empty) {
-    ASSIGN_OR_RETURN(file, HeldFile(context.tracee, dirfd));
+    ASSIGN_OR_RETURN(file.file, HeldFile(context.tracee, dirfd));
   } else {
-    ASSIGN_OR_RETURN(std::string path, ContainerPath(context.tracee, thread, dirfd, *given));
-    Result<UniqueFd> resolved = ResolveAs(context, thread, root.Get(), path, O_PATH | flags);
-    if (!resolved) return FailedLookup(context, resolved.error(), path);
-    file = std::move(*resolved);
+    // As stat's lookup: the caller's own /proc links (its descriptors,
+    // cwd, root, executable, namespaces) followed to what it holds.
+    ASSIGN_OR_RETURN(auto found, LookUp(context, thread, dirfd, *given, (flags & O_NOFOLLOW) == 0));
+    if (Verdict* verdict = std::get_if<Verdict>(&found)) return std::move(*verdict);
+    file = std::move(std::get<WalkedFile>(found));
   }
-  Result<std::string> where = PathInRoot(file.Get(), root_path);
+  Result<std::string> where = NameInRoot(file, root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);
   // A held pipe or socket has no path to decide on: the workload has it.
-  if (empty && where->empty()) return Target{std::move(file), std::move(*where), ""};
+  if (empty && where->empty()) return Target{std::move(file.file), std::move(*where), ""};
   const config::FileAccess access = AccessFor(context, *where);
   if (int refused = Refusal(access, write)) return Verdict::Fail(refused, Decision::kDeny);
-  return Target{std::move(file), std::move(*where), given ? *given : ""};
+  return Target{std::move(file.file), std::move(*where), given ? *given : ""};
 }
 
 // The text of one of procfs's links to the caller's own (`link`, from

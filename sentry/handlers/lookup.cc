@@ -11,19 +11,20 @@
 
 namespace vigil::sentry {
 
-Result<std::variant<UniqueFd, Verdict>> LookUpDecided(HandlerContext& context, int dirfd,
-                                                      const std::string& given, bool follow) {
-  ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
+Result<std::variant<WalkedFile, Verdict>> LookUp(HandlerContext& context,
+                                                 const ThreadStatus& thread, int dirfd,
+                                                 const std::string& given, bool follow) {
   ASSIGN_OR_RETURN(std::string path, ContainerPath(context.tracee, thread, dirfd, given));
   ASSIGN_OR_RETURN(SharedFd root, context.tracee.Root());
-  ASSIGN_OR_RETURN(std::string root_path, context.tracee.RootPath());
   WalkedFile file;
   ASSIGN_OR_RETURN(std::optional<OwnLinkTarget> own_link,
                    FollowOwnLink(context.tracee, thread, path, follow));
-  if (std::optional<int> own = OwnDescriptor(path, thread)) {
+  // Not following, /proc/self/fd/N is the link itself (lstat, readlink).
+  if (std::optional<int> own = follow ? OwnDescriptor(path, thread) : std::nullopt) {
     ASSIGN_OR_RETURN(file.file, context.tracee.Descriptor(*own));
   } else if (own_link && own_link->file) {
-    file.file = std::move(own_link->file);  // /proc/self/exe
+    file.file = std::move(own_link->file);  // /proc/self/exe, ns/TYPE
+    file.name = std::move(own_link->decided_as);
   } else {
     // Not following, /proc/self is the link in the container's procfs, not
     // the caller's directory it was rewritten to (paths.h).
@@ -37,6 +38,16 @@ Result<std::variant<UniqueFd, Verdict>> LookUpDecided(HandlerContext& context, i
     if (!resolved) return FailedLookup(context, resolved.error(), walked);
     file = std::move(*resolved);
   }
+  return std::variant<WalkedFile, Verdict>(std::move(file));
+}
+
+Result<std::variant<UniqueFd, Verdict>> LookUpDecided(HandlerContext& context, int dirfd,
+                                                      const std::string& given, bool follow) {
+  ASSIGN_OR_RETURN(ThreadStatus thread, context.tracee.Status());
+  ASSIGN_OR_RETURN(auto found, LookUp(context, thread, dirfd, given, follow));
+  if (Verdict* verdict = std::get_if<Verdict>(&found)) return std::move(*verdict);
+  WalkedFile& file = std::get<WalkedFile>(found);
+  ASSIGN_OR_RETURN(std::string root_path, context.tracee.RootPath());
   Result<std::string> where = NameInRoot(file, root_path);
   if (!where) return Failed(where.error(), Decision::kDeny);
   context.AuditArg("resolved", *where);

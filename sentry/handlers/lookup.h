@@ -10,6 +10,7 @@
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "sentry/handlers/handler.h"
+#include "sentry/handlers/resolve.h"
 
 namespace vigil::sentry {
 
@@ -22,5 +23,12 @@ namespace vigil::sentry {
 // lookup, the error.
 Result<std::variant<UniqueFd, Verdict>> LookUpDecided(HandlerContext& context, int dirfd,
                                                       const std::string& given, bool follow);
+
+// The first step of LookUpDecided alone: the file `given` names (with the
+// name the policy decides it by, when the walk knows it), or the verdict
+// of a failed lookup; nothing decided or audited yet.
+Result<std::variant<WalkedFile, Verdict>> LookUp(HandlerContext& context,
+                                                 const ThreadStatus& thread, int dirfd,
+                                                 const std::string& given, bool follow);
 
 }  // namespace vigil::sentry

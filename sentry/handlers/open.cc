@@ -378,8 +378,8 @@ Result<Verdict> HandleOpen(HandlerContext& context) {
 
   ASSIGN_OR_RETURN(const std::string root_path, context.tracee.RootPath());
   std::optional<ActingAs> acting;
-  // The caller's own descriptors, working directory, root and executable
-  // by their /proc names: magic links, which openat2's resolve flags other
+  // The caller's own descriptors, working directory, root, executable and
+  // namespaces by their /proc names: magic links, which openat2's resolve flags other
   // than RESOLVE_CACHED forbid or confine (the walk then refuses them with
   // ELOOP or EXDEV, as the kernel would).
   if (walk.from_root && (request.resolve & ~RESOLVE_CACHED) == 0) {
@@ -392,7 +392,8 @@ Result<Verdict> HandleOpen(HandlerContext& context) {
         std::optional<OwnLinkTarget> own_link,
         FollowOwnLink(context.tracee, thread, walk.path, (request.flags & O_NOFOLLOW) == 0));
     if (own_link && own_link->file) {
-      return OpenExisting(context, thread, root_path, WalkedFile{std::move(own_link->file), {}},
+      return OpenExisting(context, thread, root_path,
+                          WalkedFile{std::move(own_link->file), std::move(own_link->decided_as)},
                           request, acting);
     }
     if (own_link) walk.path = std::move(own_link->path);

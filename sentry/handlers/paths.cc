@@ -130,6 +130,16 @@ Result<std::optional<OwnLinkTarget>> FollowOwnLink(Tracee& tracee, const ThreadS
   if (!path.starts_with("/proc/")) return std::optional<OwnLinkTarget>();
   const std::string process = StrCat("/proc/", thread.ns_tgid);
   for (const std::string& self : {process, StrCat(process, "/task/", thread.ns_tid)}) {
+    // ns/TYPE: a namespace, nothing beneath it.
+    if (const std::string ns = self + "/ns/"; path.starts_with(ns)) {
+      const std::string type = path.substr(ns.size());
+      if (type.empty() || type.find('/') != std::string::npos) continue;
+      if (!follow_last) return std::optional<OwnLinkTarget>();
+      OwnLinkTarget target;
+      ASSIGN_OR_RETURN(target.file, tracee.Namespace(type));
+      target.decided_as = path;
+      return std::optional(std::move(target));
+    }
     for (std::string_view link : {"/cwd", "/root", "/exe"}) {
       const std::string prefix = self + std::string(link);
       if (!path.starts_with(prefix)) continue;

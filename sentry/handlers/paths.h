@@ -48,18 +48,22 @@ std::optional<std::string> SelfLink(const std::string& given);
 // N when `path` is the caller's own /proc/TGID/fd/N (or task/TID/fd/N).
 std::optional<int> OwnDescriptor(const std::string& path, const ThreadStatus& thread);
 
-// Where a path through the caller's own /proc/TGID/{cwd,root,exe} (or
-// task/TID/...) leads, for a walk that follows that link: the sentry's own
-// walk never follows a magic link (RESOLVE_NO_MAGICLINKS), so it follows
-// these three itself, to what the thread holds.
+// Where a path through the caller's own /proc/TGID/{cwd,root,exe,ns/TYPE}
+// (or task/TID/...) leads, for a walk that follows that link: the sentry's
+// own walk never follows a magic link (RESOLVE_NO_MAGICLINKS), so it
+// follows these itself, to what the thread holds.
 struct OwnLinkTarget {
   // For cwd and root: the path to walk instead, in the container — the
   // working directory's path (Tracee::WorkingDirectoryPath) or "/", then
   // what followed the link. Walked from the root like any path, so what
   // it reaches is decided like any file.
   std::string path;
-  // For exe: the executable itself (Tracee::Executable).
+  // For exe and ns/TYPE: the executable or the namespace itself
+  // (Tracee::Executable, Tracee::Namespace).
   UniqueFd file;
+  // For ns/TYPE: the link's own path, which the policy decides on (a
+  // namespace is no file of the container's).
+  std::optional<std::string> decided_as;
 };
 
 // nullopt if `path` (RewriteSelf's) does not go through one of those links,

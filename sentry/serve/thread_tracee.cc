@@ -82,6 +82,10 @@ Result<UniqueFd> ThreadTracee::WorkingDirectory() { return OpenAnchored("cwd"); 
 
 Result<UniqueFd> ThreadTracee::Executable() { return OpenAnchored("exe", /*file=*/true); }
 
+Result<UniqueFd> ThreadTracee::Namespace(std::string_view type) {
+  return OpenAnchored(StrCat("ns/", type), /*file=*/true);
+}
+
 // Every container has a mount namespace of its own (vigil requires one)
 // whose root is the container's, and the sentry is outside it: the kernel
 // names a file of the container, in a link the sentry reads, from that

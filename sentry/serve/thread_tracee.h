@@ -36,6 +36,7 @@ class ThreadTracee final : public Tracee {
   Result<SharedFd> Root() override;
   Result<UniqueFd> WorkingDirectory() override;
   Result<UniqueFd> Executable() override;
+  Result<UniqueFd> Namespace(std::string_view type) override;
   Result<std::string> RootPath() override;
   Result<bool> Chrooted() override;
   Result<std::string> WorkingDirectoryPath() override;

@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sentry/core/tracee.h"
@@ -105,6 +106,12 @@ class FakeTracee final : public Tracee {
     if (sealed_) return FailErrno(ENOENT, "sealed: no executable");
     UniqueFd fd(::open((root + exe).c_str(), O_PATH | O_CLOEXEC));
     if (!fd) return FailErrno("fake executable");
+    return fd;
+  }
+  // The fake's namespaces are the test's own.
+  Result<UniqueFd> Namespace(std::string_view type) override {
+    UniqueFd fd(::open(("/proc/self/ns/" + std::string(type)).c_str(), O_PATH | O_CLOEXEC));
+    if (!fd) return FailErrno("fake namespace");
     return fd;
   }
   Result<std::string> RootPath() override {

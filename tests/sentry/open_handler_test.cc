@@ -376,6 +376,9 @@ TEST_F(OpenHandler, ReadlinkOfProcSelfIsTheCallersPid) {
   tracee_.ns_tgid = 7;
   tracee_.ns_tid = 9;
   fs::create_directories(root_ + "/proc/7/task/9");
+  // As procfs has them: what the sentry reads itself is another reader's.
+  fs::create_symlink("4242", root_ + "/proc/self");
+  fs::create_symlink("4242/task/4242", root_ + "/proc/thread-self");
   auto readlink = [&](const std::string& path) {
     EXPECT_TRUE(tracee_.Write(kPath, std::as_bytes(std::span(path.c_str(), path.size() + 1))));
     Verdict verdict = StatCall(tracee_, sandbox_, SYS_readlink, {kPath, kBuffer, 64});

@@ -184,9 +184,18 @@ std::vector<Case> FidelityCases() {
          return WithFd(".", O_RDONLY | O_DIRECTORY,
                        [](int fd) { return Rc(::syscall(SYS_getdents64, fd, kBadPointer, 4096)); });
        }},
-      // A memfd reached through its magic link in /proc. (access of
-      // /proc/self/ns/pid still differs under a file policy: ELOOP, the
-      // sentry resolving without magic links; issue 41's note.)
+      // Magic links of /proc: a namespace and a memfd reached through them.
+      {"access-proc-self-ns-pid", [] { return Rc(::access("/proc/self/ns/pid", F_OK)); }},
+      {"lstat-proc-self-fd-is-the-link",
+       [] {
+         struct stat st {};
+         return Rc(::lstat("/proc/self/fd/0", &st) == 0 && S_ISLNK(st.st_mode) ? 0 : -1);
+       }},
+      {"stat-proc-self-ns-net",
+       [] {
+         struct stat st {};
+         return Rc(::stat("/proc/self/ns/net", &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1);
+       }},
       {"open-memfd-through-proc-fd",
        [] {
          const int memfd = static_cast<int>(::syscall(SYS_memfd_create, "suite", 0));
