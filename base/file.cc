@@ -44,28 +44,28 @@ Result<std::string> ReadAll(int fd, const std::string& path, std::size_t max_byt
   return out;
 }
 
-}  // namespace
-
-Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
-  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
-  // below as not a regular file (for which the flag changes nothing).
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+// `path` read whole if it is a regular file or, with `pipes`, a pipe.
+Result<std::string> ReadWhole(const std::string& path, std::size_t max_bytes, bool pipes) {
+  // Without pipes, O_NONBLOCK: opening a FIFO must not wait for a writer;
+  // it is refused below (for a regular file the flag changes nothing).
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | (pipes ? 0 : O_NONBLOCK)));
   if (!fd) return FailErrno(StrCat("open ", path));
   struct stat st {};
   if (::fstat(fd.Get(), &st) != 0) return FailErrno(StrCat("stat ", path));
-  if (!S_ISREG(st.st_mode)) return Fail(StrCat(path, ": not a regular file"));
+  if (!S_ISREG(st.st_mode) && !(pipes && S_ISFIFO(st.st_mode))) {
+    return Fail(StrCat(path, pipes ? ": not a regular file or a pipe" : ": not a regular file"));
+  }
   return ReadAll(fd.Get(), path, max_bytes);
 }
 
+}  // namespace
+
+Result<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
+  return ReadWhole(path, max_bytes, /*pipes=*/false);
+}
+
 Result<std::string> ReadFileOrPipe(const std::string& path, std::size_t max_bytes) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) return FailErrno(StrCat("open ", path));
-  struct stat st {};
-  if (::fstat(fd.Get(), &st) != 0) return FailErrno(StrCat("stat ", path));
-  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-    return Fail(StrCat(path, ": not a regular file or a pipe"));
-  }
-  return ReadAll(fd.Get(), path, max_bytes);
+  return ReadWhole(path, max_bytes, /*pipes=*/true);
 }
 
 Result<void> WriteFileAtomic(const std::string& path, std::string_view contents, int mode,

@@ -127,8 +127,7 @@ Result<config::Policy> ResolvePolicy(const config::Spec& spec, const std::string
 // given before the sentry sees them (a notifying filter outranks a
 // tracing one); everything else the sentry still decides and audits.
 Result<sentry::Platform> ResolvePlatform(const config::Spec& spec, const std::string& flag) {
-  const bool agent = spec.linux_spec && spec.linux_spec->seccomp &&
-                     config::NotifiesAnAgent(*spec.linux_spec->seccomp);
+  const bool agent = !spec.SyscallsForAgent().empty();
   std::optional<sentry::Platform> asked;
   std::string what = "--platform";
   if (const std::string* annotation = spec.FindAnnotation(config::kPlatformAnnotation)) {

@@ -114,9 +114,8 @@ Result<void> Supervisor::Start() {
 }
 
 bool Supervisor::ActsUnconfinedAtStart() const {
-  const bool agent = args_.spec.linux_spec && args_.spec.linux_spec->seccomp &&
-                     config::NotifiesAnAgent(*args_.spec.linux_spec->seccomp);
-  return agent || !runtime::HooksOf(args_.spec, "poststart").empty();
+  return !args_.spec.SyscallsForAgent().empty() ||
+         !runtime::HooksOf(args_.spec, "poststart").empty();
 }
 
 void Supervisor::Confine() {
@@ -169,14 +168,9 @@ Result<void> Supervisor::HandInitToSeccompAgent(const runtime::Message& announce
   RETURN_IF_ERROR(
       runtime::HandToSeccompAgent(profile, init_pidfd_.Get(), announcement.text, init_pid_,
                                   runtime::HookState(args_.record, ContainerStatus::kCreating)));
-  std::vector<std::string> names;
-  for (const config::SeccompSyscall& rule : profile.syscalls) {
-    if (rule.action == config::SeccompAction::kNotify) {
-      names.insert(names.end(), rule.names.begin(), rule.names.end());
-    }
-  }
   audit_->RecordEvent("seccomp-agent", init_pid_, sentry::audit::Decision::kNone,
-                      {{"listener", profile.listener_path}, {"syscalls", Join(names, ",")}});
+                      {{"listener", profile.listener_path},
+                       {"syscalls", Join(config::SyscallsForAgent(profile), ",")}});
   return {};
 }
 

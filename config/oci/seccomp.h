@@ -37,13 +37,17 @@ struct Seccomp {
   bool operator==(const Seccomp&) const = default;
 };
 
-// Whether a rule hands syscalls to a seccomp agent (SCMP_ACT_NOTIFY): the
-// filter then makes a listener, which goes to listener_path.
-inline bool NotifiesAnAgent(const Seccomp& profile) {
+// The syscalls the profile's rules hand to a seccomp agent
+// (SCMP_ACT_NOTIFY), in rule order: the filter then makes a listener,
+// which goes to listener_path. Empty when no rule does.
+inline std::vector<std::string> SyscallsForAgent(const Seccomp& profile) {
+  std::vector<std::string> names;
   for (const SeccompSyscall& rule : profile.syscalls) {
-    if (rule.action == SeccompAction::kNotify) return true;
+    if (rule.action == SeccompAction::kNotify) {
+      names.insert(names.end(), rule.names.begin(), rule.names.end());
+    }
   }
-  return false;
+  return names;
 }
 
 }  // namespace vigil::config

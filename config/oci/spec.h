@@ -68,6 +68,12 @@ struct Spec {
     auto it = annotations.find(std::string(name));
     return it == annotations.end() ? nullptr : &it->second;
   }
+
+  // SyscallsForAgent of linux.seccomp; empty without a profile.
+  std::vector<std::string> SyscallsForAgent() const {
+    if (!linux_spec || !linux_spec->seccomp) return {};
+    return config::SyscallsForAgent(*linux_spec->seccomp);
+  }
 };
 
 }  // namespace vigil::config

@@ -59,11 +59,7 @@ Result<void> RunHook(const config::Hook& hook, const std::string& state_json,
     // A hook gets its stdio and nothing else of the runtime's (or of
     // whoever started the runtime), as runc's hooks do.
     if (!CloexecFrom(3)) ::_exit(127);
-    if (placement.profile != nullptr) {
-      seccomp::CompiledFilter profile = *placement.profile;
-      profile.has_notify = false;
-      if (!seccomp::LoadSeccomp(profile)) ::_exit(127);
-    }
+    if (placement.profile != nullptr && !seccomp::LoadSeccomp(*placement.profile)) ::_exit(127);
     std::vector<std::string> args = hook.args.empty() ? std::vector{hook.path} : hook.args;
     (void)Exec(hook.path, args, hook.env);
     ::_exit(127);

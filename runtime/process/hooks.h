@@ -28,8 +28,8 @@ struct HookPlacement {
   std::vector<std::string> cgroup_procs;  // cgroup.procs files each hook moves itself to
   // Loaded by each hook before its exec: the container's profile for
   // startContainer hooks, which run in the container under it as runc's
-  // do. Its notifying rules get no listener there (ENOSYS): the agent's
-  // is the container process's.
+  // do. Made without a listener (has_notify false), so its notifying
+  // rules answer ENOSYS there: the agent's listener is the process's.
   const seccomp::CompiledFilter* profile = nullptr;
 };
 

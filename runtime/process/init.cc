@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "base/file.h"
 #include "base/log.h"
@@ -159,8 +160,13 @@ void RunContainerInit(const config::Spec& spec, const Channel& channel,
     launched = await_start();
     state.status = config::ContainerStatus::kCreated;
     if (launched) {
+      std::optional<seccomp::CompiledFilter> profile;
+      if (launch.seccomp != nullptr) {
+        profile = *launch.seccomp;
+        profile->has_notify = false;
+      }
       launched = RunHooks("startContainer", HooksOf(spec, "startContainer"), state,
-                          HookPlacement{.profile = launch.seccomp});
+                          HookPlacement{.profile = profile ? &*profile : nullptr});
     }
     if (launched) launched = BecomeAndExec(*spec.process, *executable, launch);
   }
