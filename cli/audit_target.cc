@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "base/directory.h"
+#include "base/run_capturing.h"
 #include "base/strings.h"
-#include "cli/run_capturing.h"
 #include "runtime/container/state_dir.h"
 
 namespace vigil::cli {

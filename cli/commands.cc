@@ -86,6 +86,10 @@ constexpr Command kCommands[] = {
     {"resume", "thaw a paused container", "<container-id>", {}, RunResume},
     {"run", "create and start a container, wait for it, then delete it", "<container-id>",
      kRunFlags, RunRun},
+    {"serve",
+     "serve sandboxes that run code over an HTTP API (a unix socket, or a TCP port with a "
+     "token), from templates with warm pools",
+     "", kServeFlags, RunServe},
     {"spec", "write a default config.json into the bundle", "", kSpecFlags, RunSpec},
     {"start", "start a created container", "<container-id>", {}, RunStart},
     {"state", "print the container's state as JSON", "<container-id>", {}, RunState},

@@ -15,9 +15,9 @@
 #include <sstream>
 
 #include "base/json/json_writer.h"
+#include "base/run_capturing.h"
 #include "base/strings.h"
 #include "base/unique_fd.h"
-#include "cli/run_capturing.h"
 #include "cli/verbs.h"
 #include "lifecycle/inspect.h"
 

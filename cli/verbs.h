@@ -53,6 +53,9 @@ Result<int> RunFeatures(const Invocation& invocation);
 
 Result<int> RunHelp(const Invocation& invocation);
 
+extern const FlagSpec kServeFlags[5];
+Result<int> RunServe(const Invocation& invocation);
+
 extern const FlagSpec kSpecFlags[2];
 Result<int> RunSpec(const Invocation& invocation);
 

@@ -52,6 +52,8 @@ vigil_dependency(capng libcap-ng STATIC libcap-ng.a SHARED cap-ng)
 vigil_dependency(cares libcares STATIC libcares.a SHARED cares)
 set(Boost_USE_STATIC_LIBS ${VIGIL_STATIC})
 find_package(Boost 1.74 REQUIRED COMPONENTS context)
+# `vigil serve` runs a thread per HTTP connection (service/http_server.cc).
+find_package(Threads REQUIRED)
 
 if(VIGIL_TESTS)
   find_package(GTest REQUIRED)

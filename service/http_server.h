@@ -1,0 +1,49 @@
+// The HTTP side of `vigil serve` (Boost.Beast underneath, in
+// http_server.cc alone): listeners on a unix socket and a TCP address, a
+// thread per connection, bearer tokens, a bound on request bodies, and
+// answers whole or streamed (chunked) to the request's handler.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace vigil::service {
+
+struct HttpRequest {
+  std::string method;  // "GET", "POST", ...
+  std::string path;    // the target before '?', not decoded
+  std::string query;   // after '?', not decoded
+  std::string body;
+};
+
+// What a handler answers with: one Send, or BeginStream, Chunks, EndStream.
+class HttpAnswer {
+ public:
+  virtual ~HttpAnswer() = default;
+  virtual void Send(int status, std::string_view content_type, std::string_view body) = 0;
+  virtual void BeginStream(std::string_view content_type) = 0;  // status 200
+  // False once the client is gone: what is left may be skipped.
+  virtual bool Chunk(std::string_view data) = 0;
+  virtual void EndStream() = 0;
+};
+
+using HttpHandler = std::function<void(const HttpRequest&, HttpAnswer&)>;
+
+struct HttpOptions {
+  std::string unix_path;  // "" for none; made 0600 (the service's user only)
+  std::string tcp;        // "ADDRESS:PORT", "" for none
+  std::string token;      // "": no token asked (allowed on the unix socket only)
+  std::size_t body_limit = 64u << 20;
+};
+
+// Serves until `stop` is set (checked at least every half second); returns
+// after the open connections' handlers end. Binding errors name the address.
+Result<void> ServeHttp(const HttpOptions& options, const HttpHandler& handler,
+                       const std::atomic<bool>& stop);
+
+}  // namespace vigil::service

@@ -1,0 +1,289 @@
+# The code-execution kernel `vigil serve` runs in each sandbox, with the
+# image's own Python: one long-lived interpreter whose globals persist
+# between calls, as a notebook's kernel. The service writes one request per
+# line (JSON) to its standard input and reads JSON lines back from its
+# standard output, each reply ending with {"type": "end"}. It runs as the
+# sandbox's process, with the sandbox's rights only: files are read and
+# written here, never by the service on the host.
+#
+# Requests: {"op": "run_code", "code", "timeout_ms"}, {"op": "command",
+# "cmd", "cwd", "env", "timeout_ms"}, {"op": "write_file", "path", "size"} followed
+# by that many bytes, {"op": "read_file", "path"}, {"op": "list", "path"},
+# {"op": "env", "env"}. Replies: "stdout"/"stderr" {"text"} as they come,
+# then "result" {"text"}, "error" {"name", "value", "traceback"}, "exit"
+# {"status"}, "file" {"size"} followed by that many bytes, "entries"
+# {"entries"}; "end" last.
+import ast
+import json
+import linecache
+import os
+import signal
+import subprocess
+import sys
+import threading
+import traceback
+
+# The protocol's descriptors, away from 0-2, which the code's own output
+# (print, os.system, a C library) would otherwise mix into the replies.
+_requests = os.fdopen(os.dup(0), "rb")
+_replies = os.fdopen(os.dup(1), "wb", buffering=0)
+_reply_lock = threading.Lock()
+_SENTINEL = b"\0vigil-kernel-drained\0"
+
+
+def reply(kind, payload=b"", **fields):
+    fields["type"] = kind
+    line = json.dumps(fields).encode() + b"\n"
+    with _reply_lock:
+        _replies.write(line)
+        if payload:
+            _replies.write(payload)
+
+
+class _Stream:
+    """sys.stdout/sys.stderr: a reply per line written (and what is left
+    at the call's end), the other stream's pending text sent first so that
+    replies keep the order things were written in."""
+
+    def __init__(self, name):
+        self.name = name
+        self.encoding = "utf-8"
+        self.errors = "replace"
+        self.pending = ""
+        self.other = None
+
+    def write(self, text):
+        text = str(text)
+        if not text:
+            return 0
+        if self.other is not None:
+            self.other.flush()
+        self.pending += text
+        at = self.pending.rfind("\n")
+        if at >= 0:
+            reply(self.name, text=self.pending[: at + 1])
+            self.pending = self.pending[at + 1 :]
+        return len(text)
+
+    def flush(self):
+        if self.pending:
+            text, self.pending = self.pending, ""
+            reply(self.name, text=text)
+
+    def isatty(self):
+        return False
+
+    def fileno(self):
+        return 1 if self.name == "stdout" else 2
+
+    def writable(self):
+        return True
+
+
+class _FdCapture:
+    """What reaches descriptors 1 and 2 directly (a child process, C code)."""
+
+    def __init__(self, fd, name):
+        self.name = name
+        self.drained = threading.Event()
+        read_end, write_end = os.pipe()
+        os.dup2(write_end, fd)
+        os.close(write_end)
+        self.fd = fd
+        threading.Thread(target=self._pump, args=(read_end,), daemon=True).start()
+
+    def _pump(self, read_end):
+        pending = b""
+        while True:
+            chunk = os.read(read_end, 65536)
+            if not chunk:
+                return
+            pending += chunk
+            while True:
+                at = pending.find(_SENTINEL)
+                if at < 0:
+                    break
+                self._send(pending[:at])
+                pending = pending[at + len(_SENTINEL):]
+                self.drained.set()
+            # Keep what could be the start of a sentinel for the next read.
+            keep = len(_SENTINEL) - 1
+            if len(pending) > keep:
+                self._send(pending[:-keep])
+                pending = pending[-keep:]
+
+    def _send(self, data):
+        if data:
+            reply(self.name, text=data.decode("utf-8", "replace"))
+
+    def drain(self):
+        self.drained.clear()
+        os.write(self.fd, _SENTINEL)
+        self.drained.wait(5)
+
+
+def _on_alarm(signum, frame):
+    raise TimeoutError("the call ran past its timeout")
+
+
+def _error(exc):
+    # The caller's frames only: the kernel's are not the caller's business.
+    error = traceback.TracebackException.from_exception(exc)
+    frames = [f for f in error.stack if f.filename.startswith("<cell-")]
+    text = ""
+    if frames:
+        text = "Traceback (most recent call last):\n"
+        text += "".join(traceback.StackSummary.from_list(frames).format())
+    text += "".join(error.format_exception_only())
+    reply("error", name=type(exc).__name__, value=str(exc), traceback=text)
+
+
+_globals = {"__name__": "__main__", "__builtins__": __builtins__}
+
+
+_cells = 0
+
+
+def run_code(request):
+    global _cells
+    code = request.get("code", "")
+    # A name per cell, its source where tracebacks look lines up.
+    _cells += 1
+    cell = "<cell-%d>" % _cells
+    linecache.cache[cell] = (len(code), None, code.splitlines(True), cell)
+    tree = ast.parse(code, cell, "exec")
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    timeout = float(request.get("timeout_ms") or 0) / 1000
+    if timeout > 0:
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        exec(compile(tree, cell, "exec"), _globals)
+        value = None if last is None else eval(compile(last, cell, "eval"), _globals)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        drain()
+    if value is not None:
+        reply("result", text=repr(value))
+
+
+def command(request):
+    env = dict(os.environ)
+    env.update(request.get("env") or {})
+    child = subprocess.Popen(
+        ["/bin/sh", "-c", request["cmd"]],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=request.get("cwd") or None,
+        env=env,
+        start_new_session=True,
+    )
+
+    def pump(stream, name):
+        for chunk in iter(lambda: os.read(stream.fileno(), 65536), b""):
+            reply(name, text=chunk.decode("utf-8", "replace"))
+
+    pumps = [
+        threading.Thread(target=pump, args=(child.stdout, "stdout")),
+        threading.Thread(target=pump, args=(child.stderr, "stderr")),
+    ]
+    for t in pumps:
+        t.start()
+    timeout = float(request.get("timeout_ms") or 0) / 1000 or None
+    try:
+        status = child.wait(timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        for t in pumps:
+            t.join()
+        raise TimeoutError("the command ran past its timeout") from None
+    for t in pumps:
+        t.join()
+    reply("exit", status=status if status >= 0 else 128 - status)
+
+
+def write_file(request):
+    size = int(request["size"])
+    data = _requests.read(size)  # the payload is read whatever happens next
+    if len(data) != size:
+        raise EOFError("the file's bytes ended early")
+    path = request["path"]
+    parent = os.path.dirname(path)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def read_file(request):
+    with open(request["path"], "rb") as f:
+        data = f.read()
+    reply("file", payload=data, size=len(data))
+
+
+def list_dir(request):
+    entries = []
+    with os.scandir(request["path"]) as it:
+        for e in it:
+            kind = "dir" if e.is_dir(follow_symlinks=False) else "file"
+            if e.is_symlink():
+                kind = "symlink"
+            size = e.stat(follow_symlinks=False).st_size
+            entries.append({"name": e.name, "type": kind, "size": size})
+    entries.sort(key=lambda e: e["name"])
+    reply("entries", entries=entries)
+
+
+def set_env(request):
+    os.environ.update(request.get("env") or {})
+
+
+OPS = {
+    "run_code": run_code,
+    "command": command,
+    "write_file": write_file,
+    "read_file": read_file,
+    "list": list_dir,
+    "env": set_env,
+}
+
+
+_captures = []
+
+
+def drain():
+    """Sends what was written so far, to sys.stdout/stderr and to
+    descriptors 1 and 2."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    for capture in _captures:
+        capture.drain()
+
+
+def main():
+    signal.signal(signal.SIGALRM, _on_alarm)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    _captures.extend([_FdCapture(1, "stdout"), _FdCapture(2, "stderr")])
+    sys.stdout, sys.stderr = _Stream("stdout"), _Stream("stderr")
+    sys.stdout.other, sys.stderr.other = sys.stderr, sys.stdout
+    reply("ready", pid=os.getpid())
+    reply("end")
+    for line in _requests:
+        try:
+            request = json.loads(line)
+            op = OPS.get(request.get("op"))
+            if op is None:
+                raise ValueError("unknown op %r" % request.get("op"))
+            op(request)
+        except BaseException as exc:  # the kernel outlives whatever the code raised
+            drain()
+            _error(exc)
+        reply("end")
+
+
+main()
