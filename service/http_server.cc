@@ -125,8 +125,10 @@ void Linger(int fd) {
   }
 }
 
+// `token`: what the client must send, "" for nothing.
 template <typename Socket>
-void ServeConnection(Socket& socket, const HttpOptions& options, const HttpHandler& handler) {
+void ServeConnection(Socket& socket, const HttpOptions& options, std::string_view token,
+                     const HttpHandler& handler) {
   beast::flat_buffer buffer;
   while (true) {
     http::request_parser<http::string_body> parser;
@@ -134,40 +136,34 @@ void ServeConnection(Socket& socket, const HttpOptions& options, const HttpHandl
     parser.body_limit(options.body_limit);
     beast::error_code ec;
     http::read_header(socket, buffer, parser, ec);
-    if (ec) {
-      if (ec != http::error::end_of_stream && ec != asio::error::eof &&
-          ec != asio::error::connection_reset) {
-        Answer<Socket>(socket, 11, false).Send(400, "application/json", ErrorBody(ec.message()));
-      }
+    if (ec == http::error::end_of_stream || ec == asio::error::eof ||
+        ec == asio::error::connection_reset) {
       return;
     }
     const auto& header = parser.get();
-    Answer<Socket> answer(socket, header.version(), header.keep_alive());
-    if (!options.token.empty()) {
+    // Refusals close the connection after reading away what the client
+    // still sends, so that it reads the answer instead of a reset.
+    auto refuse = [&](int status, std::string_view message) {
+      Answer<Socket>(socket, header.version() == 0 ? 11 : header.version(), false)
+          .Send(status, "application/json", ErrorBody(message));
+      Linger(socket.native_handle());
+    };
+    const bool header_read = !ec || ec == http::error::body_limit;
+    if (header_read && !token.empty()) {
       const std::string_view given = Std(header[http::field::authorization]);
-      if (!given.starts_with("Bearer ") || !SameToken(given.substr(7), options.token)) {
-        Answer<Socket>(socket, header.version(), false)
-            .Send(401, "application/json", ErrorBody("a bearer token is needed, and this is not it"));
-        Linger(socket.native_handle());
-        return;
+      if (!given.starts_with("Bearer ") || !SameToken(given.substr(7), token)) {
+        return refuse(401, "a bearer token is needed, and this is not it");
       }
     }
-    const auto length = parser.content_length();  // a boost::optional
-    if (length && *length > options.body_limit) ec = http::error::body_limit;
     if (!ec) http::read(socket, buffer, parser, ec);
+    // Beast checks a Content-Length against the limit with the header, and
+    // a chunked body as it comes.
     if (ec == http::error::body_limit) {
-      Answer<Socket>(socket, header.version(), false)
-          .Send(413, "application/json",
-                ErrorBody(StrCat("the request body is over the service's limit of ",
-                                 options.body_limit, " bytes")));
-      Linger(socket.native_handle());
-      return;
+      return refuse(413, StrCat("the request body is over the service's limit of ",
+                                options.body_limit, " bytes"));
     }
-    if (ec) {
-      Answer<Socket>(socket, header.version(), false)
-          .Send(400, "application/json", ErrorBody(ec.message()));
-      return;
-    }
+    if (ec) return refuse(400, ec.message());
+    Answer<Socket> answer(socket, header.version(), header.keep_alive());
     const std::string_view target = Std(parser.get().target());
     const std::size_t question = target.find('?');
     HttpRequest request{
@@ -265,7 +261,7 @@ Result<void> ServeHttp(const HttpOptions& options, const HttpHandler& handler,
         // with the notification: after it this thread touches nothing of
         // ServeHttp's, which may have returned.
         auto serve = [&](auto& socket) {
-          ServeConnection(socket, options, handler);
+          ServeConnection(socket, options, is_unix ? "" : options.token, handler);
           std::lock_guard lock(mu);
           open.erase(fd);
           closed.notify_all();

@@ -37,7 +37,9 @@ using HttpHandler = std::function<void(const HttpRequest&, HttpAnswer&)>;
 struct HttpOptions {
   std::string unix_path;  // "" for none; made 0600 (the service's user only)
   std::string tcp;        // "ADDRESS:PORT", "" for none
-  std::string token;      // "": no token asked (allowed on the unix socket only)
+  // What TCP clients must send (Authorization: Bearer); the unix socket is
+  // its user's alone (0600) and asks none.
+  std::string token;
   std::size_t body_limit = 64u << 20;
 };
 

@@ -14,13 +14,16 @@
 # {"status"}, "file" {"size"} followed by that many bytes, "entries"
 # {"entries"}; "end" last.
 import ast
+import codecs
 import json
 import linecache
 import os
+import select
 import signal
 import subprocess
 import sys
 import threading
+import time
 import traceback
 
 # The protocol's descriptors, away from 0-2, which the code's own output
@@ -28,7 +31,10 @@ import traceback
 _requests = os.fdopen(os.dup(0), "rb")
 _replies = os.fdopen(os.dup(1), "wb", buffering=0)
 _reply_lock = threading.Lock()
-_SENTINEL = b"\0vigil-kernel-drained\0"
+# Held while output is put in order: what the code wrote to sys.stdout and
+# sys.stderr (kept until a line ends) and what reached descriptors 1 and 2
+# (a child process, C code), so that replies come in the order written.
+_order_lock = threading.RLock()
 
 
 def reply(kind, payload=b"", **fields):
@@ -41,34 +47,34 @@ def reply(kind, payload=b"", **fields):
 
 
 class _Stream:
-    """sys.stdout/sys.stderr: a reply per line written (and what is left
-    at the call's end), the other stream's pending text sent first so that
-    replies keep the order things were written in."""
+    """sys.stdout/sys.stderr: a reply per line written, and for what is
+    left when the other stream or a descriptor is written to, or the call
+    ends."""
 
     def __init__(self, name):
         self.name = name
         self.encoding = "utf-8"
         self.errors = "replace"
         self.pending = ""
-        self.other = None
 
     def write(self, text):
         text = str(text)
         if not text:
             return 0
-        if self.other is not None:
-            self.other.flush()
-        self.pending += text
-        at = self.pending.rfind("\n")
-        if at >= 0:
-            reply(self.name, text=self.pending[: at + 1])
-            self.pending = self.pending[at + 1 :]
+        with _order_lock:
+            _pump(self)
+            self.pending += text
+            at = self.pending.rfind("\n")
+            if at >= 0:
+                reply(self.name, text=self.pending[: at + 1])
+                self.pending = self.pending[at + 1 :]
         return len(text)
 
     def flush(self):
-        if self.pending:
-            text, self.pending = self.pending, ""
-            reply(self.name, text=text)
+        with _order_lock:
+            if self.pending:
+                text, self.pending = self.pending, ""
+                reply(self.name, text=text)
 
     def isatty(self):
         return False
@@ -81,45 +87,59 @@ class _Stream:
 
 
 class _FdCapture:
-    """What reaches descriptors 1 and 2 directly (a child process, C code)."""
+    """Descriptor 1 or 2: a pipe whose bytes become replies."""
 
     def __init__(self, fd, name):
         self.name = name
-        self.drained = threading.Event()
-        read_end, write_end = os.pipe()
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.read_end, write_end = os.pipe()
+        os.set_blocking(self.read_end, False)
         os.dup2(write_end, fd)
         os.close(write_end)
-        self.fd = fd
-        threading.Thread(target=self._pump, args=(read_end,), daemon=True).start()
 
-    def _pump(self, read_end):
-        pending = b""
+    def take(self):
+        """What the pipe holds now, decoded."""
+        data = b""
         while True:
-            chunk = os.read(read_end, 65536)
+            try:
+                chunk = os.read(self.read_end, 65536)
+            except BlockingIOError:
+                break
             if not chunk:
-                return
-            pending += chunk
-            while True:
-                at = pending.find(_SENTINEL)
-                if at < 0:
-                    break
-                self._send(pending[:at])
-                pending = pending[at + len(_SENTINEL):]
-                self.drained.set()
-            # Keep what could be the start of a sentinel for the next read.
-            keep = len(_SENTINEL) - 1
-            if len(pending) > keep:
-                self._send(pending[:-keep])
-                pending = pending[-keep:]
+                break
+            data += chunk
+        return self.decoder.decode(data)
 
-    def _send(self, data):
-        if data:
-            reply(self.name, text=data.decode("utf-8", "replace"))
 
-    def drain(self):
-        self.drained.clear()
-        os.write(self.fd, _SENTINEL)
-        self.drained.wait(5)
+_streams = []
+_captures = []
+
+
+def _pump(writing=None):
+    """Sends what reached descriptors 1 and 2, after what the streams held
+    from before it (but `writing`'s other stream's in any case: it was
+    written before what `writing` is about to)."""
+    with _order_lock:
+        taken = [(c.name, c.take()) for c in _captures]
+        for stream in _streams:
+            if stream is not writing and (writing is not None or any(t for _, t in taken)):
+                stream.flush()
+        if any(t for _, t in taken) and writing is not None:
+            writing.flush()
+        for name, text in taken:
+            if text:
+                reply(name, text=text)
+
+
+def _watch():
+    """Streams descriptor output as it comes (a long command's)."""
+    poller = select.poll()
+    for capture in _captures:
+        poller.register(capture.read_end, select.POLLIN)
+    while True:
+        poller.poll()
+        _pump()
+        time.sleep(0.01)  # gather a burst into fewer replies
 
 
 def _on_alarm(signum, frame):
@@ -251,16 +271,11 @@ OPS = {
 }
 
 
-_captures = []
-
-
 def drain():
-    """Sends what was written so far, to sys.stdout/stderr and to
-    descriptors 1 and 2."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    for capture in _captures:
-        capture.drain()
+    """Sends everything written so far."""
+    _pump()
+    for stream in _streams:
+        stream.flush()
 
 
 def main():
@@ -269,8 +284,9 @@ def main():
     os.dup2(null, 0)
     os.close(null)
     _captures.extend([_FdCapture(1, "stdout"), _FdCapture(2, "stderr")])
-    sys.stdout, sys.stderr = _Stream("stdout"), _Stream("stderr")
-    sys.stdout.other, sys.stderr.other = sys.stderr, sys.stdout
+    _streams.extend([_Stream("stdout"), _Stream("stderr")])
+    sys.stdout, sys.stderr = _streams
+    threading.Thread(target=_watch, daemon=True).start()
     reply("ready", pid=os.getpid())
     reply("end")
     for line in _requests:

@@ -167,15 +167,24 @@ Result<SandboxInfo> Service::Create(const SandboxRequest& request) {
   return info;
 }
 
+std::map<std::string, Service::Live>::iterator Service::LiveEntry(const std::string& id) {
+  auto found = live_.find(id);
+  if (found != live_.end() && found->second.sandbox->ended()) {
+    live_.erase(found);
+    return live_.end();
+  }
+  return found;
+}
+
 std::shared_ptr<Sandbox> Service::Find(const std::string& id) {
   std::lock_guard lock(mu_);
-  auto found = live_.find(id);
+  auto found = LiveEntry(id);
   return found == live_.end() ? nullptr : found->second.sandbox;
 }
 
 Result<SandboxInfo> Service::Info(const std::string& id) {
   std::lock_guard lock(mu_);
-  auto found = live_.find(id);
+  auto found = LiveEntry(id);
   if (found == live_.end()) return NotFound(StrCat("no sandbox ", Quote(id)));
   return found->second.info;
 }
@@ -191,7 +200,7 @@ bool Service::Kill(const std::string& id) {
   std::shared_ptr<Sandbox> sandbox;
   {
     std::lock_guard lock(mu_);
-    auto found = live_.find(id);
+    auto found = LiveEntry(id);
     if (found == live_.end()) return false;
     sandbox = std::move(found->second.sandbox);
     live_.erase(found);
@@ -202,7 +211,7 @@ bool Service::Kill(const std::string& id) {
 
 Result<SandboxInfo> Service::SetLifetime(const std::string& id, std::chrono::seconds lifetime) {
   std::lock_guard lock(mu_);
-  auto found = live_.find(id);
+  auto found = LiveEntry(id);
   if (found == live_.end()) return NotFound(StrCat("no sandbox ", Quote(id)));
   const Template& t = found->second.sandbox->config();
   if (lifetime.count() <= 0 || lifetime > t.max_lifetime) {

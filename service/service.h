@@ -72,6 +72,9 @@ class Service {
     SandboxInfo info;
   };
   const Template* FindTemplate(const std::string& name) const;
+  // Under mu_: the entry of `id`, forgotten (end()) when a call that lost
+  // its kernel ended the sandbox.
+  std::map<std::string, Live>::iterator LiveEntry(const std::string& id);
   Result<std::shared_ptr<Sandbox>> StartOne(const Template& t);
   void Tend();  // the background thread: pools, lifetimes, idle pauses
 

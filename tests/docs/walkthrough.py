@@ -3,7 +3,7 @@
 section, in order, in one bash (set -euo pipefail), and checks that each
 ```text block that follows an sh block is what that block printed.
 
-usage: walkthrough.py DOC HEADING VIGIL
+usage: walkthrough.py DOC HEADING VIGIL [DIR]
 
 DOC is a Markdown file, HEADING the start of the section's "## " heading
 (the section ends at the next "## "). VIGIL is the binary the commands call
@@ -11,7 +11,9 @@ as `vigil`. The section's variables are set to a private directory: root,
 image, work (see docs/agents.md), and timeout=5s (room for a loaded
 CI host: every request but the last must end well within it). An expected line must
 match an output line, in order (others may come between); "…" in it
-matches any text. Prints "ok - ..." / "not ok - ..." per block and
+matches any text. The blocks run in DIR (the current directory by
+default); a job a block left in the background is ended with the
+walkthrough. Prints "ok - ..." / "not ok - ..." per block and
 "N passed, M failed"; exits 77 when not root.
 """
 
@@ -59,9 +61,10 @@ def matches(expected, actual):
 
 
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) not in (4, 5):
         sys.exit(__doc__)
     doc, heading, vigil = argv[1], argv[2], os.path.realpath(argv[3])
+    cwd = argv[4] if len(argv) == 5 else None
     if os.geteuid() != 0:
         print("skip: the walkthrough runs containers (root)")
         return 77
@@ -72,11 +75,11 @@ def main(argv):
     os.symlink(vigil, os.path.join(bin_dir, "vigil"))
     env = dict(os.environ, PATH=bin_dir + ":" + os.environ["PATH"], root=tmp + "/root",
                image=tmp + "/image", work=tmp + "/work", timeout="5s")
-    script = "set -euo pipefail\n" + "".join(
+    script = "set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n" + "".join(
         f"echo '{MARK}'\n{code}" for code, _ in steps)
     try:
         run = subprocess.run(["bash", "-c", script], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True, timeout=300)
+                             stderr=subprocess.STDOUT, text=True, timeout=300, cwd=cwd)
         outputs = run.stdout.split(MARK + "\n")[1:]
         passed = failed = 0
         for i, (code, expected) in enumerate(steps):

@@ -18,6 +18,7 @@ import http.client
 import json
 import os
 import socket
+import time
 import urllib.parse
 
 __all__ = [
@@ -108,15 +109,29 @@ def _default_url():
     return "unix://%s/vigil-%d/serve.sock" % (os.environ.get("TMPDIR", "/tmp"), os.geteuid())
 
 
+# How long a client waits for a service that is not listening yet (one
+# started a moment ago, `vigil serve &`).
+_START_WAIT = 5.0
+
+
 class _UnixConnection(http.client.HTTPConnection):
     def __init__(self, path, timeout):
         super().__init__("localhost", timeout=timeout)
         self._path = path
 
     def connect(self):
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
-        sock.connect(self._path)
+        deadline = time.monotonic() + _START_WAIT
+        while True:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self.timeout)
+            try:
+                sock.connect(self._path)
+                break
+            except (FileNotFoundError, ConnectionRefusedError):
+                sock.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
         self.sock = sock
 
 
