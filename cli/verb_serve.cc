@@ -36,12 +36,15 @@ Result<std::string> ReadToken(const std::string& path) {
 
 }  // namespace
 
-const FlagSpec kServeFlags[5] = {
+const FlagSpec kServeFlags[6] = {
     {"socket", "", true, "PATH", "the unix socket to serve on (default: ROOT/serve.sock)"},
     {"listen", "", true, "ADDRESS:PORT", "also serve on this TCP address (needs --token-file)"},
     {"token-file", "", true, "FILE", "clients must send this token (Authorization: Bearer)"},
     {"config", "", true, "FILE", "templates, as docs/serve.md shows (default: python only)"},
     {"max-upload", "", true, "SIZE", "the largest request body (default: 64M)"},
+    {"runtime", "", true, "PATH",
+     "the runtime that makes the sandboxes (default: this vigil); runc's command line, to "
+     "compare: no sentry, no policy, no audit"},
 };
 
 Result<int> RunServe(const Invocation& invocation) {
@@ -66,7 +69,9 @@ Result<int> RunServe(const Invocation& invocation) {
     http.body_limit = static_cast<std::size_t>(bytes);
   }
 
-  service::Service sandboxes(service::Runtime{.root = root}, std::move(templates),
+  service::Runtime runtime{.root = root};
+  if (std::optional<std::string> path = invocation.flags.Value("runtime")) runtime.binary = *path;
+  service::Service sandboxes(std::move(runtime), std::move(templates),
                              StrCat(root, "/", kServeDir));
   RETURN_IF_ERROR(sandboxes.Open());
   struct sigaction stop {};

@@ -133,4 +133,15 @@ def evaluate(data):
     else:
         add(None if v is None else v <= 2.0, "50 sandboxes running in ≤ 2 s",
             "not measured" if v is None else f"{v:.2f} s")
+    # vigil serve (issue 42): a sandbox from the warm pool answers its first
+    # run_code, and a live one a print(1), through the client.
+    for metric, limit, goal in (
+            ("first run_code answer, warm pool", 20.0,
+             "vigil serve: first run_code answer from the warm pool ≤ 20 ms"),
+            ("print(1) round trip", 5.0, "vigil serve: print(1) round trip ≤ 5 ms")):
+        m = _m(data, "serve", metric)
+        v, r = (stats.median(m, "vigil"), stats.median(m, "runc")) if m else (None, None)
+        add(None if v is None else v <= limit, goal,
+            "not measured" if v is None else f"{v:.2f} ms (runc behind the same service: "
+            + ("–" if r is None else f"{r:.2f} ms") + ")")
     return lines

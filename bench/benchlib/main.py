@@ -13,12 +13,12 @@ import time
 
 from . import context, proc, report, runtimes
 from .workloads import (clients, density, egress, fileio, flood, idle, memory, overhead,
-                        profile, python, start, syscalls)
+                        profile, python, serve, start, syscalls)
 
 WORKLOADS = {
     "start": start, "python": python, "syscalls": syscalls, "fileio": fileio,
     "memory": memory, "overhead": overhead, "density": density, "clients": clients,
-    "profile": profile, "flood": flood, "idle": idle, "egress": egress,
+    "profile": profile, "flood": flood, "idle": idle, "egress": egress, "serve": serve,
 }
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(HERE)
@@ -31,7 +31,7 @@ def parse_args(argv):
                    help="comma-separated subset of vigil,runc,crun,runsc")
     p.add_argument("--workloads",
                    default="start,python,syscalls,fileio,memory,overhead,density,profile,flood,idle,"
-                           "egress",
+                           "egress,serve",
                    help="comma-separated subset of " + ",".join(WORKLOADS))
     p.add_argument("--clients", action="store_true",
                    help="also docker run --rm / ctr run --rm (private daemons; slow)")

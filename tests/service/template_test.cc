@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 namespace vigil::service {
 namespace {
 
@@ -65,6 +68,19 @@ TEST(TemplatesTest, ErrorsNameTheJsonPath) {
     ASSERT_FALSE(templates) << c.text;
     EXPECT_THAT(templates.error().message, HasSubstr(c.error)) << c.text;
   }
+}
+
+// The example deploy/ shows parses, and says what docs/serve.md says.
+TEST(TemplatesTest, TheDeployExampleParses) {
+  std::ifstream file(std::string(VIGIL_TEST_DATA) + "/../../deploy/serve/templates.json");
+  std::stringstream text;
+  text << file.rdbuf();
+  Result<std::vector<Template>> templates = ParseTemplates(text.str());
+  ASSERT_TRUE(templates) << templates.error().message;
+  ASSERT_EQ(templates->size(), 2u);
+  EXPECT_EQ((*templates)[0].pool, 2u);
+  EXPECT_EQ((*templates)[1].name, "code-interpreter");
+  EXPECT_EQ((*templates)[1].memory_limit, std::int64_t{1} << 30);
 }
 
 }  // namespace
