@@ -2,9 +2,11 @@
 // templates behind an HTTP API on a unix socket and, with a token, a TCP
 // port, until SIGTERM or SIGINT ends them all.
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <thread>
 
@@ -69,6 +71,10 @@ Result<int> RunServe(const Invocation& invocation) {
     http.body_limit = static_cast<std::size_t>(bytes);
   }
 
+  // The state root as create makes it: its user's alone (runc's is too).
+  if (::mkdir(root.c_str(), 0700) != 0 && errno != EEXIST) {
+    return FailErrno(StrCat("create ", root));
+  }
   service::Runtime runtime{.root = root};
   if (std::optional<std::string> path = invocation.flags.Value("runtime")) runtime.binary = *path;
   service::Service sandboxes(std::move(runtime), std::move(templates),

@@ -318,6 +318,7 @@ void Files(Sandbox& sandbox, const HttpRequest& http, HttpAnswer& answer, bool l
   } else {
     w.StringMember("op", list ? "list" : "read_file");
     w.StringMember("path", *path);
+    if (!list) w.UintMember("max", kMaxReplyFile);
   }
   w.EndObject();
   const bool write = http.method == "PUT" || http.method == "POST";

@@ -8,7 +8,7 @@
 #
 # Requests: {"op": "run_code", "code", "timeout_ms"}, {"op": "command",
 # "cmd", "cwd", "env", "timeout_ms"}, {"op": "write_file", "path", "size"} followed
-# by that many bytes, {"op": "read_file", "path"}, {"op": "list", "path"},
+# by that many bytes, {"op": "read_file", "path", "max"}, {"op": "list", "path"},
 # {"op": "env", "env"}. Replies: "stdout"/"stderr" {"text"} as they come,
 # then "result" {"text"}, "error" {"name", "value", "traceback"}, "exit"
 # {"status"}, "file" {"size"} followed by that many bytes, "entries"
@@ -35,6 +35,9 @@ _reply_lock = threading.Lock()
 # sys.stderr (kept until a line ends) and what reached descriptors 1 and 2
 # (a child process, C code), so that replies come in the order written.
 _order_lock = threading.RLock()
+# The most text a stream keeps before it replies without a line's end: the
+# service takes reply lines up to 16 MiB.
+_MAX_PENDING = 1 << 20
 
 
 def reply(kind, payload=b"", **fields):
@@ -68,6 +71,8 @@ class _Stream:
             if at >= 0:
                 reply(self.name, text=self.pending[: at + 1])
                 self.pending = self.pending[at + 1 :]
+            if len(self.pending) >= _MAX_PENDING:  # a long line goes in pieces
+                self.flush()
         return len(text)
 
     def flush(self):
@@ -239,8 +244,11 @@ def write_file(request):
 
 
 def read_file(request):
+    limit = int(request["max"])
     with open(request["path"], "rb") as f:
-        data = f.read()
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError("the file is over the service's limit of %d bytes" % limit)
     reply("file", payload=data, size=len(data))
 
 

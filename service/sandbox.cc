@@ -11,7 +11,6 @@
 
 #include "base/file.h"
 #include "base/json/json_reader.h"
-#include "base/run_capturing.h"
 #include "base/strings.h"
 #include "base/syscalls.h"
 #include "config/oci/config.h"
@@ -29,40 +28,6 @@ constexpr std::chrono::seconds kStartLimit{30};
 std::int64_t Ticks(Clock::time_point t) { return t.time_since_epoch().count(); }
 
 }  // namespace
-
-namespace {
-
-Result<void> Ran(const std::vector<std::string>& args, int status, std::string message) {
-  if (status == 0) return {};
-  while (!message.empty() && message.back() == '\n') message.pop_back();
-  if (const std::size_t last = message.rfind('\n'); last != std::string::npos) {
-    message.erase(0, last + 1);
-  }
-  if (message.empty()) message = StrCat("vigil ", args.front(), " exited with ", status);
-  return Fail(message);
-}
-
-}  // namespace
-
-Result<void> Runtime::Run(const std::vector<std::string>& args) const {
-  std::vector<std::string> argv = {binary, "--root", root};
-  argv.insert(argv.end(), args.begin(), args.end());
-  ASSIGN_OR_RETURN(Captured run, RunCapturing(argv, Stderr::kCaptured));
-  return Ran(args, run.status, std::move(run.output));
-}
-
-Result<void> Runtime::RunAttached(const std::vector<std::string>& args, int stdio,
-                                  const std::string& log) const {
-  UniqueFd log_fd(::open(log.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
-  if (!log_fd) return FailErrno(StrCat("open ", log));
-  std::vector<std::string> argv = {binary, "--root", root};
-  argv.insert(argv.end(), args.begin(), args.end());
-  ASSIGN_OR_RETURN(const int status, RunWithStdio(argv, {stdio, stdio, log_fd.Get()}));
-  if (status == 0) return {};
-  Result<std::string> said = ReadFile(log, 1 << 16);
-  return Ran(args, status, said ? *said : "");
-}
-
 Sandbox::Sandbox(const Runtime& runtime, const Template& t, std::string id,
                  std::string bundle_dir)
     : runtime_(runtime),
@@ -70,8 +35,6 @@ Sandbox::Sandbox(const Runtime& runtime, const Template& t, std::string id,
       id_(std::move(id)),
       bundle_dir_(std::move(bundle_dir)),
       last_used_(Ticks(Clock::now())) {}
-
-Sandbox::~Sandbox() = default;
 
 Result<std::shared_ptr<Sandbox>> Sandbox::Start(const Runtime& runtime, const Template& t,
                                                 std::string id, std::string bundle_dir) {
@@ -165,13 +128,17 @@ Result<void> Sandbox::Exchange(std::string_view request, std::string_view payloa
 
 Result<std::string> Sandbox::ReadLine(Deadline deadline) {
   std::size_t newline;
-  while ((newline = pending_.find('\n')) == std::string::npos) RETURN_IF_ERROR(Fill(deadline));
+  while ((newline = pending_.find('\n')) == std::string::npos) {
+    if (pending_.size() > kMaxReplyLine) return Fail("the sandbox's kernel sent an endless line");
+    RETURN_IF_ERROR(Fill(deadline));
+  }
   std::string line = pending_.substr(0, newline);
   pending_.erase(0, newline + 1);
   return line;
 }
 
 Result<std::string> Sandbox::ReadBytes(std::size_t size, Deadline deadline) {
+  if (size > kMaxReplyFile) return Fail("the sandbox's kernel sent a file over the limit");
   while (pending_.size() < size) RETURN_IF_ERROR(Fill(deadline));
   std::string bytes = pending_.substr(0, size);
   pending_.erase(0, size);

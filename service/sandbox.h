@@ -16,24 +16,16 @@
 
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "service/runtime.h"
 #include "service/template.h"
 
 namespace vigil::service {
 
-// How the service runs containers: the vigil binary (this one) with the
-// state root its sandboxes live under, as any other container of vigil's
-// (`vigil list` shows them, `vigil audit` reads them).
-struct Runtime {
-  std::string binary = "/proc/self/exe";
-  std::string root;
-  // `vigil --root ROOT args...`. The error is vigil's own line.
-  Result<void> Run(const std::vector<std::string>& args) const;
-  // The same with `stdio` as its standard input and output and its
-  // standard error in the file `log`: for `create`, whose supervisor and
-  // container keep them (the container's kernel talks over `stdio`).
-  Result<void> RunAttached(const std::vector<std::string>& args, int stdio,
-                           const std::string& log) const;
-};
+// The most the service takes from a kernel (whose process runs the
+// sandbox's code, which may write anything to the service): one reply
+// line, and one file's bytes. Past either, the sandbox is ended.
+inline constexpr std::size_t kMaxReplyLine = 16u << 20;
+inline constexpr std::size_t kMaxReplyFile = 256u << 20;
 
 // Where a call's replies go: each JSON line (without its newline) but the
 // last, "end"; a "file" reply's bytes go to `data` after its line.
@@ -72,8 +64,6 @@ class Sandbox {
   // Deletes the container and its bundle; its audit stays. Any thread may
   // end it, during a call too (the call fails).
   void End();
-
-  ~Sandbox();
 
  private:
   Sandbox(const Runtime& runtime, const Template& t, std::string id, std::string bundle_dir);

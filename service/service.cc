@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -73,6 +74,8 @@ Result<void> Service::Open() {
   std::error_code ec;
   std::filesystem::create_directories(sandboxes, ec);
   if (ec) return FailErrno(ec.value(), StrCat("create ", sandboxes));
+  // The sandboxes' bundles are the service's business alone.
+  if (::chmod(state_dir_.c_str(), 0700) != 0) return FailErrno(StrCat("chmod ", state_dir_));
   // One service per state root: a second would take the first's socket
   // and end its sandboxes below.
   const std::string lock_path = state_dir_ + "/lock";

@@ -227,6 +227,27 @@ class ApiTest(unittest.TestCase):
                 sandbox.run_code("1")
             self.assertEqual(raised.exception.status, 404)
 
+    def test_code_that_writes_to_the_service_loses_only_its_own_sandbox(self):
+        # The code runs in the kernel's process and may write anything to
+        # its replies: an endless line, a file of a claimed huge size.
+        floods = [
+            "import sys\nsys.modules['__main__']._replies.write(b'x' * (17 << 20))\nimport time\n"
+            "time.sleep(30)",
+            "import sys\nsys.modules['__main__']._replies.write("
+            "b'{\"type\": \"file\", \"size\": 99999999999}\\n')\nimport time\ntime.sleep(30)",
+        ]
+        with self.service.sandbox() as bystander:
+            bystander.run_code("alive = True")
+            for code in floods:
+                with self.subTest(code=code[:60]):
+                    sandbox = self.service.sandbox()
+                    execution = sandbox.run_code(code, timeout=20)
+                    self.assertEqual(execution.error.name, "SandboxError")
+                    with self.assertRaises(SandboxError) as raised:
+                        sandbox.run_code("1")
+                    self.assertEqual(raised.exception.status, 404)
+            self.assertEqual(bystander.run_code("alive").text, "True")
+
     def test_lifetime_ends_the_sandbox_and_keeps_its_audit(self):
         sandbox = self.service.sandbox(timeout=2)
         sandbox.run_code("open('/workspace/note', 'w').write('x')")
@@ -426,6 +447,35 @@ class RestartTest(unittest.TestCase):
             self.assertEqual(len(svc.containers()), 2)
         finally:
             svc.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+class UserTest(unittest.TestCase):
+    def test_a_user_serves_sandboxes_of_its_own(self):
+        # As nobody: a user namespace of the sandbox's (vigil do's mapping),
+        # the code running as that user, the socket that user's alone.
+        tmp = tempfile.mkdtemp(prefix="vigil-serve-user-")
+        os.chmod(tmp, 0o777)
+        root = os.path.join(tmp, "root")
+        socket_path = os.path.join(tmp, "serve.sock")
+        service = subprocess.Popen(
+            ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", "env", "-i",
+             "PATH=/usr/bin:/bin", "HOME=/nonexistent", VIGIL, "--root", root, "serve", "--socket",
+             socket_path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            Service.wait_for(lambda: os.path.exists(socket_path), "the user's service")
+            st = os.stat(socket_path)
+            self.assertEqual((st.st_uid, st.st_mode & 0o777), (65534, 0o600))
+            with Sandbox(url="unix://" + socket_path) as sandbox:
+                self.assertEqual(sandbox.run_code("import os\nos.getuid()").text, "65534")
+                # Masked (an empty file), as vigil do masks it.
+                self.assertEqual(sandbox.commands.run("cat /etc/shadow").stdout, "")
+        finally:
+            service.send_signal(signal.SIGTERM)
+            service.wait(60)
+            left = subprocess.run([VIGIL, "--root", root, "list", "-q"], capture_output=True,
+                                  text=True).stdout.split()
+            self.assertEqual(left, [], service.stderr.read())
             shutil.rmtree(tmp, ignore_errors=True)
 
 
