@@ -31,6 +31,7 @@ Result<lifecycle::CreateOptions> ReadCreateOptions(const Invocation& invocation)
       .platform = invocation.global.platform,
       .timeout = invocation.flags.Value("timeout").value_or(""),
       .global_timeout = invocation.global.timeout,
+      .user_network = invocation.flags.IsSet("user-network"),
   };
   ASSIGN_OR_RETURN(options.preserve_fds, invocation.flags.Count("preserve-fds"));
   // systemd socket activation: LISTEN_FDS descriptors pass through too.
@@ -56,7 +57,7 @@ bool RelaysTerminal(const Invocation& invocation, lifecycle::CreateOptions& opti
 
 }  // namespace
 
-const FlagSpec kCreateFlags[7] = {
+const FlagSpec kCreateFlags[8] = {
     {"bundle", "b", true, "DIR", "bundle directory (default: .)"},
     {"pid-file", "", true, "FILE", "write the container's pid (its init's) to FILE"},
     {"console-socket", "", true, "PATH", "unix socket to receive the terminal's master fd"},
@@ -66,9 +67,12 @@ const FlagSpec kCreateFlags[7] = {
     {"timeout", "", true, "DURATION",
      "end the container this long after its start (30s, 10m): TERM to every process, then KILL "
      "after dev.vigil.timeout-grace (10s); dev.vigil.timeout may shorten it"},
+    {"user-network", "", false, "",
+     "the container's own network namespace reaches the host's network through slirp4netns "
+     "(as rootless podman's); the policy's egress still decides every connect and send"},
 };
 
-const FlagSpec kRunFlags[10] = {
+const FlagSpec kRunFlags[11] = {
     kCreateFlags[0],
     kCreateFlags[1],
     kCreateFlags[2],
@@ -76,6 +80,7 @@ const FlagSpec kRunFlags[10] = {
     kCreateFlags[4],
     kCreateFlags[5],
     kCreateFlags[6],
+    kCreateFlags[7],
     {"detach", "d", false, "", "return once the container runs instead of waiting for it"},
     {"keep", "", false, "", "do not delete the container once it exits"},
     {"no-subreaper", "", false, "", "do not become the subreaper of the container's init"},

@@ -11,7 +11,7 @@ Result<int> RunAudit(const Invocation& invocation);
 extern const FlagSpec kCheckFlags[1];
 Result<int> RunCheck(const Invocation& invocation);
 
-extern const FlagSpec kCreateFlags[7];
+extern const FlagSpec kCreateFlags[8];
 Result<int> RunCreate(const Invocation& invocation);
 
 extern const FlagSpec kDeleteFlags[1];
@@ -41,7 +41,7 @@ Result<int> RunList(const Invocation& invocation);
 extern const FlagSpec kPsFlags[1];
 Result<int> RunPs(const Invocation& invocation);
 
-extern const FlagSpec kRunFlags[10];
+extern const FlagSpec kRunFlags[11];
 Result<int> RunRun(const Invocation& invocation);
 
 Result<int> RunPause(const Invocation& invocation);

@@ -79,6 +79,9 @@ Result<void> CheckSupported(const config::Spec& spec, const CreateOptions& optio
         "process.terminal is true: cannot allocate a terminal if vigil detaches without "
         "--console-socket");
   }
+  if (options.user_network && !spec.linux_spec->FindNamespace(config::NamespaceType::kNetwork)) {
+    return Fail("--user-network: linux.namespaces has no network namespace of the container's own");
+  }
   return {};
 }
 

@@ -34,7 +34,9 @@ struct CreateOptions {
   bool foreground = false;
   bool keep = false;
   bool interrupt_ends = false;  // SupervisorArgs::interrupt_ends (`vigil do`)
-  bool user_network = false;    // SupervisorArgs::user_network (`vigil do --net allow=`)
+  // SupervisorArgs::user_network (`vigil do --net allow=`, create and run
+  // --user-network)
+  bool user_network = false;
   // The bundle's config when the caller loaded it already (`run`, to know
   // whether it relays the terminal); otherwise create loads it.
   std::optional<config::Spec> spec;

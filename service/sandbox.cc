@@ -55,8 +55,10 @@ Result<std::shared_ptr<Sandbox>> Sandbox::Start(const Runtime& runtime, const Te
     const std::string pid_file = sandbox->bundle_dir_ + "/pid";
     // The kernel's standard error stays in the bundle: what Python said
     // before the kernel took its descriptors over (a missing module).
-    RETURN_IF_ERROR(runtime.RunAttached({"create", "--bundle", sandbox->bundle_dir_,
-                                         "--pid-file", pid_file, sandbox->id_},
+    std::vector<std::string> create = {"create", "--bundle", sandbox->bundle_dir_,
+                                       "--pid-file", pid_file, sandbox->id_};
+    if (!t.egress.empty()) create.insert(create.begin() + 1, "--user-network");
+    RETURN_IF_ERROR(runtime.RunAttached(create,
                                         kernel_end.Get(), sandbox->bundle_dir_ + "/stderr.log"));
     kernel_end.Reset();
     // Before start, the pid is surely the kernel's: it waits for start.

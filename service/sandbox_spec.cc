@@ -80,6 +80,11 @@ Result<config::Spec> SandboxSpec(const Template& t, const std::string& bundle_di
   ASSIGN_OR_RETURN(config::Spec spec,
                    t.bundle.empty() ? HostTemplateSpec(t, bundle_dir) : BundleTemplateSpec(t));
   ASSIGN_OR_RETURN(config::Policy policy, config::PolicyFromFlag(t.policy));
+  if (!t.egress.empty()) {
+    RETURN_IF_ERROR_WRAP(
+        lifecycle::ApplyNetworkFlag(lifecycle::DoNetwork::kAllow, t.egress, policy),
+        StrCat("template ", Quote(t.name), " egress"));
+  }
   if (t.bundle.empty()) {
     // The sandbox's own sockets only, as vigil do's (lifecycle/host_sandbox.h).
     policy.unix_paths.assign(std::begin(lifecycle::kSandboxSockets),

@@ -20,7 +20,8 @@ extern const std::string_view kKernelScript;
 inline constexpr std::string_view kWorkspace = "/workspace";
 
 // The config for a sandbox of `t` whose bundle is `bundle_dir` (the host
-// template's root is BUNDLE/rootfs, made here). As root, the host template's code runs as nobody without
+// template's root is BUNDLE/rootfs, made here). A template with egress
+// needs `create --user-network` too. As root, the host template's code runs as nobody without
 // capabilities; as a user, as that user (vigil do's mapping).
 Result<config::Spec> SandboxSpec(const Template& t, const std::string& bundle_dir);
 

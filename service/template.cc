@@ -6,6 +6,8 @@
 #include "base/json/json_reader.h"
 #include "base/strings.h"
 #include "base/units.h"
+#include "config/policy/policy.h"
+#include "lifecycle/host_sandbox.h"
 
 namespace vigil::service {
 namespace {
@@ -53,6 +55,15 @@ Result<void> ParseTemplate(json::Value object, const std::string& path, Template
       ASSIGN_OR_RETURN(out.max_lifetime, SecondsAt(value, at));
     } else if (key == "idlePause") {
       ASSIGN_OR_RETURN(out.idle_pause, SecondsAt(value, at));
+    } else if (key == "egress") {
+      if (value.kind() != json::Kind::kArray) {
+        return Fail(StrCat(at, ": expected an array of HOST:PORT, got ", value.Describe()));
+      }
+      out.egress.clear();
+      for (std::size_t j = 0; j < value.size(); ++j) {
+        ASSIGN_OR_RETURN(std::string entry, StringAt(value.Element(j), StrCat(at, "[", j, "]")));
+        out.egress.push_back(std::move(entry));
+      }
     } else if (key == "memory") {
       ASSIGN_OR_RETURN(std::string text, StringAt(value, at));
       ASSIGN_OR_RETURN(std::int64_t bytes, ParseBytes(at, text));
@@ -60,6 +71,13 @@ Result<void> ParseTemplate(json::Value object, const std::string& path, Template
     } else {
       return Fail(StrCat(at, ": unknown template setting"));
     }
+  }
+  if (!out.egress.empty()) {
+    // Checked now, not at each sandbox's start.
+    config::Policy scratch;
+    RETURN_IF_ERROR_WRAP(
+        lifecycle::ApplyNetworkFlag(lifecycle::DoNetwork::kAllow, out.egress, scratch),
+        StrCat(path, ".egress"));
   }
   if (out.lifetime > out.max_lifetime) {
     return Fail(StrCat(path, ".lifetime: longer than its maxLifetime"));

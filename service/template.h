@@ -27,6 +27,11 @@ struct Template {
   // Idle this long, a sandbox is paused and gives its memory back.
   std::chrono::seconds idle_pause{30};
   std::optional<std::int64_t> memory_limit;  // bytes
+  // Where the code may connect ("HOST:PORT", "HOST:FIRST-LAST", HOST an
+  // address or a DNS name, as `vigil do --net allow=`): the sandbox's own
+  // network reaches the host's through slirp4netns, and the sentry refuses
+  // every other destination. Empty: no network.
+  std::vector<std::string> egress;
   std::int64_t workspace_bytes = 256 << 20;  // the host template's /workspace
 };
 
@@ -37,7 +42,7 @@ inline constexpr std::string_view kHostTemplate = "python";
 //
 //   {"templates": {"NAME": {"bundle": DIR, "python": CMD, "policy": P,
 //     "pool": N, "lifetime": "5m", "maxLifetime": "1h", "idlePause": "30s",
-//     "memory": "512M"}}}
+//     "memory": "512M", "egress": ["pypi.org:443"]}}}
 //
 // Each member is optional ("python" overrides the built-in's pool and
 // lifetimes when it is named). Errors name the JSON path.

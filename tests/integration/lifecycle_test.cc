@@ -241,6 +241,19 @@ TEST_P(LifecycleTest, RunOfAMissingProgramFailsAndLeavesNothing) {
   ExpectNothingLeftOf(id);
 }
 
+TEST_P(LifecycleTest, UserNetworkWithoutANetworkNamespaceIsRefused) {
+  if (IsRunc()) GTEST_SKIP() << "runc has no --user-network (vigil's slirp4netns)";
+  BundleConfig config = Script("sleep 100");
+  std::erase(config.namespaces, "network");
+  WriteConfig(config);
+  std::string id = NewId();
+  Outcome created = Runtime({"create", "--user-network", "--bundle", bundle_, id});
+  EXPECT_NE(created.status, 0) << created;
+  EXPECT_TRUE(IsOneLine(created.err)) << created;
+  EXPECT_THAT(created.err, HasSubstr("--user-network: linux.namespaces has no network namespace"));
+  ExpectNothingLeftOf(id);
+}
+
 TEST_P(LifecycleTest, StartTwiceFails) {
   WriteConfig(Script("sleep 100"));
   std::string id = NewId();

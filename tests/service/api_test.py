@@ -450,6 +450,52 @@ class RestartTest(unittest.TestCase):
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def host_address():
+    """This host's address on its default route (slirp4netns reaches it;
+    the host's loopback it does not), or None."""
+    out = subprocess.run(["ip", "-4", "route", "get", "1.1.1.1"], capture_output=True,
+                         text=True).stdout.split()
+    return out[out.index("src") + 1] if "src" in out else None
+
+
+class EgressTest(unittest.TestCase):
+    def test_a_template_reaches_its_allow_list_only(self):
+        address = host_address()
+        if address is None:
+            self.skipTest("no default route: no host address slirp4netns can reach")
+        tmp = tempfile.mkdtemp(prefix="vigil-serve-egress-")
+        servers = []
+        try:
+            with open(os.path.join(tmp, "index.html"), "w") as f:
+                f.write("reached\n")
+            ports = [free_port(), free_port()]
+            for port in ports:
+                servers.append(subprocess.Popen(
+                    [sys.executable, "-m", "http.server", str(port), "--bind", "0.0.0.0"],
+                    cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            TEMPLATES["templates"]["net"] = {"pool": 0, "egress": ["%s:%d" % (address, ports[0])]}
+            svc = Service(tmp)
+            svc.start()
+            try:
+                fetch = ("import urllib.request\n"
+                         "urllib.request.urlopen('http://%s:%%d/', timeout=10).read()" % address)
+                with svc.sandbox(template="net") as sandbox:
+                    self.assertEqual(sandbox.run_code(fetch % ports[0]).text, "b'reached\\n'")
+                    refused = sandbox.run_code(fetch % ports[1]).error
+                    self.assertEqual(refused.name, "URLError")
+                with svc.sandbox() as sandbox:  # the built-in: no network
+                    self.assertEqual(sandbox.run_code(fetch % ports[0]).error.name, "URLError")
+            finally:
+                svc.stop()
+                svc.log.close()
+        finally:
+            del TEMPLATES["templates"]["net"]
+            for server in servers:
+                server.kill()
+                server.wait()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 class UserTest(unittest.TestCase):
     def test_a_user_serves_sandboxes_of_its_own(self):
         # As nobody: a user namespace of the sandbox's (vigil do's mapping),

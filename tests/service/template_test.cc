@@ -25,7 +25,7 @@ TEST(TemplatesTest, ReadsEverySetting) {
     "python": {"pool": 0},
     "data": {"bundle": "/srv/images/data", "python": "/usr/local/bin/python3.12",
              "policy": "default", "pool": 4, "lifetime": "10m", "maxLifetime": "2h",
-             "idlePause": "5s", "memory": "512M"}}})");
+             "idlePause": "5s", "memory": "512M", "egress": ["pypi.org:443", "10.0.0.1:80"]}}})");
   ASSERT_TRUE(templates) << templates.error().message;
   ASSERT_EQ(templates->size(), 2u);
   EXPECT_EQ((*templates)[0].pool, 0u);
@@ -39,6 +39,7 @@ TEST(TemplatesTest, ReadsEverySetting) {
   EXPECT_EQ(data.max_lifetime, std::chrono::hours(2));
   EXPECT_EQ(data.idle_pause, std::chrono::seconds(5));
   EXPECT_EQ(data.memory_limit, 512 << 20);
+  EXPECT_THAT(data.egress, ::testing::ElementsAre("pypi.org:443", "10.0.0.1:80"));
 }
 
 TEST(TemplatesTest, ErrorsNameTheJsonPath) {
