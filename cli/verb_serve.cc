@@ -38,10 +38,13 @@ Result<std::string> ReadToken(const std::string& path) {
 
 }  // namespace
 
-const FlagSpec kServeFlags[6] = {
+const FlagSpec kServeFlags[8] = {
     {"socket", "", true, "PATH", "the unix socket to serve on (default: ROOT/serve.sock)"},
-    {"listen", "", true, "ADDRESS:PORT", "also serve on this TCP address (needs --token-file)"},
+    {"listen", "", true, "ADDRESS:PORT",
+     "also serve on this TCP address (needs --token-file; other than loopback, TLS too)"},
     {"token-file", "", true, "FILE", "clients must send this token (Authorization: Bearer)"},
+    {"tls-cert", "", true, "FILE", "the TCP port's TLS certificate chain (PEM)"},
+    {"tls-key", "", true, "FILE", "its private key (PEM)"},
     {"config", "", true, "FILE", "templates, as docs/serve.md shows (default: python only)"},
     {"max-upload", "", true, "SIZE", "the largest request body (default: 64M)"},
     {"runtime", "", true, "PATH",
@@ -61,6 +64,8 @@ Result<int> RunServe(const Invocation& invocation) {
   service::HttpOptions http{
       .unix_path = invocation.flags.Value("socket").value_or(StrCat(root, "/serve.sock")),
       .tcp = invocation.flags.Value("listen").value_or(""),
+      .tls_cert = invocation.flags.Value("tls-cert").value_or(""),
+      .tls_key = invocation.flags.Value("tls-key").value_or(""),
   };
   if (std::optional<std::string> path = invocation.flags.Value("token-file")) {
     ASSIGN_OR_RETURN(http.token, ReadToken(*path));
@@ -90,9 +95,14 @@ Result<int> RunServe(const Invocation& invocation) {
     while (!g_stop) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     sandboxes.Close();
   });
-  std::fprintf(stderr, "vigil serve: listening on unix:%s%s%s\n", http.unix_path.c_str(),
-               http.tcp.empty() ? "" : " and http://", http.tcp.c_str());
-  Result<void> served = service::ServeHttp(http, service::ApiHandler(sandboxes), g_stop);
+  auto listening = [&] {
+    std::fprintf(stderr, "vigil serve: listening on unix:%s%s%s\n", http.unix_path.c_str(),
+                 http.tcp.empty()        ? ""
+                 : http.tls_cert.empty() ? " and http://"
+                                         : " and https://",
+                 http.tcp.c_str());
+  };
+  Result<void> served = service::ServeHttp(http, service::ApiHandler(sandboxes), listening, g_stop);
   g_stop = true;
   closer.join();
   if (!http.unix_path.empty()) ::unlink(http.unix_path.c_str());

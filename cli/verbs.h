@@ -53,7 +53,7 @@ Result<int> RunFeatures(const Invocation& invocation);
 
 Result<int> RunHelp(const Invocation& invocation);
 
-extern const FlagSpec kServeFlags[6];
+extern const FlagSpec kServeFlags[8];
 Result<int> RunServe(const Invocation& invocation);
 
 extern const FlagSpec kSpecFlags[2];

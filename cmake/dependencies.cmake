@@ -14,7 +14,9 @@
 # linking": glibc reaches users, groups and hosts through NSS modules it
 # loads with dlopen even in a static binary. vigil calls them for a user
 # name in a spec (process.user by name, getpwuid for vigil do's home),
-# egress host names resolved at create and c-ares's service lookup; on the
+# egress host names resolved at create and c-ares's service lookup (and
+# libcrypto links dlopen for providers and engines, which vigil serve's
+# TLS never loads: the default provider is built in); on the
 # host it was built on (the Debian package's glibc) the modules match. A
 # binary copied to a host with another glibc may fail those lookups (numeric
 # ids and addresses are unaffected): build it there, or with
@@ -50,6 +52,9 @@ vigil_dependency(yajl yajl STATIC libyajl_s.a SHARED yajl)
 vigil_dependency(seccomp libseccomp STATIC libseccomp.a SHARED seccomp)
 vigil_dependency(capng libcap-ng STATIC libcap-ng.a SHARED cap-ng)
 vigil_dependency(cares libcares STATIC libcares.a SHARED cares)
+# vigil serve's TLS port (Boost.Asio's ssl streams over OpenSSL).
+vigil_dependency(ssl libssl STATIC libssl.a SHARED ssl)
+vigil_dependency(crypto libcrypto STATIC libcrypto.a SHARED crypto)
 set(Boost_USE_STATIC_LIBS ${VIGIL_STATIC})
 find_package(Boost 1.74 REQUIRED COMPONENTS context)
 # `vigil serve` runs a thread per HTTP connection (service/http_server.cc).

@@ -7,8 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
@@ -113,6 +114,16 @@ class Answer final : public HttpAnswer {
   bool ok_ = true;
 };
 
+// The descriptor under a connection, TLS or not.
+template <typename Socket>
+int HandleOf(Socket& socket) {
+  return socket.native_handle();
+}
+template <typename Layer>
+int HandleOf(asio::ssl::stream<Layer>& stream) {
+  return stream.next_layer().native_handle();
+}
+
 // Reads and drops what the client still sends, for a while.
 void Linger(int fd) {
   ::shutdown(fd, SHUT_WR);
@@ -146,7 +157,7 @@ void ServeConnection(Socket& socket, const HttpOptions& options, std::string_vie
     auto refuse = [&](int status, std::string_view message) {
       Answer<Socket>(socket, header.version() == 0 ? 11 : header.version(), false)
           .Send(status, "application/json", ErrorBody(message));
-      Linger(socket.native_handle());
+      Linger(HandleOf(socket));
     };
     const bool header_read = !ec || ec == http::error::body_limit;
     if (header_read && !token.empty()) {
@@ -177,7 +188,8 @@ void ServeConnection(Socket& socket, const HttpOptions& options, std::string_vie
   }
 }
 
-Result<UniqueFd> ListenTcp(const std::string& address) {
+// `loopback`: whether the address is one (127.0.0.0/8, ::1).
+Result<UniqueFd> ListenTcp(const std::string& address, bool* loopback) {
   const std::size_t colon = address.rfind(':');
   if (colon == std::string::npos) return Fail(StrCat("--listen ", Quote(address), ": wanted ADDRESS:PORT"));
   std::string host = address.substr(0, colon);
@@ -197,10 +209,12 @@ Result<UniqueFd> ListenTcp(const std::string& address) {
     v4->sin_family = AF_INET;
     v4->sin_port = htons(static_cast<std::uint16_t>(port));
     length = sizeof *v4;
+    *loopback = (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
   } else if (::inet_pton(AF_INET6, host.c_str(), &v6->sin6_addr) == 1) {
     v6->sin6_family = AF_INET6;
     v6->sin6_port = htons(static_cast<std::uint16_t>(port));
     length = sizeof *v6;
+    *loopback = IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
   } else {
     return Fail(StrCat("--listen ", Quote(address), ": not a numeric IPv4 or IPv6 address"));
   }
@@ -215,12 +229,45 @@ Result<UniqueFd> ListenTcp(const std::string& address) {
   return fd;
 }
 
+// The TLS context of the TCP port, from its PEM files.
+Result<void> LoadTls(const HttpOptions& options, asio::ssl::context& tls) {
+  tls.set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                  asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                  asio::ssl::context::no_tlsv1_1);
+  // OpenSSL's errors say little of a file it cannot open: ours first.
+  for (const auto& [flag, path] : {std::pair{"--tls-cert", &options.tls_cert},
+                                   std::pair{"--tls-key", &options.tls_key}}) {
+    if (::access(path->c_str(), R_OK) != 0) return FailErrno(StrCat(flag, " ", Quote(*path)));
+  }
+  beast::error_code ec;
+  tls.use_certificate_chain_file(options.tls_cert, ec);
+  if (ec) {
+    return Fail(StrCat("--tls-cert ", Quote(options.tls_cert),
+                       ": not a PEM certificate chain OpenSSL reads (", ec.message(), ")"));
+  }
+  tls.use_private_key_file(options.tls_key, asio::ssl::context::pem, ec);
+  if (ec) {
+    return Fail(StrCat("--tls-key ", Quote(options.tls_key),
+                       ": not a PEM private key OpenSSL reads (", ec.message(), ")"));
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<void> ServeHttp(const HttpOptions& options, const HttpHandler& handler,
-                       const std::atomic<bool>& stop) {
+                       const std::function<void()>& listening, const std::atomic<bool>& stop) {
   if (!options.tcp.empty() && options.token.empty()) {
     return Fail("--listen needs a token (--token-file): a TCP port is open to every local user");
+  }
+  if (options.tls_cert.empty() != options.tls_key.empty()) {
+    return Fail("--tls-cert and --tls-key go together");
+  }
+  std::optional<asio::ssl::context> tls;
+  if (!options.tls_cert.empty()) {
+    if (options.tcp.empty()) return Fail("--tls-cert is for the TCP port: give --listen too");
+    tls.emplace(asio::ssl::context::tls_server);
+    RETURN_IF_ERROR(LoadTls(options, *tls));
   }
   std::vector<pollfd> listeners;
   std::vector<UniqueFd> owned;
@@ -233,11 +280,18 @@ Result<void> ServeHttp(const HttpOptions& options, const HttpHandler& handler,
   }
   const bool has_unix = !owned.empty();
   if (!options.tcp.empty()) {
-    ASSIGN_OR_RETURN(UniqueFd fd, ListenTcp(options.tcp));
+    bool loopback = false;
+    ASSIGN_OR_RETURN(UniqueFd fd, ListenTcp(options.tcp, &loopback));
+    if (!loopback && !tls) {
+      return Fail(StrCat("--listen ", options.tcp,
+                         ": not a loopback address, where the token would cross a network in "
+                         "clear: give --tls-cert and --tls-key"));
+    }
     owned.push_back(std::move(fd));
   }
   if (owned.empty()) return Fail("nothing to listen on: give --socket or --listen");
   for (const UniqueFd& fd : owned) listeners.push_back({.fd = fd.Get(), .events = POLLIN});
+  listening();
 
   // The open connections, shut down at the end so that none waits on in
   // a read (a kept-alive client) while the service ends.
@@ -256,15 +310,18 @@ Result<void> ServeHttp(const HttpOptions& options, const HttpHandler& handler,
         std::lock_guard lock(mu);
         open.insert(fd);
       }
-      std::thread([fd, is_unix, &options, &handler, &mu, &closed, &open] {
+      std::thread([fd, is_unix, &options, &handler, &tls, &mu, &closed, &open] {
         // Forgotten while its socket still holds the number, in one step
         // with the notification: after it this thread touches nothing of
         // ServeHttp's, which may have returned.
-        auto serve = [&](auto& socket) {
-          ServeConnection(socket, options, is_unix ? "" : options.token, handler);
+        auto forget = [&] {
           std::lock_guard lock(mu);
           open.erase(fd);
           closed.notify_all();
+        };
+        auto serve = [&](auto& socket) {
+          ServeConnection(socket, options, is_unix ? "" : options.token, handler);
+          forget();
         };
         asio::io_context context;
         beast::error_code ec;
@@ -279,7 +336,17 @@ Result<void> ServeHttp(const HttpOptions& options, const HttpHandler& handler,
           asio::ip::tcp::socket socket(context);
           socket.assign(local.ss_family == AF_INET6 ? asio::ip::tcp::v6() : asio::ip::tcp::v4(),
                         fd, ec);
-          serve(socket);
+          if (!tls) {
+            serve(socket);
+          } else {
+            asio::ssl::stream<asio::ip::tcp::socket&> stream(socket, *tls);
+            stream.handshake(asio::ssl::stream_base::server, ec);
+            if (!ec) {
+              serve(stream);
+            } else {
+              forget();
+            }
+          }
         }
       }).detach();
     }

@@ -1,7 +1,8 @@
 // The HTTP side of `vigil serve` (Boost.Beast underneath, in
-// http_server.cc alone): listeners on a unix socket and a TCP address, a
-// thread per connection, bearer tokens, a bound on request bodies, and
-// answers whole or streamed (chunked) to the request's handler.
+// http_server.cc alone): listeners on a unix socket and a TCP address
+// (with TLS, OpenSSL through Boost.Asio), a thread per connection, bearer
+// tokens, a bound on request bodies, and answers whole or streamed
+// (chunked) to the request's handler.
 #pragma once
 
 #include <atomic>
@@ -37,6 +38,10 @@ using HttpHandler = std::function<void(const HttpRequest&, HttpAnswer&)>;
 struct HttpOptions {
   std::string unix_path;  // "" for none; made 0600 (the service's user only)
   std::string tcp;        // "ADDRESS:PORT", "" for none
+  // The TCP port's TLS certificate chain and key (PEM files); without
+  // them the port is plain HTTP, allowed on a loopback address only.
+  std::string tls_cert;
+  std::string tls_key;
   // What TCP clients must send (Authorization: Bearer); the unix socket is
   // its user's alone (0600) and asks none.
   std::string token;
@@ -44,8 +49,9 @@ struct HttpOptions {
 };
 
 // Serves until `stop` is set (checked at least every half second); returns
-// after the open connections' handlers end. Binding errors name the address.
+// after the open connections' handlers end. Calls `listening` once every
+// listener is bound. Binding errors name the address.
 Result<void> ServeHttp(const HttpOptions& options, const HttpHandler& handler,
-                       const std::atomic<bool>& stop);
+                       const std::function<void()>& listening, const std::atomic<bool>& stop);
 
 }  // namespace vigil::service

@@ -496,6 +496,51 @@ class EgressTest(unittest.TestCase):
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+class TlsTest(unittest.TestCase):
+    def test_a_port_off_loopback_needs_tls_and_tls_serves(self):
+        tmp = tempfile.mkdtemp(prefix="vigil-serve-tls-")
+        try:
+            cert, key = os.path.join(tmp, "cert.pem"), os.path.join(tmp, "key.pem")
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                            key, "-out", cert, "-subj", "/CN=localhost", "-days", "1", "-addext",
+                            "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+            svc = Service(tmp)
+            base = [VIGIL, "--root", svc.root, "serve", "--socket", svc.socket, "--token-file",
+                    svc.token_file]
+            for extra, words in (
+                    (["--listen", "0.0.0.0:%d" % svc.port], "not a loopback address"),
+                    (["--listen", "127.0.0.1:%d" % svc.port, "--tls-cert", cert],
+                     "--tls-cert and --tls-key go together"),
+                    (["--listen", "127.0.0.1:%d" % svc.port, "--tls-cert", cert, "--tls-key",
+                      cert], "not a PEM private key")):
+                with self.subTest(extra=extra):
+                    refused = subprocess.run(base + extra, capture_output=True, text=True,
+                                             timeout=60)
+                    self.assertNotEqual(refused.returncode, 0)
+                    self.assertIn(words, refused.stderr)
+                    self.assertEqual(len(refused.stderr.strip().splitlines()), 1, refused.stderr)
+                    self.assertFalse(os.path.exists(svc.socket))
+            process = subprocess.Popen(base + ["--listen", "127.0.0.1:%d" % svc.port,
+                                               "--tls-cert", cert, "--tls-key", key],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                Service.wait_for(lambda: os.path.exists(svc.socket), "the TLS service")
+                url = "https://127.0.0.1:%d" % svc.port
+                with Sandbox(url=url, token=svc.token, ca_file=cert) as sandbox:
+                    self.assertEqual(sandbox.run_code("6 * 7").text, "42")
+                with self.assertRaises(SandboxError):  # not trusted without the authority
+                    Sandbox(url=url, token=svc.token)
+                with self.assertRaises(SandboxError):  # no plain HTTP on the TLS port
+                    Sandbox(url="http://127.0.0.1:%d" % svc.port, token=svc.token)
+            finally:
+                process.send_signal(signal.SIGTERM)
+                process.wait(60)
+            self.assertEqual(svc.containers(), set())
+        finally:
+            svc.log.close()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 class UserTest(unittest.TestCase):
     def test_a_user_serves_sandboxes_of_its_own(self):
         # As nobody: a user namespace of the sandbox's (vigil do's mapping),

@@ -11,13 +11,16 @@
 
 The service is found at `url` or $VIGIL_SERVE_URL: "unix:///PATH" (the
 default: /run/vigil/serve.sock as root, $XDG_RUNTIME_DIR/vigil/serve.sock
-as a user) or "http://HOST:PORT", with `token` or $VIGIL_SERVE_TOKEN.
+as a user), "http://HOST:PORT" or "https://HOST:PORT", with `token` or
+$VIGIL_SERVE_TOKEN; an https service's certificate is checked against the
+system's authorities, or `ca_file` / $VIGIL_SERVE_CA.
 """
 
 import http.client
 import json
 import os
 import socket
+import ssl
 import time
 import urllib.parse
 
@@ -138,10 +141,11 @@ class _UnixConnection(http.client.HTTPConnection):
 class _Client:
     """One connection to the service, kept alive across requests."""
 
-    def __init__(self, url=None, token=None, timeout=None):
+    def __init__(self, url=None, token=None, timeout=None, ca_file=None):
         self.url = url or os.environ.get("VIGIL_SERVE_URL") or _default_url()
         self.token = token if token is not None else os.environ.get("VIGIL_SERVE_TOKEN")
         self.timeout = timeout
+        self.ca_file = ca_file or os.environ.get("VIGIL_SERVE_CA")
         self._connection = None
 
     def _connect(self):
@@ -151,7 +155,9 @@ class _Client:
         if parsed.scheme == "http":
             return http.client.HTTPConnection(parsed.hostname, parsed.port or 80, timeout=self.timeout)
         if parsed.scheme == "https":
-            return http.client.HTTPSConnection(parsed.hostname, parsed.port or 443, timeout=self.timeout)
+            context = ssl.create_default_context(cafile=self.ca_file)
+            return http.client.HTTPSConnection(parsed.hostname, parsed.port or 443,
+                                               timeout=self.timeout, context=context)
         raise SandboxError("VIGIL_SERVE_URL %r: wanted unix://PATH or http(s)://HOST:PORT" % self.url)
 
     def request(self, method, path, body=None, query=None, content_type="application/json"):
@@ -267,8 +273,8 @@ class Sandbox:
     (the template's lifetime by default), or by leaving a `with` block."""
 
     def __init__(self, template="python", timeout=None, env=None, metadata=None, url=None,
-                 token=None, sandbox_id=None, request_timeout=None):
-        self._client = _Client(url, token, request_timeout)
+                 token=None, sandbox_id=None, request_timeout=None, ca_file=None):
+        self._client = _Client(url, token, request_timeout, ca_file)
         self.commands = Commands(self)
         self.files = Files(self)
         if sandbox_id is not None:
@@ -281,13 +287,13 @@ class Sandbox:
         self.sandbox_id = self._info["sandboxId"]
 
     @classmethod
-    def connect(cls, sandbox_id, url=None, token=None):
+    def connect(cls, sandbox_id, url=None, token=None, ca_file=None):
         """The live sandbox `sandbox_id`, as another client made it."""
-        return cls(url=url, token=token, sandbox_id=sandbox_id)
+        return cls(url=url, token=token, sandbox_id=sandbox_id, ca_file=ca_file)
 
     @staticmethod
-    def list(url=None, token=None):
-        client = _Client(url, token)
+    def list(url=None, token=None, ca_file=None):
+        client = _Client(url, token, ca_file=ca_file)
         try:
             return client.json("GET", "/sandboxes")
         finally:
