@@ -169,6 +169,17 @@ Result<std::vector<std::pair<std::string, std::string>>> StringMap(json::Value o
   return out;
 }
 
+// "env": variables whose names a process environment can hold.
+Result<std::vector<std::pair<std::string, std::string>>> Environment(json::Value object) {
+  ASSIGN_OR_RETURN(auto env, StringMap(object, "env"));
+  for (const auto& [name, value] : env) {
+    if (name.empty() || name.find('=') != std::string::npos) {
+      return Invalid(StrCat("env: ", Quote(name), " is not a variable's name"));
+    }
+  }
+  return env;
+}
+
 Result<SandboxRequest> ReadSandboxRequest(std::string_view body) {
   ASSIGN_OR_RETURN(json::Document document, ParseBody(body));
   const json::Value root = document.root();
@@ -179,7 +190,7 @@ Result<SandboxRequest> ReadSandboxRequest(std::string_view body) {
   if (lifetime) {
     request.lifetime = std::chrono::ceil<seconds>(*lifetime);
   }
-  ASSIGN_OR_RETURN(request.env, StringMap(root, "env"));
+  ASSIGN_OR_RETURN(request.env, Environment(root));
   ASSIGN_OR_RETURN(request.metadata, StringMap(root, "metadata"));
   return request;
 }
@@ -241,7 +252,7 @@ void RunCommand(Sandbox& sandbox, const HttpRequest& http, HttpAnswer& answer) {
   if (!*cmd) return SendError(answer, 400, "cmd: missing");
   Result<std::optional<std::string>> cwd = OptionalString(root, "cwd");
   if (!cwd) return SendFailure(answer, cwd.error());
-  Result<std::vector<std::pair<std::string, std::string>>> env = StringMap(root, "env");
+  Result<std::vector<std::pair<std::string, std::string>>> env = Environment(root);
   if (!env) return SendFailure(answer, env.error());
   Result<milliseconds> timeout = CallTimeout(root);
   if (!timeout) return SendFailure(answer, timeout.error());

@@ -330,6 +330,7 @@ class ApiTest(unittest.TestCase):
             ("POST", "/sandboxes", b'{"timeout": "soon"}', 400, "timeout"),
             ("POST", "/sandboxes", b'{"timeout": 99999}', 400, "timeout"),
             ("POST", "/sandboxes", b'{"env": {"A": 1}}', 400, "env.A"),
+            ("POST", "/sandboxes", b'{"env": {"A=B": "c"}}', 400, "is not a variable's name"),
             ("GET", "/sandboxes/sb-0000000000000000", None, 404, "no sandbox"),
             ("POST", "/sandboxes/sb-0000000000000000/code", b'{"code": "1"}', 404, "no sandbox"),
             ("GET", "/sandboxes/../../etc/passwd/audit", None, 404, ""),
