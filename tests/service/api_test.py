@@ -459,6 +459,11 @@ def host_address():
     return out[out.index("src") + 1] if "src" in out else None
 
 
+def accepts(address, port):
+    with socket.socket() as s:
+        return s.connect_ex((address, port)) == 0
+
+
 class EgressTest(unittest.TestCase):
     def test_a_template_reaches_its_allow_list_only(self):
         address = host_address()
@@ -474,6 +479,9 @@ class EgressTest(unittest.TestCase):
                 servers.append(subprocess.Popen(
                     [sys.executable, "-m", "http.server", str(port), "--bind", "0.0.0.0"],
                     cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            for port in ports:
+                Service.wait_for(lambda: accepts(address, port),
+                                 "the test's HTTP server on port %d" % port)
             TEMPLATES["templates"]["net"] = {"pool": 0, "egress": ["%s:%d" % (address, ports[0])]}
             svc = Service(tmp)
             svc.start()
@@ -481,7 +489,8 @@ class EgressTest(unittest.TestCase):
                 fetch = ("import urllib.request\n"
                          "urllib.request.urlopen('http://%s:%%d/', timeout=10).read()" % address)
                 with svc.sandbox(template="net") as sandbox:
-                    self.assertEqual(sandbox.run_code(fetch % ports[0]).text, "b'reached\\n'")
+                    reached = sandbox.run_code(fetch % ports[0])
+                    self.assertEqual(reached.text, "b'reached\\n'", reached.error)
                     refused = sandbox.run_code(fetch % ports[1]).error
                     self.assertEqual(refused.name, "URLError")
                 with svc.sandbox() as sandbox:  # the built-in: no network
