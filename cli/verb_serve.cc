@@ -53,6 +53,9 @@ const FlagSpec kServeFlags[8] = {
 };
 
 Result<int> RunServe(const Invocation& invocation) {
+  if (!invocation.flags.positional.empty()) {
+    return Fail(StrCat("unexpected argument ", Quote(invocation.flags.positional[0])));
+  }
   const std::string& root = invocation.global.root;
   std::vector<service::Template> templates = service::DefaultTemplates();
   if (std::optional<std::string> path = invocation.flags.Value("config")) {

@@ -435,6 +435,29 @@ class RestartTest(unittest.TestCase):
                 subprocess.run([VIGIL, "--root", svc.root, "delete", "--force", cid])
             shutil.rmtree(tmp, ignore_errors=True)
 
+    def test_bad_flags_are_refused_with_one_line_and_nothing_made(self):
+        tmp = tempfile.mkdtemp(prefix="vigil-serve-flags-")
+        try:
+            root = os.path.join(tmp, "root")
+            bad_config = os.path.join(tmp, "bad.json")
+            with open(bad_config, "w") as f:
+                f.write('{"templates": {"x": {"pool": "many"}}}')
+            for args, words in ((["serve", "extra"], 'unexpected argument "extra"'),
+                                (["serve", "--config", bad_config], "templates.x.pool"),
+                                (["serve", "--max-upload", "lots"], "--max-upload"),
+                                (["serve", "--listen", "127.0.0.1:1"], "needs a token")):
+                with self.subTest(args=args):
+                    out = subprocess.run([VIGIL, "--root", root] + args, capture_output=True,
+                                         text=True, timeout=60)
+                    self.assertNotEqual(out.returncode, 0)
+                    self.assertIn(words, out.stderr)
+                    self.assertEqual(len(out.stderr.strip().splitlines()), 1, out.stderr)
+                    listed = subprocess.run([VIGIL, "--root", root, "list", "-q"],
+                                            capture_output=True, text=True).stdout.split()
+                    self.assertEqual(listed, [])
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
     def test_a_second_service_on_the_same_root_is_refused(self):
         tmp = tempfile.mkdtemp(prefix="vigil-serve-twice-")
         svc = Service(tmp)
