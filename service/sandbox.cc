@@ -77,6 +77,11 @@ Result<std::shared_ptr<Sandbox>> Sandbox::Start(const Runtime& runtime, const Te
   return sandbox;
 }
 
+bool Sandbox::KernelAlive() const {
+  pollfd ended{.fd = pidfd_.Get(), .events = POLLIN};
+  return !ended_ && pidfd_ && ::poll(&ended, 1, 0) == 0;
+}
+
 Clock::time_point Sandbox::last_used() const {
   return Clock::time_point(Clock::duration(last_used_.load()));
 }

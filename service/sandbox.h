@@ -45,6 +45,9 @@ class Sandbox {
   [[nodiscard]] const std::string& id() const { return id_; }
   [[nodiscard]] const Template& config() const { return template_; }
   [[nodiscard]] bool ended() const { return ended_; }
+  // Whether its kernel still runs (it may have died of the code it ran,
+  // or of the kernel's OOM killer, between calls).
+  [[nodiscard]] bool KernelAlive() const;
   // When a call last ended (or the sandbox started).
   [[nodiscard]] std::chrono::steady_clock::time_point last_used() const;
 

@@ -108,8 +108,10 @@ void Service::Close() {
     std::lock_guard lock(mu_);
     for (auto& [id, live] : live_) all.push_back(live.sandbox);
     for (auto& [name, ready] : ready_) all.insert(all.end(), ready.begin(), ready.end());
+    all.insert(all.end(), dead_.begin(), dead_.end());
     live_.clear();
     ready_.clear();
+    dead_.clear();
   }
   for (const auto& sandbox : all) sandbox->End();
 }
@@ -140,9 +142,14 @@ Result<SandboxInfo> Service::Create(const SandboxRequest& request) {
     std::lock_guard lock(mu_);
     if (closing_) return Fail("the service is closing");
     std::deque<std::shared_ptr<Sandbox>>& ready = ready_[t->name];
-    if (!ready.empty()) {
+    while (!sandbox && !ready.empty()) {
       sandbox = std::move(ready.front());
       ready.pop_front();
+      // One whose kernel died waiting is the tender's to end.
+      if (!sandbox->KernelAlive()) {
+        dead_.push_back(std::move(sandbox));
+        sandbox = nullptr;
+      }
     }
   }
   wake_.notify_all();  // the pool has one to make again
@@ -172,7 +179,8 @@ Result<SandboxInfo> Service::Create(const SandboxRequest& request) {
 
 std::map<std::string, Service::Live>::iterator Service::LiveEntry(const std::string& id) {
   auto found = live_.find(id);
-  if (found != live_.end() && found->second.sandbox->ended()) {
+  if (found != live_.end() && !found->second.sandbox->KernelAlive()) {
+    if (!found->second.sandbox->ended()) dead_.push_back(std::move(found->second.sandbox));
     live_.erase(found);
     return live_.end();
   }
@@ -241,8 +249,9 @@ void Service::Tend() {
     std::vector<std::shared_ptr<Sandbox>> ending;
     std::vector<std::shared_ptr<Sandbox>> idle;
     const auto now = system_clock::now();
+    ending.swap(dead_);
     for (auto it = live_.begin(); it != live_.end();) {
-      if (it->second.info.ends <= now || it->second.sandbox->ended()) {
+      if (it->second.info.ends <= now || !it->second.sandbox->KernelAlive()) {
         ending.push_back(std::move(it->second.sandbox));
         it = live_.erase(it);
         continue;
@@ -250,7 +259,17 @@ void Service::Tend() {
       idle.push_back(it->second.sandbox);
       ++it;
     }
-    for (const auto& [name, ready] : ready_) idle.insert(idle.end(), ready.begin(), ready.end());
+    for (auto& [name, ready] : ready_) {
+      for (auto it = ready.begin(); it != ready.end();) {
+        if (!(*it)->KernelAlive()) {
+          ending.push_back(std::move(*it));
+          it = ready.erase(it);
+          continue;
+        }
+        idle.push_back(*it);
+        ++it;
+      }
+    }
     // The first pool short of its size, if any.
     const Template* refill = nullptr;
     for (const Template& t : templates_) {

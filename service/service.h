@@ -72,8 +72,9 @@ class Service {
     SandboxInfo info;
   };
   const Template* FindTemplate(const std::string& name) const;
-  // Under mu_: the entry of `id`, forgotten (end()) when a call that lost
-  // its kernel ended the sandbox.
+  // Under mu_: the entry of `id`, forgotten (end()) when its kernel is gone
+  // (a call that lost it ended the sandbox, or it died between calls: then
+  // the tender ends it).
   std::map<std::string, Live>::iterator LiveEntry(const std::string& id);
   Result<std::shared_ptr<Sandbox>> StartOne(const Template& t);
   void Tend();  // the background thread: pools, lifetimes, idle pauses
@@ -86,6 +87,8 @@ class Service {
   bool closing_ = false;
   std::map<std::string, Live> live_;
   std::map<std::string, std::deque<std::shared_ptr<Sandbox>>> ready_;  // by template
+  // Found with their kernel dead outside the tender; it ends them.
+  std::vector<std::shared_ptr<Sandbox>> dead_;
   std::thread tender_;
   UniqueFd lock_;  // flock(2)ed while the service runs
 };

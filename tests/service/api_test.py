@@ -248,6 +248,16 @@ class ApiTest(unittest.TestCase):
                     self.assertEqual(raised.exception.status, 404)
             self.assertEqual(bystander.run_code("alive").text, "True")
 
+    def test_a_kernel_that_dies_between_calls_takes_its_sandbox(self):
+        sandbox = self.service.sandbox()
+        sandbox.run_code("import os, threading\n"
+                         "threading.Timer(0.3, lambda: os._exit(3)).start()")
+        self.service.wait_for(lambda: sandbox.sandbox_id not in self.service.containers(),
+                              "the dead kernel's sandbox to be ended")
+        with self.assertRaises(SandboxError) as raised:
+            sandbox.run_code("1")
+        self.assertEqual(raised.exception.status, 404)
+
     def test_lifetime_ends_the_sandbox_and_keeps_its_audit(self):
         sandbox = self.service.sandbox(timeout=2)
         sandbox.run_code("open('/workspace/note', 'w').write('x')")
