@@ -43,6 +43,15 @@ Result<std::string> NewId() {
   return id;
 }
 
+// A lifetime a request may ask of a sandbox of `t`.
+Result<void> CheckLifetime(const Template& t, std::chrono::seconds lifetime) {
+  if (lifetime.count() > 0 && lifetime <= t.max_lifetime) return {};
+  return tl::unexpected(
+      Error{.code = EINVAL,
+            .message = StrCat("timeout: ", lifetime.count(), "s is not within 1 to ",
+                              t.max_lifetime.count(), "s (template ", Quote(t.name), ")")});
+}
+
 std::string EnvRequest(const std::vector<std::pair<std::string, std::string>>& env) {
   json::Writer w;
   w.BeginObject();
@@ -131,12 +140,7 @@ Result<SandboxInfo> Service::Create(const SandboxRequest& request) {
   const Template* t = FindTemplate(request.template_name);
   if (t == nullptr) return NotFound(StrCat("no template ", Quote(request.template_name)));
   const std::chrono::seconds lifetime = request.lifetime.value_or(t->lifetime);
-  if (lifetime.count() <= 0 || lifetime > t->max_lifetime) {
-    return tl::unexpected(
-        Error{.code = EINVAL,
-              .message = StrCat("timeout: ", lifetime.count(), "s is not within 1 to ",
-                                t->max_lifetime.count(), "s (template ", Quote(t->name), ")")});
-  }
+  RETURN_IF_ERROR(CheckLifetime(*t, lifetime));
   std::shared_ptr<Sandbox> sandbox;
   {
     std::lock_guard lock(mu_);
@@ -224,13 +228,7 @@ Result<SandboxInfo> Service::SetLifetime(const std::string& id, std::chrono::sec
   std::lock_guard lock(mu_);
   auto found = LiveEntry(id);
   if (found == live_.end()) return NotFound(StrCat("no sandbox ", Quote(id)));
-  const Template& t = found->second.sandbox->config();
-  if (lifetime.count() <= 0 || lifetime > t.max_lifetime) {
-    return tl::unexpected(Error{.code = EINVAL,
-                                .message = StrCat("timeout: ", lifetime.count(),
-                                                  "s is not within 1 to ",
-                                                  t.max_lifetime.count(), "s")});
-  }
+  RETURN_IF_ERROR(CheckLifetime(found->second.sandbox->config(), lifetime));
   found->second.info.ends = system_clock::now() + lifetime;
   return found->second.info;
 }
@@ -245,7 +243,7 @@ std::optional<std::string> Service::AuditPath(const std::string& id) const {
 void Service::Tend() {
   std::unique_lock lock(mu_);
   while (!closing_) {
-    // Past their lifetime: gone, their audit kept.
+    // Past their lifetime, or their kernel dead: gone, their audit kept.
     std::vector<std::shared_ptr<Sandbox>> ending;
     std::vector<std::shared_ptr<Sandbox>> idle;
     const auto now = system_clock::now();
