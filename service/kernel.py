@@ -29,7 +29,9 @@ import traceback
 # The protocol's descriptors, away from 0-2, which the code's own output
 # (print, os.system, a C library) would otherwise mix into the replies.
 _requests = os.fdopen(os.dup(0), "rb")
-_replies = os.fdopen(os.dup(1), "wb", buffering=0)
+# Buffered, flushed after each reply: a raw write may write part of a long
+# one (a signal, the call's own timeout, arriving in the middle).
+_replies = os.fdopen(os.dup(1), "wb")
 _reply_lock = threading.Lock()
 # Held while output is put in order: what the code wrote to sys.stdout and
 # sys.stderr (kept until a line ends) and what reached descriptors 1 and 2
@@ -40,13 +42,27 @@ _order_lock = threading.RLock()
 _MAX_PENDING = 1 << 20
 
 
+# Whether the main thread is writing a reply: the call's timeout, a signal
+# handler that raises, must not cut one in two (_on_alarm waits for it).
+_writing = False
+
+
 def reply(kind, payload=b"", **fields):
+    global _writing
     fields["type"] = kind
     line = json.dumps(fields).encode() + b"\n"
+    main = threading.current_thread() is threading.main_thread()
     with _reply_lock:
-        _replies.write(line)
-        if payload:
-            _replies.write(payload)
+        if main:
+            _writing = True
+        try:
+            _replies.write(line)
+            if payload:
+                _replies.write(payload)
+            _replies.flush()
+        finally:
+            if main:
+                _writing = False
 
 
 class _Stream:
@@ -148,6 +164,9 @@ def _watch():
 
 
 def _on_alarm(signum, frame):
+    if _writing:
+        signal.setitimer(signal.ITIMER_REAL, 0.01)  # once the reply is whole
+        return
     raise TimeoutError("the call ran past its timeout")
 
 
