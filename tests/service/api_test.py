@@ -215,6 +215,12 @@ class ApiTest(unittest.TestCase):
             result = sandbox.commands.run("sleep 60", timeout=1)
             self.assertEqual(result.error.name, "TimeoutError")
             self.assertEqual(sandbox.run_code("kept").text, "'yes'")
+            # A timeout in the middle of a flood of output: every reply
+            # whole, the sandbox in step.
+            flood = sandbox.run_code("while True:\n    print('x' * 5000)", timeout=1)
+            self.assertEqual(flood.error.name, "TimeoutError")
+            self.assertTrue(all(set(t) <= {"x", "\n"} for t in flood.logs.stdout))
+            self.assertEqual(sandbox.run_code("kept").text, "'yes'")
 
     def test_code_that_ignores_its_timeout_loses_its_sandbox(self):
         with self.service.sandbox() as sandbox:
