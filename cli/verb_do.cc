@@ -2,8 +2,6 @@
 // without a bundle, as root or as a user (lifecycle/host_sandbox.h).
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/random.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -11,6 +9,7 @@
 #include <filesystem>
 
 #include "base/file.h"
+#include "base/random.h"
 #include "base/scope_guard.h"
 #include "base/strings.h"
 #include "cli/run_foreground.h"
@@ -30,16 +29,8 @@ namespace {
 constexpr std::string_view kDoDir = ".do";
 
 Result<std::string> NewId() {
-  unsigned char bytes[6];
-  if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
-    return FailErrno("getrandom");
-  }
-  std::string id = StrCat("do-", ::getpid(), "-");
-  for (unsigned char b : bytes) {
-    id += "0123456789abcdef"[b >> 4];
-    id += "0123456789abcdef"[b & 15];
-  }
-  return id;
+  ASSIGN_OR_RETURN(std::string random, RandomHex(6));
+  return StrCat("do-", ::getpid(), "-", random);
 }
 
 Result<lifecycle::DoNetwork> ParseNetwork(const std::string& value,
@@ -64,11 +55,6 @@ Result<std::string> Absolute(const std::string& path, std::string_view flag) {
   std::filesystem::path resolved = std::filesystem::canonical(path, ec);
   if (ec) return FailErrno(ec.value(), StrCat(flag, " ", Quote(path)));
   return resolved.string();
-}
-
-bool HostPathExists(const std::string& path) {
-  struct stat st {};
-  return ::lstat(path.c_str(), &st) == 0;
 }
 
 Result<lifecycle::DoRequest> ReadRequest(const Invocation& invocation) {
@@ -208,9 +194,9 @@ Result<int> RunDo(const Invocation& invocation) {
   ScopeGuard remove_bundle([&] { std::filesystem::remove_all(bundle, ec); });
   ASSIGN_OR_RETURN(std::vector<lifecycle::HostRootEntry> host_root, lifecycle::ReadHostRoot());
   RETURN_IF_ERROR(lifecycle::MakeHostRootLinks(bundle + "/rootfs", host_root));
-  ASSIGN_OR_RETURN(config::Spec spec,
-                   lifecycle::HostSandboxSpec(request, host_root, bundle + "/rootfs",
-                                              HostPathExists, lifecycle::ReadHostDirectory));
+  ASSIGN_OR_RETURN(config::Spec spec, lifecycle::HostSandboxSpec(
+                                          request, host_root, bundle + "/rootfs",
+                                          lifecycle::HostPathExists, lifecycle::ReadHostDirectory));
   RETURN_IF_ERROR(WriteFileAtomic(bundle + "/config.json", config::DumpSpec(spec), 0600,
                                   /*overwrite=*/false));
 

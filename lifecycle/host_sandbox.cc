@@ -156,6 +156,11 @@ Result<std::vector<HostRootEntry>> ReadHostRoot() {
   return entries;
 }
 
+bool HostPathExists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
 Result<void> MakeHostRootLinks(const std::string& rootfs,
                                std::span<const HostRootEntry> host_root) {
   for (const HostRootEntry& entry : host_root) {

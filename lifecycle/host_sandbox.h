@@ -103,6 +103,10 @@ struct HostRootEntry {
   std::string symlink;  // the link's target, for a symbolic link
 };
 
+// Whether `path` exists on the host (a dangling symlink does): what
+// HostSandboxSpec's `exists` asks, for the secrets it masks.
+bool HostPathExists(const std::string& path);
+
 // The host's root directory, as HostSandboxSpec takes it.
 Result<std::vector<HostRootEntry>> ReadHostRoot();
 

@@ -31,11 +31,7 @@ constexpr milliseconds kFileLimit = seconds(120);
 constexpr std::size_t kMaxAuditBytes = 256u << 20;
 
 void SendError(HttpAnswer& answer, int status, std::string_view message) {
-  json::Writer w;
-  w.BeginObject();
-  w.StringMember("error", message);
-  w.EndObject();
-  answer.Send(status, kJson, w.Take());
+  answer.Send(status, kJson, ErrorJson(message));
 }
 
 void SendFailure(HttpAnswer& answer, const Error& error) {
@@ -200,7 +196,8 @@ Result<SandboxRequest> ReadSandboxRequest(std::string_view body) {
 void StreamCall(Sandbox& sandbox, std::string_view request, milliseconds limit,
                 HttpAnswer& answer) {
   answer.BeginStream(kJsonLines);
-  ReplySink sink{.line = [&](std::string_view line) { answer.Chunk(StrCat(line, "\n")); }};
+  ReplySink sink{
+      .line = [&](std::string_view, std::string_view line) { answer.Chunk(StrCat(line, "\n")); }};
   Result<void> done = sandbox.Call(request, "", limit, sink);
   if (!done) {
     json::Writer w;
@@ -283,21 +280,20 @@ Result<FileReply> FileCall(Sandbox& sandbox, std::string_view request, std::stri
   FileReply reply;
   ReplySink sink{
       .line =
-          [&](std::string_view line) {
+          [&](std::string_view kind, std::string_view line) {
+            if (kind != "error") {
+              reply.line = std::string(line);
+              return;
+            }
             Result<json::Document> parsed = json::Document::Parse(line);
             if (!parsed) return;
-            std::optional<json::Value> type = parsed->root().Find("type");
-            if (type && type->AsString() == "error") {
-              auto field = [&](std::string_view key) {
-                std::optional<json::Value> v = parsed->root().Find(key);
-                std::optional<std::string_view> text = v ? v->AsString() : std::nullopt;
-                return std::string(text.value_or(""));
-              };
-              reply.error_name = field("name");
-              reply.error_value = field("value");
-            } else {
-              reply.line = std::string(line);
-            }
+            auto field = [&](std::string_view key) {
+              std::optional<json::Value> v = parsed->root().Find(key);
+              std::optional<std::string_view> text = v ? v->AsString() : std::nullopt;
+              return std::string(text.value_or(""));
+            };
+            reply.error_name = field("name");
+            reply.error_value = field("value");
           },
       .data = [&](std::string_view bytes) { reply.data = std::string(bytes); },
   };

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/json/json_writer.h"
 #include "base/strings.h"
 #include "base/unique_fd.h"
 #include "base/unix_socket.h"
@@ -50,16 +51,6 @@ bool SameToken(std::string_view given, std::string_view token) {
     differ |= static_cast<unsigned char>(given[i] ^ token[i % (token.empty() ? 1 : token.size())]);
   }
   return differ == 0;
-}
-
-std::string ErrorBody(std::string_view message) {
-  std::string body = "{\"error\":\"";
-  for (char c : message) {
-    if (c == '"' || c == '\\') body += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    body += c;
-  }
-  return body + "\"}";
 }
 
 template <typename Socket>
@@ -156,7 +147,7 @@ void ServeConnection(Socket& socket, const HttpOptions& options, std::string_vie
     // still sends, so that it reads the answer instead of a reset.
     auto refuse = [&](int status, std::string_view message) {
       Answer<Socket>(socket, header.version() == 0 ? 11 : header.version(), false)
-          .Send(status, "application/json", ErrorBody(message));
+          .Send(status, "application/json", ErrorJson(message));
       Linger(HandleOf(socket));
     };
     const bool header_read = !ec || ec == http::error::body_limit;
@@ -254,6 +245,14 @@ Result<void> LoadTls(const HttpOptions& options, asio::ssl::context& tls) {
 }
 
 }  // namespace
+
+std::string ErrorJson(std::string_view message) {
+  json::Writer w;
+  w.BeginObject();
+  w.StringMember("error", message);
+  w.EndObject();
+  return w.Take();
+}
 
 Result<void> ServeHttp(const HttpOptions& options, const HttpHandler& handler,
                        const std::function<void()>& listening, const std::atomic<bool>& stop) {

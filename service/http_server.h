@@ -48,6 +48,9 @@ struct HttpOptions {
   std::size_t body_limit = 64u << 20;
 };
 
+// An error's answer: {"error": MESSAGE}.
+std::string ErrorJson(std::string_view message);
+
 // Serves until `stop` is set (checked at least every half second); returns
 // after the open connections' handlers end. Calls `listening` once every
 // listener is bound. Binding errors name the address.

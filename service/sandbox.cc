@@ -117,7 +117,7 @@ Result<void> Sandbox::Exchange(std::string_view request, std::string_view payloa
     std::optional<std::string_view> kind = type ? type->AsString() : std::nullopt;
     if (!kind) return Fail("the kernel sent a reply without a type");
     if (*kind == "end") return {};
-    if (sink.line) sink.line(line);
+    if (sink.line) sink.line(*kind, line);
     if (*kind == "file") {
       std::optional<json::Value> size = reply.root().Find("size");
       std::optional<std::string_view> text = size ? size->NumberText() : std::nullopt;

@@ -28,9 +28,10 @@ inline constexpr std::size_t kMaxReplyLine = 16u << 20;
 inline constexpr std::size_t kMaxReplyFile = 256u << 20;
 
 // Where a call's replies go: each JSON line (without its newline) but the
-// last, "end"; a "file" reply's bytes go to `data` after its line.
+// last, "end", with its "type"; a "file" reply's bytes go to `data` after
+// its line.
 struct ReplySink {
-  std::function<void(std::string_view line)> line;
+  std::function<void(std::string_view type, std::string_view line)> line;
   std::function<void(std::string_view bytes)> data;
 };
 

@@ -23,11 +23,6 @@ std::vector<std::string> KernelCommand(const Template& t) {
   return {t.python, "-I", "-u", "-c", std::string(kKernelScript)};
 }
 
-bool HostPathExists(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::exists(std::filesystem::symlink_status(path, ec));
-}
-
 Result<config::Spec> HostTemplateSpec(const Template& t, const std::string& bundle_dir) {
   lifecycle::DoRequest request{
       .command = KernelCommand(t),
@@ -42,7 +37,7 @@ Result<config::Spec> HostTemplateSpec(const Template& t, const std::string& bund
   ASSIGN_OR_RETURN(std::vector<lifecycle::HostRootEntry> host_root, lifecycle::ReadHostRoot());
   RETURN_IF_ERROR(lifecycle::MakeHostRootLinks(rootfs, host_root));
   ASSIGN_OR_RETURN(config::Spec spec,
-                   lifecycle::HostSandboxSpec(request, host_root, rootfs, HostPathExists,
+                   lifecycle::HostSandboxSpec(request, host_root, rootfs, lifecycle::HostPathExists,
                                               lifecycle::ReadHostDirectory));
   config::Process& process = *spec.process;
   const bool as_root = request.uid == 0;

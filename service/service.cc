@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 #include <filesystem>
 
 #include "base/json/json_writer.h"
+#include "base/random.h"
 #include "base/strings.h"
 #include "runtime/container/state_dir.h"
 
@@ -31,16 +31,8 @@ tl::unexpected<Error> NotFound(std::string message) {
 }
 
 Result<std::string> NewId() {
-  unsigned char bytes[8];
-  if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
-    return FailErrno("getrandom");
-  }
-  std::string id = "sb-";
-  for (unsigned char b : bytes) {
-    id += "0123456789abcdef"[b >> 4];
-    id += "0123456789abcdef"[b & 15];
-  }
-  return id;
+  ASSIGN_OR_RETURN(std::string random, RandomHex(8));
+  return "sb-" + random;
 }
 
 // A lifetime a request may ask of a sandbox of `t`.
